@@ -1,0 +1,36 @@
+# Parakh: `make demo` runs the whole pipeline offline on the bundled demo data;
+# `make test` runs the test suite. Both create .venv and install what they need first.
+VENV   ?= .venv
+PYTHON ?= python3
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.parakh-installed
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+# llama-cpp-python compiles llama.cpp from source: use both cores.
+export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
+
+.PHONY: install demo test lint clean-outputs
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[local,dev]'
+	touch $(STAMP)
+
+demo: install
+	dvc repro
+	@echo
+	@cat reports/demo/leaderboard.md
+	@echo
+	@echo "Open the runs with: .venv/bin/mlflow ui --backend-store-uri sqlite:///mlflow.db"
+
+test: install
+	$(PY) -m pytest -q
+
+lint: install
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy src/parakh
+
+clean-outputs:
+	rm -rf data/processed/demo reports .parakh mlflow.db mlruns

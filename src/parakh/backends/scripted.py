@@ -1,0 +1,27 @@
+"""A deterministic fake backend for tests: scripted answers by request key, never random."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.config.schema import ScriptedModel
+
+
+class ScriptedBackend(Backend):
+    cfg: ScriptedModel
+
+    def __init__(self, cfg: ScriptedModel) -> None:  # type: ignore[override]
+        super().__init__(cfg)
+        self.calls = 0
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": "scripted", "name": self.cfg.name,
+                "responses": self.cfg.responses, "default": self.cfg.default_response}
+
+    def complete(self, request: ChatRequest) -> Completion:
+        self.calls += 1
+        text = self.cfg.responses.get(request.key, self.cfg.default_response)
+        return Completion(text=text.replace("{question}", request.question),
+                          prompt_tokens=sum(len(c.split()) for _, c in request.messages),
+                          completion_tokens=len(text.split()))

@@ -1,0 +1,119 @@
+"""Compose the Hydra config, check names against what exists, and validate it with pydantic."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from omegaconf import DictConfig, OmegaConf
+from pydantic import BaseModel, ValidationError
+
+from parakh.config.schema import ParakhConfig
+from parakh.errors import ConfigError, ParakhError
+from parakh.paths import conf_dir
+
+GROUPS = ("dataset", "model", "embedder", "retriever", "translator", "judge", "aggregate")
+
+
+def available(group: str) -> list[str]:
+    folder = conf_dir() / group
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def unknown_name_message(kind: str, name: str, options: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, options, n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    return f"Unknown {kind} '{name}'.{hint} Available: {', '.join(options) or '(none)'}"
+
+
+def check_group_overrides(overrides: Sequence[str]) -> None:
+    """Fail early, with close matches, on `model=nope` style overrides naming no config file."""
+    for override in overrides:
+        key, sep, value = override.partition("=")
+        key = key.lstrip("+~")
+        if not sep or key not in GROUPS:
+            continue
+        options = available(key)
+        for name in value.split(","):
+            name = name.strip()
+            if name and name not in options:
+                raise ConfigError(unknown_name_message(key, name, options))
+
+
+def validate(cfg: DictConfig | dict[str, Any]) -> ParakhConfig:
+    """Validate a composed config, naming the offending key on failure."""
+    data = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else cfg
+    assert isinstance(data, dict)
+    data = {k: v for k, v in data.items() if k != "hydra"}
+    try:
+        return ParakhConfig.model_validate(data)
+    except ValidationError as e:
+        lines = []
+        for err in e.errors()[:5]:
+            loc = ".".join(str(p) for p in err["loc"])
+            msg = "unknown key (not in the schema)" if err["type"] == "extra_forbidden" else err["msg"]
+            lines.append(f"  {loc}: {msg}")
+        raise ConfigError("invalid configuration:\n" + "\n".join(lines)) from e
+
+
+def compose(overrides: Sequence[str] = ()) -> ParakhConfig:
+    """Compose and validate the config without running a Hydra app (for tests and the CLI)."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    check_group_overrides(overrides)
+    with initialize_config_dir(config_dir=str(conf_dir()), version_base="1.3"):
+        cfg = hydra_compose(config_name="config", overrides=list(overrides))
+    return validate(cfg)
+
+
+def load_named(group: str, name: str, model: type[BaseModel] | None = None) -> Any:
+    """Load conf/<group>/<name>.yaml as data (rubrics, prompts), with close matches if absent."""
+    path: Path = conf_dir() / group / f"{name}.yaml"
+    if not path.is_file():
+        raise ConfigError(unknown_name_message(group, name, available(group)))
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if model is None:
+        return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise ConfigError(f"{path}: field '{loc}': {err['msg']}") from e
+
+
+def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
+    """Wrap a stage's main as a Hydra app: composes conf/, validates it, prints errors cleanly.
+
+    Works for a single run (`python -m parakh.stages.generate model=x`) and for multirun
+    sweeps (`-m model=a,b`), writing to the same per-model paths either way.
+    """
+    import hydra
+
+    def main() -> None:
+        check_overrides_or_exit(sys.argv[1:])
+
+        @hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")
+        def _app(cfg: DictConfig) -> None:
+            try:
+                task(validate(cfg))
+            except ParakhError as e:
+                print(f"error: {e}", file=sys.stderr)
+                sys.exit(e.exit_code)
+
+        _app()
+
+    return main
+
+
+def check_overrides_or_exit(argv: Sequence[str]) -> None:
+    try:
+        check_group_overrides([a for a in argv if not a.startswith("-")])
+    except ParakhError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(e.exit_code)

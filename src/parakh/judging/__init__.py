@@ -1,0 +1,1 @@
+"""Rubric LLM judges: rubrics as data, constrained JSON output, strict parsing."""

@@ -1,0 +1,76 @@
+"""Where each stage writes its outputs, from the config alone (dvc.yaml names the same paths)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from parakh.config.schema import ParakhConfig
+from parakh.paths import resolve
+
+
+@dataclass(frozen=True)
+class Layout:
+    processed: Path
+    reports: Path
+
+    @classmethod
+    def of(cls, cfg: ParakhConfig) -> Layout:
+        return cls(processed=resolve(cfg.paths.processed) / cfg.dataset.name,
+                   reports=resolve(cfg.paths.reports) / cfg.dataset.name)
+
+    # curate
+    @property
+    def curated_questions(self) -> Path:
+        return self.processed / "curate" / "questions.jsonl"
+
+    @property
+    def curated_kb(self) -> Path:
+        return self.processed / "curate" / "kb.jsonl"
+
+    @property
+    def curation_report(self) -> Path:
+        return self.processed / "curate" / "report.json"
+
+    # translate
+    @property
+    def translated_questions(self) -> Path:
+        return self.processed / "translate" / "questions.jsonl"
+
+    # index
+    @property
+    def chunks(self) -> Path:
+        return self.processed / "index" / "chunks.jsonl"
+
+    @property
+    def retrieval(self) -> Path:
+        return self.processed / "index" / "retrieval.jsonl"
+
+    # generate / judge
+    def generations(self, model: str) -> Path:
+        return self.processed / "generate" / f"{model}.jsonl"
+
+    def judgments(self, judge: str, model: str) -> Path:
+        return self.processed / "judge" / judge / f"{model}.jsonl"
+
+    # aggregate
+    @property
+    def leaderboard_md(self) -> Path:
+        return self.reports / "leaderboard.md"
+
+    @property
+    def leaderboard_csv(self) -> Path:
+        return self.reports / "leaderboard.csv"
+
+    @property
+    def metrics_json(self) -> Path:
+        return self.reports / "metrics.json"
+
+    @property
+    def plots(self) -> Path:
+        return self.reports / "plots"
+
+
+def spec_path(output: Path) -> Path:
+    """The run spec written beside an output: `x.jsonl` -> `x.runspec.json`."""
+    return output.with_name(output.name.rsplit(".", 1)[0] + ".runspec.json")

@@ -1,0 +1,1 @@
+"""Prompts live as data in conf/prompt/; this package renders them."""

@@ -1,0 +1,1 @@
+"""Leaderboards, plots and reports computed from per-sample judge rows."""

@@ -1,0 +1,1 @@
+"""Chunking, embedding, indexing and KB-versioned retrieval."""

@@ -1,0 +1,1 @@
+"""Run specs, code versions and MLflow logging."""

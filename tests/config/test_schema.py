@@ -1,0 +1,51 @@
+"""Config schemas: every group composes, unknown keys and unknown names fail with help."""
+
+from __future__ import annotations
+
+import pytest
+
+from parakh.config import compose
+from parakh.config.loading import GROUPS, available
+from parakh.errors import ConfigError
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_every_config_file_of_every_group_composes(group: str) -> None:
+    for name in available(group):
+        cfg = compose([f"{group}={name}"])
+        assert getattr(cfg, group) is not None
+
+
+def test_defaults_compose_to_the_demo() -> None:
+    cfg = compose()
+    assert cfg.dataset.name == "demo"
+    assert cfg.judge.model is not None and cfg.judge.model.name == "smollm2"
+
+
+def test_unknown_key_is_rejected_with_its_path() -> None:
+    with pytest.raises(ConfigError, match=r"retriever\.top_kk: unknown key"):
+        compose(["+retriever.top_kk=3"])
+
+
+def test_unknown_nested_key_in_model_is_rejected() -> None:
+    with pytest.raises(ConfigError, match="unknown key"):
+        compose(["model=smollm2", "+model.sampling.temprature=0.5"])
+
+
+def test_bad_value_type_is_rejected() -> None:
+    with pytest.raises(ConfigError, match="retriever.top_k"):
+        compose(["retriever.top_k=many"])
+
+
+def test_unknown_model_names_close_matches_and_options() -> None:
+    with pytest.raises(ConfigError) as err:
+        compose(["model=smollm"])
+    message = str(err.value)
+    assert "Unknown model 'smollm'" in message
+    assert "Did you mean 'smollm2'?" in message
+    assert "Available: extractive" in message
+
+
+def test_unknown_dataset_in_a_sweep_list_is_named() -> None:
+    with pytest.raises(ConfigError, match="Unknown dataset 'dmeo'"):
+        compose(["dataset=demo,dmeo"])
