@@ -1,0 +1,1 @@
+"""Metrics: reference-based lexical metrics and NoMIRACL hallucination / error rates."""

@@ -1,0 +1,1 @@
+"""Text handling across Indic scripts: normalisation and tokenisation for the metrics."""

@@ -1,0 +1,47 @@
+"""The reference-metric registry: names, scales, and the unknown-name error."""
+
+from __future__ import annotations
+
+import pytest
+
+from parakh.errors import ConfigError
+from parakh.metrics.registry import REFERENCE_METRICS, ReferenceMetric, get_reference_metric
+
+
+def test_registered_metrics_and_scales() -> None:
+    assert {name: m.scale_max for name, m in REFERENCE_METRICS.items()} == {
+        "exact_match": 1.0,
+        "token_f1": 1.0,
+        "rouge_l": 1.0,
+        "chrf": 100.0,
+        "chrf_pp": 100.0,
+    }
+    for name, metric in REFERENCE_METRICS.items():
+        assert isinstance(metric, ReferenceMetric)
+        assert metric.name == name
+        assert metric.description
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE_METRICS))
+def test_every_metric_scores_within_its_scale(name: str) -> None:
+    metric = get_reference_metric(name)
+    assert metric.fn("नई दिल्ली", ["नई दिल्ली"], "hi") == metric.scale_max
+    partial = metric.fn("नई दिल्ली", ["दिल्ली शहर"], "hi")
+    if name == "exact_match":
+        assert partial == 0.0
+    else:
+        assert 0.0 < partial < metric.scale_max
+
+
+def test_unknown_metric_names_close_matches_and_the_available_ones() -> None:
+    with pytest.raises(ConfigError) as excinfo:
+        get_reference_metric("rougel")
+    assert str(excinfo.value) == (
+        "Unknown metric 'rougel'. Did you mean 'rouge_l'? "
+        "Available: chrf, chrf_pp, exact_match, rouge_l, token_f1"
+    )
+
+
+def test_unknown_metric_without_close_match() -> None:
+    with pytest.raises(ConfigError, match=r"^Unknown metric 'bleurt'\. Available: chrf, "):
+        get_reference_metric("bleurt")

@@ -1,0 +1,116 @@
+"""The whole pipeline through real DVC on a cut-down demo: outputs, no-op re-run, new model."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+CUT_DOWN = 6  # questions
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
+    out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
+    return out.stdout + out.stderr
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    root = tmp_path_factory.mktemp("e2e") / "project"
+    root.mkdir()
+    for name in ("conf", "src", "data/raw/demo"):
+        shutil.copytree(REPO / name, root / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("dvc.yaml", "params.yaml"):
+        shutil.copy(REPO / name, root / name)
+    dataset = root / "conf/dataset/demo.yaml"
+    cfg = yaml.safe_load(dataset.read_text())
+    cfg["limit"] = CUT_DOWN
+    dataset.write_text(yaml.safe_dump(cfg))
+    env = {**os.environ, "PARAKH_ROOT": str(root),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}"}
+    env.pop("HYDRA_FULL_ERROR", None)
+    _run(["git", "init", "-q"], root, env)
+    _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty",
+          "-m", "init"], root, env)
+    _run(["dvc", "init", "-q"], root, env)
+    _run(["dvc", "config", "core.analytics", "false"], root, env)
+    return root, env
+
+
+def _cache_rows(root: Path) -> int:
+    with sqlite3.connect(root / ".parakh/cache.sqlite") as db:
+        return int(db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+
+
+def test_dvc_repro_runs_every_stage(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    out = _run(["dvc", "repro"], root, env)
+    for stage in ("curate@demo", "translate@demo", "index@demo", "generate@demo-smollm2",
+                  "judge@demo-extractive", "aggregate@demo"):
+        assert f"Running stage '{stage}'" in out
+    board = (root / "reports/demo/leaderboard.md").read_text()
+    assert "extractive" in board and "smollm2" in board and "Smoke-test judge" in board
+    metrics = json.loads((root / "reports/demo/metrics.json").read_text())
+    assert set(metrics) == {"extractive", "smollm2"}
+    assert (root / "reports/demo/plots/heatmap.png").stat().st_size > 1000
+    judged = [json.loads(line) for line in
+              (root / "data/processed/demo/judge/smoke/smollm2.jsonl").read_text().splitlines()]
+    assert len({r["question_id"] for r in judged}) == CUT_DOWN
+    assert all(r["status"] in {"ok", "invalid", "error"} for r in judged)
+
+
+def test_mlflow_has_one_run_per_model_with_every_metric_language(
+        project: tuple[Path, dict[str, str]]) -> None:
+    root, _ = project
+    import mlflow
+
+    client = mlflow.tracking.MlflowClient(f"sqlite:///{root / 'mlflow.db'}")
+    runs = client.search_runs([client.get_experiment_by_name("parakh").experiment_id])
+    assert sorted(r.data.tags["model"] for r in runs) == ["extractive", "smollm2"]
+    metrics = json.loads((root / "reports/demo/metrics.json").read_text())
+    for run in runs:
+        model = run.data.tags["model"]
+        assert run.data.tags["dataset"] == "demo" and run.data.tags["judge"] == "smoke"
+        assert len(run.data.tags["git_commit"]) >= 7
+        expected = {f"{m}.{lang}": v for m, by in metrics[model].items() for lang, v in by.items()}
+        assert run.data.metrics == pytest.approx(expected)
+
+
+def test_second_repro_is_a_no_op_without_model_calls(
+        project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    before = _cache_rows(root)
+    out = _run(["dvc", "repro"], root, env)
+    assert "Running stage" not in out
+    assert _cache_rows(root) == before
+
+
+def test_adding_a_model_reruns_only_its_stages(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    model = yaml.safe_load((root / "conf/model/extractive.yaml").read_text())
+    model.update(name="extractive1", max_sentences=1)
+    (root / "conf/model/extractive1.yaml").write_text(yaml.safe_dump(model))
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["models"].append("extractive1")
+    (root / "params.yaml").write_text(yaml.safe_dump(params))
+    status = _run(["dvc", "status"], root, env)
+    assert "generate@demo-extractive1" in status and "judge@demo-extractive1" in status
+    assert "aggregate@demo" in status
+    assert "generate@demo-smollm2" not in status and "judge@demo-smollm2" not in status
+    out = _run(["dvc", "repro"], root, env)
+    ran = {line.split("'")[1] for line in out.splitlines() if line.startswith("Running stage")}
+    assert ran == {"generate@demo-extractive1", "judge@demo-extractive1", "aggregate@demo"}

@@ -1,0 +1,76 @@
+"""Unicode-block script detection: dominant script, shares, mixing, Common characters."""
+
+from __future__ import annotations
+
+import pytest
+
+from parakh.text.script import (
+    UNKNOWN_SCRIPT,
+    char_script,
+    detect_script,
+    mixed_script,
+    script_counts,
+    script_shares,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "script"),
+    [
+        ("What precautions are needed after cataract surgery?", "Latin"),
+        ("kṛṣṇa ne gītā kahī", "Latin"),  # transliteration diacritics are Latin letters
+        ("मोतियाबिंद के ऑपरेशन के बाद क्या खाना चाहिए?", "Devanagari"),
+        ("শস্ত্রোপচারের পরে কত দিন বিশ্রাম?", "Bengali"),
+        ("অস্ত্ৰোপচাৰৰ পিছত কিমান দিন?", "Bengali"),  # Assamese shares the Bengali block
+        ("ਸਰਜਰੀ ਤੋਂ ਬਾਅਦ ਕਿੰਨੇ ਦਿਨ?", "Gurmukhi"),
+        ("શસ્ત્રક્રિયા પછી કેટલા દિવસ?", "Gujarati"),
+        ("ଅସ୍ତ୍ରୋପଚାର ପରେ କେତେ ଦିନ?", "Oriya"),
+        ("அறுவை சிகிச்சைக்குப் பிறகு எத்தனை நாட்கள்?", "Tamil"),
+        ("శస్త్రచికిత్స తర్వాత ఎన్ని రోజులు?", "Telugu"),
+        ("ಶಸ್ತ್ರಚಿಕಿತ್ಸೆಯ ನಂತರ ಎಷ್ಟು ದಿನ?", "Kannada"),
+        ("ശസ്ത്രക്രിയയ്ക്ക് ശേഷം എത്ര ദിവസം?", "Malayalam"),
+        ("آپریشن کے بعد کتنے دن آرام کرنا چاہیے؟", "Arabic"),
+        ("ﻛﻢ", "Arabic"),  # presentation forms
+        ("ꯃꯅꯤꯄꯨꯔ ꯑꯁꯤ ꯀꯔꯤꯅꯣ?", "Meetei_Mayek"),
+        ("ᱥᱟᱱᱛᱟᱲᱤ ᱯᱟᱹᱨᱥᱤ", "Ol_Chiki"),
+        ("Как дела?", "Cyrillic"),
+    ],
+)
+def test_detect_script(text: str, script: str) -> None:
+    assert detect_script(text) == script
+
+
+def test_common_characters_are_ignored() -> None:
+    # Digits (ASCII and Devanagari), danda, punctuation and spaces belong to no script.
+    assert detect_script("1920 में?") == "Devanagari"
+    assert detect_script("१९४७ । 2024 - !?") == UNKNOWN_SCRIPT
+    assert detect_script("") == UNKNOWN_SCRIPT
+    assert script_shares("123 ...") == {}
+    for char in "1१।?, -\u200d":
+        assert char_script(char) is None
+
+
+def test_combining_marks_count_for_their_script() -> None:
+    # "कि" is a consonant plus a vowel sign (Mc); both are Devanagari.
+    assert script_counts("कि") == {"Devanagari": 2}
+
+
+def test_dominant_script_is_by_letter_count() -> None:
+    assert detect_script("eye surgery के बाद") == "Latin"
+    assert detect_script("मेरी eye surgery के बाद कितने दिन आराम करना है") == "Devanagari"
+
+
+def test_script_shares_sum_to_one_largest_first() -> None:
+    shares = script_shares("मेरी eye surgery के बाद")
+    assert list(shares) == ["Latin", "Devanagari"]
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert shares["Latin"] == pytest.approx(10 / 19)  # eye + surgery vs मेरी के बाद (9)
+
+
+def test_mixed_script() -> None:
+    assert mixed_script("मेरी eye surgery के बाद कितने दिन rest करना है?")
+    assert not mixed_script("What is the dosage of Milflox?")
+    assert not mixed_script("मोतियाबिंद के ऑपरेशन के बाद क्या खाना चाहिए?")
+    # One short acronym in a long sentence stays under the 10 % default share.
+    assert not mixed_script("भारत में CBI की स्थापना किस वर्ष हुई और इसके पहले निदेशक कौन थे?")
+    assert mixed_script("भारत में CBI की स्थापना", min_share=0.05)
