@@ -31,21 +31,39 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     root = tmp_path_factory.mktemp("e2e") / "project"
     root.mkdir()
     for name in ("conf", "src", "data/raw/demo"):
-        shutil.copytree(REPO / name, root / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        shutil.copytree(
+            REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        )
     for name in ("dvc.yaml", "params.yaml"):
         shutil.copy(REPO / name, root / name)
     dataset = root / "conf/dataset/demo.yaml"
     cfg = yaml.safe_load(dataset.read_text())
     cfg["limit"] = CUT_DOWN
     dataset.write_text(yaml.safe_dump(cfg))
-    env = {**os.environ, "PARAKH_ROOT": str(root),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}"}
+    env = {
+        **os.environ,
+        "PARAKH_ROOT": str(root),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "MLFLOW_TRACKING_URI": f"sqlite:///{root / 'mlflow.db'}",
+    }
     env.pop("HYDRA_FULL_ERROR", None)
     _run(["git", "init", "-q"], root, env)
-    _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty",
-          "-m", "init"], root, env)
+    _run(
+        [
+            "git",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "user.name=t",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "init",
+        ],
+        root,
+        env,
+    )
     _run(["dvc", "init", "-q"], root, env)
     _run(["dvc", "config", "core.analytics", "false"], root, env)
     return root, env
@@ -59,22 +77,33 @@ def _cache_rows(root: Path) -> int:
 def test_dvc_repro_runs_every_stage(project: tuple[Path, dict[str, str]]) -> None:
     root, env = project
     out = _run(["dvc", "repro"], root, env)
-    for stage in ("curate@demo", "translate@demo", "index@demo", "generate@demo-smollm2",
-                  "judge@demo-extractive", "aggregate@demo"):
+    for stage in (
+        "curate@demo",
+        "translate@demo",
+        "index@demo",
+        "generate@demo-smollm2",
+        "judge@demo-extractive",
+        "aggregate@demo",
+    ):
         assert f"Running stage '{stage}'" in out
     board = (root / "reports/demo/leaderboard.md").read_text()
     assert "extractive" in board and "smollm2" in board and "Smoke-test judge" in board
     metrics = json.loads((root / "reports/demo/metrics.json").read_text())
     assert set(metrics) == {"extractive", "smollm2"}
     assert (root / "reports/demo/plots/heatmap.png").stat().st_size > 1000
-    judged = [json.loads(line) for line in
-              (root / "data/processed/demo/judge/smoke/smollm2.jsonl").read_text().splitlines()]
+    judged = [
+        json.loads(line)
+        for line in (root / "data/processed/demo/judge/smoke/smollm2.jsonl")
+        .read_text()
+        .splitlines()
+    ]
     assert len({r["question_id"] for r in judged}) == CUT_DOWN
     assert all(r["status"] in {"ok", "invalid", "error"} for r in judged)
 
 
 def test_mlflow_has_one_run_per_model_with_every_metric_language(
-        project: tuple[Path, dict[str, str]]) -> None:
+    project: tuple[Path, dict[str, str]],
+) -> None:
     root, _ = project
     import mlflow
 
@@ -90,8 +119,7 @@ def test_mlflow_has_one_run_per_model_with_every_metric_language(
         assert run.data.metrics == pytest.approx(expected)
 
 
-def test_second_repro_is_a_no_op_without_model_calls(
-        project: tuple[Path, dict[str, str]]) -> None:
+def test_second_repro_is_a_no_op_without_model_calls(project: tuple[Path, dict[str, str]]) -> None:
     root, env = project
     before = _cache_rows(root)
     out = _run(["dvc", "repro"], root, env)

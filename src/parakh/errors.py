@@ -12,8 +12,9 @@ class ParakhError(Exception):
 class InputError(ParakhError):
     """Bad input data, naming the file, the row or line, and the field."""
 
-    def __init__(self, path: object, message: str, *, line: int | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self, path: object, message: str, *, line: int | None = None, field: str | None = None
+    ) -> None:
         where = str(path)
         if line is not None:
             where += f", line {line}"

@@ -28,6 +28,7 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     binary = "b" in mode
+    os.chmod(tmp_name, 0o666 & ~_umask())
     try:
         with os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8", "newline": "\n"})) as f:
             yield f
@@ -38,6 +39,12 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def dumps(obj: Any) -> str:
@@ -87,11 +94,11 @@ def iter_json_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise InputError(path, f"not valid JSON ({e.msg} at column {e.colno})",
-                             line=lineno) from e
+            raise InputError(
+                path, f"not valid JSON ({e.msg} at column {e.colno})", line=lineno
+            ) from e
         if not isinstance(obj, dict):
-            raise InputError(path, f"expected a JSON object, got {type(obj).__name__}",
-                             line=lineno)
+            raise InputError(path, f"expected a JSON object, got {type(obj).__name__}", line=lineno)
         yield lineno, obj
 
 

@@ -16,8 +16,10 @@ class Layout:
 
     @classmethod
     def of(cls, cfg: ParakhConfig) -> Layout:
-        return cls(processed=resolve(cfg.paths.processed) / cfg.dataset.name,
-                   reports=resolve(cfg.paths.reports) / cfg.dataset.name)
+        return cls(
+            processed=resolve(cfg.paths.processed) / cfg.dataset.name,
+            reports=resolve(cfg.paths.reports) / cfg.dataset.name,
+        )
 
     # curate
     @property

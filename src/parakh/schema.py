@@ -136,7 +136,7 @@ class Judgment(Row):
     metric: str
     language: str
     categories: list[str] = Field(default_factory=list)
-    status: Literal["ok", "invalid", "error"]
+    status: Literal["ok", "invalid", "error", "skipped"]
     score: float | None = None
     scale_max: float = 1.0
     justification: str | None = None

@@ -14,17 +14,24 @@ from parakh.stages import generate, index, judge
 
 
 def _retrievals(cfg, questions, kb):
-    return index.run(cfg, questions, kb,
-                     HashingEmbedder(EmbedderConfig(name="hash", kind="hashing")))[1]
+    return index.run(
+        cfg, questions, kb, HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
+    )[1]
 
 
-def test_generate_renders_the_healthbot_prompt_and_caches(tmp_path: Path, tiny_questions,
-                                                          tiny_kb) -> None:
+def test_generate_renders_the_healthbot_prompt_and_caches(
+    tmp_path: Path, tiny_questions, tiny_kb
+) -> None:
     cfg = compose()
     retrievals = _retrievals(cfg, tiny_questions, tiny_kb)
-    backend = ScriptedBackend(ScriptedModel(name="fake", backend="scripted",
-                                            responses={"q1": "After 10 days."},
-                                            default_response="I do not know."))
+    backend = ScriptedBackend(
+        ScriptedModel(
+            name="fake",
+            backend="scripted",
+            responses={"q1": "After 10 days."},
+            default_response="I do not know.",
+        )
+    )
     cache = ResponseCache(tmp_path / "cache.sqlite")
     rows = generate.run(cfg, tiny_questions, retrievals, backend, cache, tmp_path / "p1.jsonl")
     assert [g.question_id for g in rows] == ["q1", "q2", "q3"]
@@ -38,8 +45,9 @@ def test_generate_renders_the_healthbot_prompt_and_caches(tmp_path: Path, tiny_q
     assert again == rows
 
 
-def test_generate_resumes_from_progress_without_duplicates(tmp_path: Path, tiny_questions,
-                                                           tiny_kb) -> None:
+def test_generate_resumes_from_progress_without_duplicates(
+    tmp_path: Path, tiny_questions, tiny_kb
+) -> None:
     cfg = compose()
     retrievals = _retrievals(cfg, tiny_questions, tiny_kb)
     model = ScriptedModel(name="fake", backend="scripted", default_response="ok")
@@ -52,13 +60,17 @@ def test_generate_resumes_from_progress_without_duplicates(tmp_path: Path, tiny_
     assert [g.question_id for g in rows] == ["q1", "q2", "q3"]
 
 
-def test_judge_scores_reference_metrics_and_records_failures(tmp_path: Path,
-                                                             tiny_questions) -> None:
+def test_judge_scores_reference_metrics_and_records_failures(
+    tmp_path: Path, tiny_questions
+) -> None:
     cfg = compose(["judge=reference"])
     generations = [
-        Generation(question_id="q1", model="m", status="ok",
-                   response="Do not wash your head for 10 days."),
-        Generation(question_id="q2", model="m", status="ok", response="दिन में चार बार दो सप्ताह तक डालें।"),
+        Generation(
+            question_id="q1", model="m", status="ok", response="Do not wash your head for 10 days."
+        ),
+        Generation(
+            question_id="q2", model="m", status="ok", response="दिन में चार बार दो सप्ताह तक डालें।"
+        ),
         Generation(question_id="q3", model="m", status="error", error="HTTP 500"),
     ]
     rows = judge.run(cfg, tiny_questions, generations, [], tmp_path / "p.jsonl")
@@ -70,16 +82,24 @@ def test_judge_scores_reference_metrics_and_records_failures(tmp_path: Path,
     assert "HTTP 500" in (by[("q3", "chrf")].reason or "")
 
 
-def test_rubric_judge_output_that_does_not_parse_is_invalid_not_zero(tmp_path: Path,
-                                                                     tiny_questions) -> None:
+def test_rubric_judge_output_that_does_not_parse_is_invalid_not_zero(
+    tmp_path: Path, tiny_questions
+) -> None:
     cfg = compose(["judge=smoke", "judge.reference_metrics=[]"])
-    scripted = ScriptedModel(name="judge", backend="scripted",
-                             responses={"q1::coherence": '{"Score": 2, "Justification": "ok"}',
-                                        "q1::conciseness": "The score is 2"},
-                             default_response='{"Score": 7, "Justification": "x"}')
+    scripted = ScriptedModel(
+        name="judge",
+        backend="scripted",
+        responses={
+            "q1::coherence": '{"Score": 2, "Justification": "ok"}',
+            "q1::conciseness": "The score is 2",
+        },
+        default_response='{"Score": 7, "Justification": "x"}',
+    )
     cfg = cfg.model_copy(update={"judge": cfg.judge.model_copy(update={"model": scripted})})
-    generations = [Generation(question_id=q.id, model="m", status="ok", response="After 10 days.")
-                   for q in tiny_questions]
+    generations = [
+        Generation(question_id=q.id, model="m", status="ok", response="After 10 days.")
+        for q in tiny_questions
+    ]
     rows = judge.run(cfg, tiny_questions, generations, [], tmp_path / "p.jsonl")
     assert len(rows) == 3 * 4
     by = {(r.question_id, r.metric): r for r in rows}

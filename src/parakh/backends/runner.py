@@ -33,16 +33,28 @@ def read_progress(path: Path) -> dict[str, dict[str, Any]]:
     return done
 
 
-def run_requests(backend: Backend, requests: Sequence[ChatRequest], cache: ResponseCache | None,
-                 progress_path: Path, to_row: Callable[[ChatRequest, Completion, str], dict],
-                 description: str = "", show_progress: bool = True) -> dict[str, dict[str, Any]]:
+def run_requests(
+    backend: Backend,
+    requests: Sequence[ChatRequest],
+    cache: ResponseCache | None,
+    progress_path: Path,
+    to_row: Callable[[ChatRequest, Completion, str], dict],
+    description: str = "",
+    show_progress: bool = True,
+) -> dict[str, dict[str, Any]]:
     """Return {request key: row} for every request, each completed exactly once."""
     done = read_progress(progress_path)
     identity = backend.identity()
     todo = [r for r in requests if r.key not in done]
     progress_path.parent.mkdir(parents=True, exist_ok=True)
-    bar = tqdm(total=len(requests), initial=len(requests) - len(todo), desc=description,
-               unit="item", disable=not show_progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=len(requests),
+        initial=len(requests) - len(todo),
+        desc=description,
+        unit="item",
+        disable=not show_progress,
+        dynamic_ncols=True,
+    )
     hashes = {r.key: request_hash(identity, r) for r in todo}
 
     def uncached() -> Iterator[ChatRequest]:

@@ -16,12 +16,18 @@ class ScriptedBackend(Backend):
         self.calls = 0
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": "scripted", "name": self.cfg.name,
-                "responses": self.cfg.responses, "default": self.cfg.default_response}
+        return {
+            "backend": "scripted",
+            "name": self.cfg.name,
+            "responses": self.cfg.responses,
+            "default": self.cfg.default_response,
+        }
 
     def complete(self, request: ChatRequest) -> Completion:
         self.calls += 1
         text = self.cfg.responses.get(request.key, self.cfg.default_response)
-        return Completion(text=text.replace("{question}", request.question),
-                          prompt_tokens=sum(len(c.split()) for _, c in request.messages),
-                          completion_tokens=len(text.split()))
+        return Completion(
+            text=text.replace("{question}", request.question),
+            prompt_tokens=sum(len(c.split()) for _, c in request.messages),
+            completion_tokens=len(text.split()),
+        )

@@ -33,10 +33,12 @@ class VLLMBackend(Backend):
 
     def engine_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "model": self.cfg.model_id, "revision": self.cfg.revision,
+            "model": self.cfg.model_id,
+            "revision": self.cfg.revision,
             "tensor_parallel_size": self.cfg.tensor_parallel_size,
             "pipeline_parallel_size": self.cfg.pipeline_parallel_size,
-            "dtype": self.cfg.dtype, "gpu_memory_utilization": self.cfg.gpu_memory_utilization,
+            "dtype": self.cfg.dtype,
+            "gpu_memory_utilization": self.cfg.gpu_memory_utilization,
             "seed": self.cfg.sampling.seed,
         }
         if self.cfg.max_model_len:
@@ -65,18 +67,26 @@ class VLLMBackend(Backend):
     def complete(self, request: ChatRequest) -> Completion:
         return next(self.complete_many([request]))[1]
 
-    def complete_many(self, requests: Iterable[ChatRequest]) -> Iterator[tuple[ChatRequest,
-                                                                             Completion]]:
+    def complete_many(
+        self, requests: Iterable[ChatRequest]
+    ) -> Iterator[tuple[ChatRequest, Completion]]:
         batch = list(requests)
         if not batch:
             return
         llm = self._load()
         start = time.perf_counter()
-        outputs = llm.chat([r.message_dicts() for r in batch], [self._params(r) for r in batch],
-                           use_tqdm=False)
+        outputs = llm.chat(
+            [r.message_dicts() for r in batch], [self._params(r) for r in batch], use_tqdm=False
+        )
         latency = (time.perf_counter() - start) / len(batch)
-        for request, out in zip(batch, outputs):
+        for request, out in zip(batch, outputs, strict=True):
             first = out.outputs[0]
-            yield request, Completion(text=first.text, latency_s=latency,
-                                      prompt_tokens=len(out.prompt_token_ids or []),
-                                      completion_tokens=len(first.token_ids))
+            yield (
+                request,
+                Completion(
+                    text=first.text,
+                    latency_s=latency,
+                    prompt_tokens=len(out.prompt_token_ids or []),
+                    completion_tokens=len(first.token_ids),
+                ),
+            )

@@ -55,7 +55,11 @@ def validate(cfg: DictConfig | dict[str, Any]) -> ParakhConfig:
         lines = []
         for err in e.errors()[:5]:
             loc = ".".join(str(p) for p in err["loc"])
-            msg = "unknown key (not in the schema)" if err["type"] == "extra_forbidden" else err["msg"]
+            msg = (
+                "unknown key (not in the schema)"
+                if err["type"] == "extra_forbidden"
+                else err["msg"]
+            )
             lines.append(f"  {loc}: {msg}")
         raise ConfigError("invalid configuration:\n" + "\n".join(lines)) from e
 

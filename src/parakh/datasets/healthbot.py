@@ -22,8 +22,15 @@ from parakh.schema import KBDocument, Question
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _QUESTION_FIELDS = {
-    "id", "text", "language", "response_language", "categories", "asked_at",
-    "reference_answer", "answerable", "domain",
+    "id",
+    "text",
+    "language",
+    "response_language",
+    "categories",
+    "asked_at",
+    "reference_answer",
+    "answerable",
+    "domain",
 }
 
 
@@ -36,8 +43,11 @@ def load_raw_documents(folder: Path) -> list[KBDocument]:
         first, _, rest = text.partition("\n")
         title = first.lstrip("# ").strip() if first.startswith("#") else path.stem
         body = rest.strip() if first.startswith("#") else text
-        docs.append(KBDocument(id=f"raw:{path.stem}", text=body, source=str(path.name),
-                               kind="raw", title=title))
+        docs.append(
+            KBDocument(
+                id=f"raw:{path.stem}", text=body, source=str(path.name), kind="raw", title=title
+            )
+        )
     return docs
 
 
@@ -77,30 +87,43 @@ def load_kb_updates(folder: Path) -> list[KBDocument]:
         except ValueError as e:
             raise InputError(path, f"file name is not a valid date: {e}") from e
         for i, (_, question, answer) in enumerate(parse_kb_update_entries(read_text(path), path)):
-            docs.append(KBDocument(
-                id=f"update:{path.stem}:{i:03d}", text=f"{question}\n{answer}",
-                source=path.name, kind="update", title=question, added_at=added,
-            ))
+            docs.append(
+                KBDocument(
+                    id=f"update:{path.stem}:{i:03d}",
+                    text=f"{question}\n{answer}",
+                    source=path.name,
+                    kind="update",
+                    title=question,
+                    added_at=added,
+                )
+            )
     return docs
 
 
 def question_from_record(obj: dict[str, Any], path: Path, line: int) -> Question:
     unknown = sorted(set(obj) - _QUESTION_FIELDS)
     if unknown:
-        raise InputError(path, f"unknown field (expected {sorted(_QUESTION_FIELDS)})",
-                         line=line, field=unknown[0])
+        raise InputError(
+            path,
+            f"unknown field (expected {sorted(_QUESTION_FIELDS)})",
+            line=line,
+            field=unknown[0],
+        )
     for required in ("id", "text", "language"):
         if required not in obj:
             raise InputError(path, "missing required field", line=line, field=required)
     reference = obj.get("reference_answer")
     record = {
-        "id": obj["id"], "text": obj["text"], "language": obj["language"],
+        "id": obj["id"],
+        "text": obj["text"],
+        "language": obj["language"],
         "response_language": obj.get("response_language"),
         "categories": obj.get("categories", []),
         "category_sources": {c: "dataset" for c in obj.get("categories", [])},
         "label_source": {"language": "dataset"},
         "reference_answers": [reference] if reference else [],
-        "asked_at": obj.get("asked_at"), "answerable": obj.get("answerable", True),
+        "asked_at": obj.get("asked_at"),
+        "answerable": obj.get("answerable", True),
         "domain": obj.get("domain"),
     }
     return validate_row(Question, record, path, line)
@@ -117,6 +140,8 @@ def load_healthbot(root: Path) -> LoadedDataset:
     questions_path = root / "questions.jsonl"
     if not questions_path.is_file():
         raise InputError(questions_path, "questions file not found")
-    questions = [question_from_record(obj, questions_path, line)
-                 for line, obj in iter_json_objects(questions_path)]
+    questions = [
+        question_from_record(obj, questions_path, line)
+        for line, obj in iter_json_objects(questions_path)
+    ]
     return LoadedDataset(questions=questions, documents=documents)

@@ -28,7 +28,9 @@ class Verdict:
 
 def json_objects(text: str) -> list[object]:
     """Every top-level JSON value that starts with '{' in `text`, in order."""
-    decoder = json.JSONDecoder()
+    # strict=False admits raw newlines inside strings, which grammar-constrained decoders emit;
+    # the object must still be well formed.
+    decoder = json.JSONDecoder(strict=False)
     found, i = [], 0
     while (start := text.find("{", i)) != -1:
         try:
@@ -62,8 +64,7 @@ def parse_verdict(raw: str, rubric: Rubric) -> Verdict:
         else:
             return Verdict(None, None, f"Score is not an integer: {score!r}")
     if not rubric.scale.min <= score <= rubric.scale.max:
-        return Verdict(None, None,
-                       f"Score {score} outside {rubric.scale.min}..{rubric.scale.max}")
+        return Verdict(None, None, f"Score {score} outside {rubric.scale.min}..{rubric.scale.max}")
     justification = obj.get(keys.get("justification", "Justification"))
     if not isinstance(justification, str):
         return Verdict(None, None, "JSON object has no string 'Justification'")

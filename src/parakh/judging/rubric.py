@@ -40,8 +40,12 @@ class Rubric(BaseModel):
         return {
             "type": "object",
             "properties": {
-                "Score": {"type": "integer", "minimum": self.scale.min, "maximum": self.scale.max,
-                          "enum": list(range(self.scale.min, self.scale.max + 1))},
+                "Score": {
+                    "type": "integer",
+                    "minimum": self.scale.min,
+                    "maximum": self.scale.max,
+                    "enum": list(range(self.scale.min, self.scale.max + 1)),
+                },
                 "Justification": {"type": "string", "maxLength": max_justification_chars},
             },
             "required": ["Score", "Justification"],

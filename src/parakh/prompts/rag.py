@@ -29,12 +29,15 @@ def load_rag_prompt(name: str) -> RagPrompt:
 def _format_chunks(chunks: list[RetrievedChunk], template: str, empty: str) -> str:
     if not chunks:
         return empty
-    return "\n".join(template.format(n=i, text=c.text.strip(), added_at=c.added_at)
-                     for i, c in enumerate(chunks, start=1))
+    return "\n".join(
+        template.format(n=i, text=c.text.strip(), added_at=c.added_at)
+        for i, c in enumerate(chunks, start=1)
+    )
 
 
-def render_messages(prompt: RagPrompt, question: Question,
-                    retrieval: Retrieval | None) -> tuple[tuple[str, str], ...]:
+def render_messages(
+    prompt: RagPrompt, question: Question, retrieval: Retrieval | None
+) -> tuple[tuple[str, str], ...]:
     raw = retrieval.raw_chunks if retrieval else []
     updates = retrieval.kb_update_chunks if retrieval else []
     values = {

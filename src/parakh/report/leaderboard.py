@@ -24,6 +24,7 @@ class Cell:
     invalid: int = 0
     errors: int = 0
     scale_max: float = 1.0
+    skipped: int = 0
 
     @property
     def percent(self) -> float | None:
@@ -44,15 +45,20 @@ class Leaderboard:
         def key(m: str) -> float:
             cell = self.get(m, metric)
             return -(cell.mean if cell and cell.mean is not None else float("-inf"))
+
         return sorted(self.models, key=lambda m: (key(m), m))
 
 
 def _cell(rows: list[Judgment]) -> Cell:
     scored = [r.score for r in rows if r.status == "ok" and r.score is not None]
-    return Cell(mean=sum(scored) / len(scored) if scored else None, n=len(scored),
-                invalid=sum(r.status == "invalid" for r in rows),
-                errors=sum(r.status == "error" for r in rows),
-                scale_max=rows[0].scale_max if rows else 1.0)
+    return Cell(
+        mean=sum(scored) / len(scored) if scored else None,
+        n=len(scored),
+        invalid=sum(r.status == "invalid" for r in rows),
+        errors=sum(r.status == "error" for r in rows),
+        skipped=sum(r.status == "skipped" for r in rows),
+        scale_max=rows[0].scale_max if rows else 1.0,
+    )
 
 
 def weighted_cell(cells: dict[str, Cell], weights: dict[str, float]) -> Cell | None:
@@ -62,12 +68,18 @@ def weighted_cell(cells: dict[str, Cell], weights: dict[str, float]) -> Cell | N
         return None
     total = sum(w for w, _ in parts)
     mean = sum(w * (c.mean or 0.0) / c.scale_max for w, c in parts) / total
-    return Cell(mean=mean, n=min(c.n for _, c in parts), scale_max=1.0,
-                invalid=sum(c.invalid for _, c in parts), errors=sum(c.errors for _, c in parts))
+    return Cell(
+        mean=mean,
+        n=min(c.n for _, c in parts),
+        scale_max=1.0,
+        invalid=sum(c.invalid for _, c in parts),
+        errors=sum(c.errors for _, c in parts),
+    )
 
 
-def build_leaderboard(rows: list[Judgment], models: list[str],
-                      weights: dict[str, float]) -> Leaderboard:
+def build_leaderboard(
+    rows: list[Judgment], models: list[str], weights: dict[str, float]
+) -> Leaderboard:
     groups: dict[tuple[str, str, str], list[Judgment]] = defaultdict(list)
     for r in rows:
         groups[(r.model, r.metric, r.language)].append(r)
@@ -79,8 +91,9 @@ def build_leaderboard(rows: list[Judgment], models: list[str],
     if any(m in weights for m in metrics):
         for model in models:
             for language in [*languages, ALL]:
-                by_metric = {m: c for (mo, m, la), c in board.cells.items()
-                             if mo == model and la == language}
+                by_metric = {
+                    m: c for (mo, m, la), c in board.cells.items() if mo == model and la == language
+                }
                 cell = weighted_cell(by_metric, weights)
                 if cell is not None:
                     board.cells[(model, WEIGHTED, language)] = cell
@@ -111,15 +124,19 @@ def _fmt(cell: Cell | None) -> str:
 
 def overall_table(board: Leaderboard) -> list[list[str]]:
     header = ["rank", "model", *board.metrics]
-    rows = [[str(i), m, *[_fmt(board.get(m, metric)) for metric in board.metrics]]
-            for i, m in enumerate(board.ranking(board.metrics[0]), start=1)]
+    rows = [
+        [str(i), m, *[_fmt(board.get(m, metric)) for metric in board.metrics]]
+        for i, m in enumerate(board.ranking(board.metrics[0]), start=1)
+    ]
     return [header, *rows]
 
 
 def language_table(board: Leaderboard, metric: str) -> list[list[str]]:
     header = ["model", *board.languages, ALL]
-    rows = [[m, *[_fmt(board.get(m, metric, la)) for la in [*board.languages, ALL]]]
-            for m in board.ranking(metric)]
+    rows = [
+        [m, *[_fmt(board.get(m, metric, la)) for la in [*board.languages, ALL]]]
+        for m in board.ranking(metric)
+    ]
     return [header, *rows]
 
 
@@ -132,9 +149,16 @@ def markdown(table: list[list[str]]) -> str:
 
 def csv_rows(board: Leaderboard) -> list[dict[str, object]]:
     return [
-        {"model": mo, "metric": me, "language": la,
-         "mean": None if c.mean is None else round(c.mean, 6),
-         "percent": None if c.percent is None else round(c.percent, 3),
-         "n": c.n, "invalid": c.invalid, "errors": c.errors}
+        {
+            "model": mo,
+            "metric": me,
+            "language": la,
+            "mean": None if c.mean is None else round(c.mean, 6),
+            "percent": None if c.percent is None else round(c.percent, 3),
+            "n": c.n,
+            "invalid": c.invalid,
+            "errors": c.errors,
+            "skipped": c.skipped,
+        }
         for (mo, me, la), c in sorted(board.cells.items())
     ]

@@ -29,8 +29,15 @@ def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
     for i in range(len(models)):
         for j in range(len(languages)):
             if not np.isnan(values[i, j]):
-                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center",
-                        color="white" if values[i, j] < 0.6 else "black", fontsize=8)
+                ax.text(
+                    j,
+                    i,
+                    f"{values[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    color="white" if values[i, j] < 0.6 else "black",
+                    fontsize=8,
+                )
     ax.set_title(title, fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()

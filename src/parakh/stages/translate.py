@@ -1,6 +1,6 @@
 """translate: translate-test inputs. With `translator=none` (default) questions pass through.
 
-    python -m parakh.stages.translate dataset=demo translator=none
+python -m parakh.stages.translate dataset=demo translator=none
 """
 
 from __future__ import annotations
@@ -24,11 +24,15 @@ def main_task(cfg: ParakhConfig) -> None:
     questions = read_jsonl(layout.curated_questions, Question)
     out = run(cfg, questions)
     write_jsonl(layout.translated_questions, out)
-    write_run_spec(spec_path(layout.translated_questions), stage="translate",
-                   config={"translator": cfg.translator.model_dump()},
-                   inputs={"questions": layout.curated_questions})
-    print(f"translate ({cfg.translator.name}): {len(out)} questions "
-          f"-> {layout.translated_questions}")
+    write_run_spec(
+        spec_path(layout.translated_questions),
+        stage="translate",
+        config={"translator": cfg.translator.model_dump()},
+        inputs={"questions": layout.curated_questions},
+    )
+    print(
+        f"translate ({cfg.translator.name}): {len(out)} questions -> {layout.translated_questions}"
+    )
 
 
 main = hydra_entry(main_task)

@@ -14,8 +14,13 @@ from parakh.paths import project_root
 
 def git_commit() -> str:
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=project_root(),
-                             capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=project_root(),
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return out.stdout.strip() if out.returncode == 0 else "unknown"
@@ -25,11 +30,16 @@ def input_hashes(paths: dict[str, Path]) -> dict[str, str]:
     return {name: sha256_path(p) for name, p in sorted(paths.items()) if p.exists()}
 
 
-def write_run_spec(path: Path, *, stage: str, config: dict[str, Any],
-                   inputs: dict[str, Path]) -> dict[str, Any]:
+def write_run_spec(
+    path: Path, *, stage: str, config: dict[str, Any], inputs: dict[str, Path]
+) -> dict[str, Any]:
     """Write the spec; it holds nothing that changes between identical runs (no timestamps),
     so that re-running a stage on the same inputs reproduces its outputs byte for byte."""
-    spec = {"stage": stage, "parakh_version": __version__, "config": config,
-            "inputs": input_hashes(inputs)}
+    spec = {
+        "stage": stage,
+        "parakh_version": __version__,
+        "config": config,
+        "inputs": input_hashes(inputs),
+    }
     write_json(path, spec)
     return spec

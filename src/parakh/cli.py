@@ -1,0 +1,71 @@
+"""The `parakh` command: pipeline stages and tools for data users bring.
+
+Each subcommand lives in its own module under `parakh.commands` and registers itself through
+`COMMANDS`; stage subcommands pass their arguments straight to the stage's Hydra entry point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from parakh import __version__
+from parakh.errors import ParakhError
+
+STAGES = ("curate", "translate", "index", "generate", "judge", "aggregate")
+
+# name -> (module under parakh.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "info": ("info", "show the composed config and the available config names"),
+}
+
+
+def _stage_help(stage: str) -> str:
+    module = importlib.import_module(f"parakh.stages.{stage}")
+    doc = (module.__doc__ or "").strip().splitlines()
+    return doc[0] if doc else stage
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="parakh",
+        description="Evaluate LLMs as RAG answerers on multilingual Indic questions.",
+        epilog="Stages take Hydra overrides, e.g. `parakh generate model=smollm2` or "
+        "`parakh generate -m model=extractive,smollm2`. Run the whole pipeline with "
+        "`dvc repro`.",
+    )
+    parser.add_argument("--version", action="version", version=f"parakh {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for stage in STAGES:
+        sub.add_parser(stage, help=f"stage: {_stage_help(stage)}", add_help=False)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text)
+        importlib.import_module(f"parakh.commands.{module}").add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in STAGES:
+        stage = importlib.import_module(f"parakh.stages.{args[0]}")
+        sys.argv = [f"parakh {args[0]}", *args[1:]]
+        stage.main()
+        return
+    parser = build_parser()
+    ns = parser.parse_args(args)
+    if ns.command is None:
+        parser.print_help()
+        sys.exit(0)
+    module = importlib.import_module(f"parakh.commands.{COMMANDS[ns.command][0]}")
+    try:
+        code = module.run(ns)
+    except ParakhError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(e.exit_code)
+    sys.exit(code or 0)
+
+
+if __name__ == "__main__":
+    main()
