@@ -14,18 +14,19 @@ from collections.abc import Sequence
 from parakh import __version__
 from parakh.errors import ParakhError
 
-STAGES = ("curate", "translate", "index", "generate", "judge", "aggregate")
+STAGES = {
+    "curate": "load a dataset, label languages, dedupe, redact PII, validate",
+    "translate": "translate-test inputs (default translator=none: direct inference)",
+    "index": "chunk the KB, embed, retrieve the same top-k chunks for every model",
+    "generate": "answer every question with one model (cached, resumable)",
+    "judge": "score every answer: rubric LLM judges and reference metrics",
+    "aggregate": "leaderboards, plots, metrics for DVC, runs in MLflow",
+}
 
 # name -> (module under parakh.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "info": ("info", "show the composed config and the available config names"),
 }
-
-
-def _stage_help(stage: str) -> str:
-    module = importlib.import_module(f"parakh.stages.{stage}")
-    doc = (module.__doc__ or "").strip().splitlines()
-    return doc[0] if doc else stage
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"parakh {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for stage in STAGES:
-        sub.add_parser(stage, help=f"stage: {_stage_help(stage)}", add_help=False)
+    for stage, help_text in STAGES.items():
+        sub.add_parser(stage, help=f"stage: {help_text}", add_help=False)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text)
         importlib.import_module(f"parakh.commands.{module}").add_arguments(p)
