@@ -98,7 +98,8 @@ def test_dvc_repro_runs_every_stage(project: tuple[Path, dict[str, str]]) -> Non
         .splitlines()
     ]
     assert len({r["question_id"] for r in judged}) == CUT_DOWN
-    assert all(r["status"] in {"ok", "invalid", "error"} for r in judged)
+    assert all(r["status"] in {"ok", "invalid", "error", "skipped"} for r in judged)
+    assert any(r["status"] == "ok" and r["metric"] == "factual_correctness" for r in judged)
 
 
 def test_mlflow_has_one_run_per_model_with_every_metric_language(
@@ -142,3 +143,16 @@ def test_adding_a_model_reruns_only_its_stages(project: tuple[Path, dict[str, st
     out = _run(["dvc", "repro"], root, env)
     ran = {line.split("'")[1] for line in out.splitlines() if line.startswith("Running stage")}
     assert ran == {"generate@demo-extractive1", "judge@demo-extractive1", "aggregate@demo"}
+
+
+def test_hydra_multirun_writes_the_same_per_model_paths(
+        project: tuple[Path, dict[str, str]]) -> None:
+    """`-m model=a,b` outside DVC reuses the cache and rewrites DVC's outputs byte for byte."""
+    root, env = project
+    before = _cache_rows(root)
+    out = _run([sys.executable, "-m", "parakh.stages.generate", "-m",
+                "model=extractive,smollm2", "retriever=faiss_small"], root, env)
+    assert "generate (extractive): 6 answers" in out and "generate (smollm2): 6 answers" in out
+    assert _cache_rows(root) == before
+    status = _run(["dvc", "status"], root, env)
+    assert "generate@demo-smollm2" not in status and "generate@demo-extractive:" not in status
