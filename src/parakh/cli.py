@@ -26,6 +26,11 @@ STAGES = {
 # name -> (module under parakh.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "info": ("info", "show the composed config and the available config names"),
+    "score": ("score", "score predictions in a CSV/JSONL file as the judge stage does"),
+    "langid": ("langid", "label language, script, romanized and code-mixed rows of a CSV/JSONL"),
+    "reproduce": ("reproduce", "rebuild a leaderboard from an MLflow run or DVC experiment"),
+    "agreement": ("agreement", "judge-human agreement of judge rows with a human grades file"),
+    "translate-dataset": ("translate_dataset", "translate a dataset, keep round-trip chrF >= 50"),
 }
 
 

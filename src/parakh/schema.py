@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 LabelSource = Literal["dataset", "detected", "rule", "config"]
 ChunkKind = Literal["raw", "update"]
@@ -30,6 +30,38 @@ class Passage(Row):
     id: str
     text: str
     relevant: bool | None = None
+    title: str | None = None
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
+class QueryTranslation(Row):
+    """Translate-test: a question as a translator put it into the pivot language (English)."""
+
+    translator: str
+    source_language: str
+    pivot_language: str = "en"
+    status: Literal["ok", "unchanged", "error"]
+    text: str | None = Field(default=None, description="the query in the pivot language")
+    contexts: list[Passage] | None = Field(
+        default=None, description="the question's passages in the pivot language; None: as given"
+    )
+    error: str | None = None
+
+
+class ResponseTranslation(Row):
+    """Translate-test: what the model was asked and answered in the pivot language, and the
+    back-translation's outcome (the back-translated answer is `Generation.response`)."""
+
+    translator: str
+    pivot_language: str = "en"
+    target_language: str
+    status: Literal["ok", "unchanged", "error"]
+    query: str | None = Field(default=None, description="the query as the model got it")
+    pivot_response: str | None = Field(default=None, description="the model's own answer")
+    error: str | None = None
 
 
 class Question(Row):
@@ -53,6 +85,11 @@ class Question(Row):
     answerable: bool = True
     subset: str | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+    translation: QueryTranslation | None = Field(
+        default=None,
+        exclude_if=_is_none,  # absent, not null, in direct runs: their rows stay byte-identical
+        description="translate-test: the question in the pivot language; None: direct",
+    )
 
     @field_validator("text")
     @classmethod
@@ -75,6 +112,30 @@ class KBDocument(Row):
     kind: ChunkKind
     title: str | None = None
     added_at: date | None = None
+
+
+class HumanJudgment(Row):
+    """One human grade of an answer to a question (judge-vs-human agreement data).
+
+    Repeated ratings of the same (question, answer) pair are separate rows with their own id;
+    they are never de-duplicated away.
+    """
+
+    id: str = Field(min_length=1)
+    question_id: str = Field(min_length=1)
+    answer_id: str = Field(min_length=1)
+    answer: str = Field(min_length=1)
+    grade: float
+    scale_min: float
+    scale_max: float
+    label: str | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _grade_on_scale(self) -> HumanJudgment:
+        if not self.scale_min <= self.grade <= self.scale_max:
+            raise ValueError(f"grade {self.grade} is outside {self.scale_min}..{self.scale_max}")
+        return self
 
 
 class Chunk(Row):
@@ -112,6 +173,21 @@ class Usage(Row):
     completion_tokens: int = 0
 
 
+class Truncation(Row):
+    """How a prompt was cut to fit the model's window (recorded only when it was cut)."""
+
+    budget_tokens: int
+    prompt_tokens: int
+    passages_given: int
+    passages_kept: int
+    chars_trimmed: int = 0
+    examples_given: int = 0
+    examples_kept: int = 0
+    overflow: bool = Field(
+        default=False, description="still too long with no context and no examples: sent as is"
+    )
+
+
 class Generation(Row):
     """One model's answer to one question, or the recorded reason there is none."""
 
@@ -125,6 +201,13 @@ class Generation(Row):
     latency_s: float = 0.0
     cached: bool = False
     request_hash: str | None = None
+    translation: ResponseTranslation | None = Field(
+        default=None,
+        exclude_if=_is_none,
+        description="translate-test: the pivot-language answer and back-translation; None: direct",
+    )
+    prompt: str | None = Field(default=None, description="the text sent to a base model")
+    truncation: Truncation | None = None
 
 
 class Judgment(Row):
@@ -142,3 +225,38 @@ class Judgment(Row):
     justification: str | None = None
     raw_output: str | None = None
     reason: str | None = None
+    label: str | None = Field(
+        default=None, description="a categorical verdict behind the score (NoMIRACL: "
+        "answer_present / i_dont_know / invalid)"
+    )
+    flags: list[str] = Field(
+        default_factory=list,
+        description="injection (the response addresses the judge), self_judged (a judge model "
+        "scored its own output), repaired (valid only after a repair request)",
+    )
+    injection_cues: list[str] = Field(default_factory=list)
+    votes: dict[str, float | None] = Field(
+        default_factory=dict, description="a jury's votes by judge model; None: no valid vote"
+    )
+    translator: str | None = Field(
+        default=None,
+        description="translate-test: the translator the question went through; None: direct",
+    )
+
+
+class HumanGrade(Row):
+    """One human grade of one model's answer on one metric, for judge-human agreement.
+
+    `score` is on the rater's own scale; when that differs from the judge's, a declared
+    `ScaleMapping` maps one onto the other (never guessed). Two ratings of one answer are two
+    rows (same or different `rater`), never de-duplicated.
+    """
+
+    question_id: str = Field(min_length=1)
+    model: str = Field(min_length=1)
+    metric: str = Field(min_length=1)
+    score: float
+    scale_min: float | None = None
+    scale_max: float | None = None
+    rater: str | None = None
+    language: str | None = None

@@ -1,10 +1,55 @@
-"""Schema of conf/dataset/*.yaml."""
+"""Schema of conf/dataset/*.yaml: which adapter reads the data, and how curate cleans it."""
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
 
 from parakh.config.base import Strict
+from parakh.errors import ConfigError
+from parakh.text.languages import check_language
+
+PIIField = Literal["text", "reference_answers", "meta"]
+PII_FIELDS: tuple[PIIField, ...] = ("text", "reference_answers", "meta")
+
+
+def _language_value(code: str) -> str:
+    try:
+        return check_language(code)
+    except ConfigError as e:
+        raise ValueError(str(e)) from e
+
+
+class PIIConfig(Strict):
+    """PII redaction of questions and logs before anything is written to data/processed/."""
+
+    enabled: bool = True
+    keep: list[str] = Field(
+        default_factory=list,
+        description="institutional contacts kept verbatim: phone numbers, e-mail addresses, "
+        "'@domain' for every address of a domain, URL prefixes",
+    )
+    fields: list[PIIField] = Field(
+        default_factory=lambda: list(PII_FIELDS),
+        description="question fields redacted (meta: every string inside it)",
+    )
+
+
+class CategoryConfig(Strict):
+    """Query-category tagging (misspelled, code-mixed, non-native, culturally-specific,
+    condition-specific). `rules` adds tags with source "rule" to the dataset's own."""
+
+    tagger: Literal["rules", "none"] = "rules"
+    condition_terms: list[str] = Field(
+        default_factory=list, description="added to the built-in condition terms"
+    )
+    cultural_terms: list[str] = Field(
+        default_factory=list, description="added to the built-in culturally specific terms"
+    )
+    known_words: list[str] = Field(
+        default_factory=list, description="domain words never counted as misspelled"
+    )
 
 
 class DatasetConfig(Strict):
@@ -14,5 +59,44 @@ class DatasetConfig(Strict):
     prompt: str = Field(description="name of a file in conf/prompt/")
     limit: int | None = Field(default=None, ge=1, description="keep only the first N questions")
     languages: list[str] | None = None
+    language: str | None = Field(
+        default=None,
+        description="language of every question whose source gives none (label source "
+        "'config'); None: detected",
+    )
     domain: str | None = None
     description: str = ""
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="adapter options, validated by the adapter"
+    )
+    strict: bool = Field(
+        default=True,
+        description="fail on the first bad row (file, line, field); false: quarantine bad rows",
+    )
+    quarantine: str | None = Field(
+        default=None,
+        description="where lenient mode writes bad rows; None: <processed>/<dataset>/curate/"
+        "quarantine.jsonl",
+    )
+    dedupe: Literal["exact", "normalized", "none"] = Field(
+        default="normalized",
+        description="drop repeated questions: same text, or same text after case, space, "
+        "punctuation and Unicode normalisation",
+    )
+    relevance_filter: str | None = Field(
+        default=None,
+        description="'module:function' taking a Question and returning None to keep it or the "
+        "reason to drop it",
+    )
+    pii: PIIConfig = Field(default_factory=PIIConfig)
+    categories: CategoryConfig = Field(default_factory=CategoryConfig)
+
+    @field_validator("languages")
+    @classmethod
+    def _known_languages(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [_language_value(code) for code in value]
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str | None) -> str | None:
+        return None if value is None else _language_value(value)

@@ -1,11 +1,12 @@
-"""Health-chatbot datasets: a KB folder of raw documents and dated KB updates, plus questions.
+"""Health-chatbot datasets: a KB folder of raw documents and dated KB updates, questions, chat logs.
 
-Layout (the bundled demo uses it):
+Layout (the bundled demo uses it; every path is an option):
     kb/raw/*.md|*.txt          raw hospital documents; a first line `# Title` names the document
     kb/updates/YYYY-MM-DD.md   KB updates added on that date, CataractBot style:
                                `## <question as asked>` then the expert's answer
     questions.jsonl            id, text, language, response_language, categories, asked_at,
                                reference_answer, answerable, domain
+    chat logs (CSV or JSONL)   one user message a row with a timestamp; see `ChatLogSource`
 """
 
 from __future__ import annotations
@@ -15,9 +16,20 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from parakh.datasets.registry import LoadedDataset, register
-from parakh.errors import InputError
-from parakh.io import iter_json_objects, read_text, validate_row
+from pydantic import Field
+
+from parakh.config.base import Strict
+from parakh.datasets.records import (
+    CsvRow,
+    Line,
+    Record,
+    csv_rows,
+    decode,
+    first_bad_byte,
+    jsonl_lines,
+)
+from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import KBDocument, Question
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -34,21 +46,51 @@ _QUESTION_FIELDS = {
 }
 
 
-def load_raw_documents(folder: Path) -> list[KBDocument]:
-    docs = []
-    for path in sorted([*folder.glob("*.md"), *folder.glob("*.txt")]):
-        text = read_text(path).strip()
-        if not text:
-            raise InputError(path, "document is empty")
-        first, _, rest = text.partition("\n")
-        title = first.lstrip("# ").strip() if first.startswith("#") else path.stem
-        body = rest.strip() if first.startswith("#") else text
-        docs.append(
-            KBDocument(
-                id=f"raw:{path.stem}", text=body, source=str(path.name), kind="raw", title=title
-            )
+class ChatLogSource(Strict):
+    """A chat-log file (or glob) of user messages; each message becomes a question."""
+
+    path: str = Field(description="file or glob under the dataset folder, .csv or .jsonl")
+    text: str = "text"
+    timestamp: str = "timestamp"
+    id: str | None = Field(default="id", description="id column; None: '<file stem>-<line>'")
+    language: str | None = Field(default=None, description="language column; None: detected")
+    keep: list[str] = Field(default_factory=list, description="other columns kept in meta")
+
+
+class HealthbotOptions(AdapterOptions):
+    questions: str | None = "questions.jsonl"
+    raw_dir: str = "kb/raw"
+    updates_dir: str = "kb/updates"
+    chat_logs: list[ChatLogSource] = Field(default_factory=list)
+
+
+def read_document(path: Path) -> str:
+    """A KB text file's content; an undecodable byte names the line and the field."""
+    text = decode(path)
+    found = first_bad_byte(text)
+    if found:
+        index, byte = found
+        line = text[:index].count("\n") + 1
+        raise RowError(
+            path, f"invalid UTF-8 (byte {byte})", line=line, field="text", reason="invalid_utf8"
         )
-    return docs
+    return text
+
+
+def load_raw_documents(folder: Path, sink: RowSink) -> None:
+    for path in sorted([*folder.glob("*.md"), *folder.glob("*.txt")]):
+        with sink.guard(path.name):
+            text = read_document(path).strip()
+            if not text:
+                raise RowError(path, "document is empty", field="text", reason="empty_text")
+            first, _, rest = text.partition("\n")
+            title = first.lstrip("# ").strip() if first.startswith("#") else path.stem
+            body = rest.strip() if first.startswith("#") else text
+            sink.add_document(
+                KBDocument(
+                    id=f"raw:{path.stem}", text=body, source=path.name, kind="raw", title=title
+                )
+            )
 
 
 def parse_kb_update_entries(text: str, path: Path) -> list[tuple[int, str, str]]:
@@ -64,84 +106,154 @@ def parse_kb_update_entries(text: str, path: Path) -> list[tuple[int, str, str]]
             question, start, answer_lines = line[3:].strip(), lineno, []
         elif question is None:
             if line.strip():
-                raise InputError(path, "text before the first '## ' question", line=lineno)
+                raise RowError(
+                    path, "text before the first '## ' question", line=lineno, field="question"
+                )
         else:
             answer_lines.append(line)
     if question is not None:
         entries.append((start, question, "\n".join(answer_lines).strip()))
     for lineno, q, a in entries:
         if not q:
-            raise InputError(path, "empty question after '## '", line=lineno, field="question")
+            raise RowError(
+                path,
+                "empty question after '## '",
+                line=lineno,
+                field="question",
+                reason="empty_text",
+            )
         if not a:
-            raise InputError(path, f"question {q!r} has no answer", line=lineno, field="answer")
+            raise RowError(
+                path,
+                f"question {q!r} has no answer",
+                line=lineno,
+                field="answer",
+                reason="empty_text",
+            )
     return entries
 
 
-def load_kb_updates(folder: Path) -> list[KBDocument]:
-    docs = []
+def update_date(path: Path) -> date:
+    if not _DATE_NAME.match(path.stem):
+        raise RowError(
+            path,
+            "KB-update files must be named YYYY-MM-DD.md",
+            field="added_at",
+            reason="bad_date",
+        )
+    try:
+        return date.fromisoformat(path.stem)
+    except ValueError as e:
+        raise RowError(
+            path, f"file name is not a valid date: {e}", field="added_at", reason="bad_date"
+        ) from e
+
+
+def load_kb_updates(folder: Path, sink: RowSink) -> None:
     for path in sorted(folder.glob("*.md")):
-        if not _DATE_NAME.match(path.stem):
-            raise InputError(path, "KB-update files must be named YYYY-MM-DD.md")
-        try:
-            added = date.fromisoformat(path.stem)
-        except ValueError as e:
-            raise InputError(path, f"file name is not a valid date: {e}") from e
-        for i, (_, question, answer) in enumerate(parse_kb_update_entries(read_text(path), path)):
-            docs.append(
-                KBDocument(
-                    id=f"update:{path.stem}:{i:03d}",
-                    text=f"{question}\n{answer}",
-                    source=path.name,
-                    kind="update",
-                    title=question,
-                    added_at=added,
+        with sink.guard(path.name):
+            added = update_date(path)
+            entries = parse_kb_update_entries(read_document(path), path)
+            for i, (_, question, answer) in enumerate(entries):
+                sink.add_document(
+                    KBDocument(
+                        id=f"update:{path.stem}:{i:03d}",
+                        text=f"{question}\n{answer}",
+                        source=path.name,
+                        kind="update",
+                        title=question,
+                        added_at=added,
+                    )
                 )
-            )
-    return docs
 
 
-def question_from_record(obj: dict[str, Any], path: Path, line: int) -> Question:
+def question_from_record(record: Record) -> Question:
+    obj = record.values
     unknown = sorted(set(obj) - _QUESTION_FIELDS)
     if unknown:
-        raise InputError(
-            path,
-            f"unknown field (expected {sorted(_QUESTION_FIELDS)})",
-            line=line,
-            field=unknown[0],
-        )
-    for required in ("id", "text", "language"):
-        if required not in obj:
-            raise InputError(path, "missing required field", line=line, field=required)
+        raise record.error(unknown[0], f"unknown field (expected {sorted(_QUESTION_FIELDS)})")
+    categories = obj.get("categories", [])
+    if not isinstance(categories, list) or not all(isinstance(c, str) for c in categories):
+        raise record.error("categories", f"expected a list of strings, got {categories!r}")
     reference = obj.get("reference_answer")
-    record = {
-        "id": obj["id"],
-        "text": obj["text"],
-        "language": obj["language"],
-        "response_language": obj.get("response_language"),
-        "categories": obj.get("categories", []),
-        "category_sources": {c: "dataset" for c in obj.get("categories", [])},
+    response_language = obj.get("response_language")
+    fields = {
+        "id": record.text("id"),
+        "text": record.text("text", strip=False),
+        "language": record.language("language"),
+        "response_language": (
+            record.language("response_language") if response_language is not None else None
+        ),
+        "categories": categories,
+        "category_sources": {c: "dataset" for c in categories},
         "label_source": {"language": "dataset"},
         "reference_answers": [reference] if reference else [],
-        "asked_at": obj.get("asked_at"),
+        "asked_at": record.date("asked_at"),
         "answerable": obj.get("answerable", True),
         "domain": obj.get("domain"),
     }
-    return validate_row(Question, record, path, line)
+    return record.build(Question, fields)
 
 
-@register("healthbot")
-def load_healthbot(root: Path) -> LoadedDataset:
+def _chat_message(record: Record, source: ChatLogSource, root: Path) -> Question:
+    asked = record.date(source.timestamp)
+    if asked is None:
+        raise record.error(source.timestamp, "missing timestamp", "missing_field")
+    qid = record.text(source.id) if source.id else f"{record.path.stem}-{record.line}"
+    fields: dict[str, Any] = {
+        "id": qid,
+        "text": record.text(source.text, strip=False),
+        "language": "und",
+        "asked_at": asked,
+        "meta": {
+            "source": str(record.path.relative_to(root)),
+            "timestamp": str(record.values[source.timestamp]).strip(),
+            **{name: record.values.get(name) for name in source.keep},
+        },
+    }
+    if source.language:
+        fields["language"] = record.language(source.language)
+        fields["label_source"] = {"language": "dataset"}
+    return record.build(Question, fields)
+
+
+def load_chat_logs(root: Path, source: ChatLogSource, sink: RowSink) -> None:
+    paths = sorted(root.glob(source.path))
+    if not paths:
+        raise RowError(root / source.path, "no chat-log file matches", reason="missing_file")
+    required = [c for c in (source.text, source.timestamp, source.id) if c]
+    for path in paths:
+        rows: list[Line] | list[CsvRow]
+        if path.suffix == ".csv":
+            rows = list(csv_rows(path, required))
+        elif path.suffix == ".jsonl":
+            rows = list(jsonl_lines(path))
+        else:
+            raise RowError(path, "chat logs must be .csv or .jsonl", reason="invalid_value")
+        for row in rows:
+            with sink.guard(row.text):
+                record = row.parse()
+                for column in required:
+                    record.raw(column)
+                sink.add_question(_chat_message(record, source, root), record.origin)
+
+
+@register("healthbot", HealthbotOptions)
+def load_healthbot(root: Path, options: HealthbotOptions, sink: RowSink) -> None:
     if not root.is_dir():
-        raise InputError(root, "dataset folder not found")
-    raw_dir, updates_dir = root / "kb" / "raw", root / "kb" / "updates"
-    documents = load_raw_documents(raw_dir) if raw_dir.is_dir() else []
+        raise RowError(root, "dataset folder not found", reason="missing_file")
+    raw_dir, updates_dir = root / options.raw_dir, root / options.updates_dir
+    if raw_dir.is_dir():
+        load_raw_documents(raw_dir, sink)
     if updates_dir.is_dir():
-        documents += load_kb_updates(updates_dir)
-    questions_path = root / "questions.jsonl"
-    if not questions_path.is_file():
-        raise InputError(questions_path, "questions file not found")
-    questions = [
-        question_from_record(obj, questions_path, line)
-        for line, obj in iter_json_objects(questions_path)
-    ]
-    return LoadedDataset(questions=questions, documents=documents)
+        load_kb_updates(updates_dir, sink)
+    if options.questions is not None:
+        questions_path = root / options.questions
+        if not questions_path.is_file():
+            raise RowError(questions_path, "questions file not found", reason="missing_file")
+        for line in jsonl_lines(questions_path):
+            with sink.guard(line.text):
+                record = line.parse()
+                sink.add_question(question_from_record(record), record.origin)
+    for source in options.chat_logs:
+        load_chat_logs(root, source, sink)

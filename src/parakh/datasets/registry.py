@@ -1,35 +1,105 @@
-"""One registry of dataset adapters, chosen by `dataset.adapter` in config."""
+"""One registry of dataset adapters, chosen by `dataset.adapter` in config.
+
+An adapter is `load(root, options, sink)`: it reads the source at `root` and adds canonical rows
+to the `RowSink`, each inside `sink.guard(...)`. Its options come from `dataset.options` and are
+validated by the adapter's own schema, which rejects unknown keys.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
+from pydantic import ValidationError
+
+from parakh.config.base import Strict
 from parakh.config.loading import unknown_name_message
+from parakh.datasets.rows import LoadedDataset, RowSink
 from parakh.errors import ConfigError
-from parakh.schema import KBDocument, Question
 
 
-@dataclass
-class LoadedDataset:
-    questions: list[Question]
-    documents: list[KBDocument] = field(default_factory=list)
+class AdapterOptions(Strict):
+    """Options of one adapter (`dataset.options`); each adapter subclasses it."""
 
 
-Adapter = Callable[[Path], LoadedDataset]
-_ADAPTERS: dict[str, Adapter] = {}
+AdapterFn = Callable[[Path, Any, RowSink], None]
 
 
-def register(name: str) -> Callable[[Adapter], Adapter]:
-    def wrap(fn: Adapter) -> Adapter:
-        _ADAPTERS[name] = fn
+class Adapter(Protocol):
+    def __call__(
+        self, root: Path, options: Mapping[str, Any] | None = None, *, strict: bool = True
+    ) -> LoadedDataset: ...
+
+
+@dataclass(frozen=True)
+class AdapterSpec:
+    name: str
+    load: AdapterFn
+    options: type[AdapterOptions]
+
+
+_ADAPTERS: dict[str, AdapterSpec] = {}
+
+
+def register(
+    name: str, options: type[AdapterOptions] = AdapterOptions
+) -> Callable[[AdapterFn], AdapterFn]:
+    def wrap(fn: AdapterFn) -> AdapterFn:
+        _ADAPTERS[name] = AdapterSpec(name, fn, options)
         return fn
 
     return wrap
 
 
-def get_adapter(name: str) -> Adapter:
+def adapter_names() -> list[str]:
+    return sorted(_ADAPTERS)
+
+
+def spec(name: str) -> AdapterSpec:
     if name not in _ADAPTERS:
-        raise ConfigError(unknown_name_message("dataset adapter", name, sorted(_ADAPTERS)))
+        raise ConfigError(unknown_name_message("dataset adapter", name, adapter_names()))
     return _ADAPTERS[name]
+
+
+def parse_options(name: str, options: Mapping[str, Any] | None) -> AdapterOptions:
+    """Validate `dataset.options` against the adapter's schema, naming the offending key."""
+    schema = spec(name).options
+    try:
+        return schema.model_validate(dict(options or {}))
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        msg = (
+            "unknown key (not an option of this adapter)"
+            if err["type"] == "extra_forbidden"
+            else err["msg"]
+        )
+        known = ", ".join(schema.model_fields) or "(none)"
+        raise ConfigError(
+            f"dataset.options.{loc}: {msg} (adapter '{name}' options: {known})"
+        ) from e
+
+
+def load_dataset(
+    name: str, root: Path, options: Mapping[str, Any] | None = None, *, strict: bool = True
+) -> LoadedDataset:
+    """Load `root` with adapter `name`; strict fails on the first bad row, lenient collects them."""
+    adapter = spec(name)
+    parsed = parse_options(name, options)
+    sink = RowSink(strict=strict, root=root)
+    adapter.load(root, parsed, sink)
+    return sink.dataset
+
+
+def get_adapter(name: str) -> Adapter:
+    """The adapter `name` as a function of (root, options, strict)."""
+    spec(name)
+
+    def load(
+        root: Path, options: Mapping[str, Any] | None = None, *, strict: bool = True
+    ) -> LoadedDataset:
+        return load_dataset(name, root, options, strict=strict)
+
+    return load

@@ -1,22 +1,37 @@
-"""curate: load a dataset through its adapter, label languages, dedupe, validate, write.
+"""curate: load a dataset through its adapter, redact PII, label languages, dedupe, tag, validate.
 
 python -m parakh.stages.curate dataset=demo
+
+Strict mode (default) stops at the first bad row, naming file, line and field, and writes
+nothing. Lenient mode (`dataset.strict=false`) writes bad rows, PII-redacted, with their reason
+to the quarantine file and goes on. Outputs in data/processed/<dataset>/curate/: questions.jsonl,
+kb.jsonl, report.json, human_judgments.jsonl (judgment datasets), quarantine.jsonl (lenient).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from parakh.config import ParakhConfig, hydra_entry
-from parakh.datasets import LoadedDataset, get_adapter
-from parakh.errors import InputError
+from parakh.curation.categories import CategoryTagger, tag_question
+from parakh.curation.hygiene import (
+    apply_relevance_filter,
+    dedupe_texts,
+    load_relevance_filter,
+    resolve_duplicate_ids,
+)
+from parakh.curation.labels import label_all
+from parakh.curation.redaction import policy_of, redact_questions, redact_value
+from parakh.curation.report import build_report, log_report, tracking_configured
+from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_options
 from parakh.io import write_json, write_jsonl
 from parakh.layout import Layout, spec_path
 from parakh.paths import resolve
-from parakh.schema import KBDocument, Question
-from parakh.text.langid import label_language
+from parakh.schema import HumanJudgment, KBDocument, Question
+from parakh.tracking.mlflow_log import tracking_uri
 from parakh.tracking.runspec import write_run_spec
 
 
@@ -24,90 +39,125 @@ from parakh.tracking.runspec import write_run_spec
 class Curated:
     questions: list[Question]
     documents: list[KBDocument]
+    judgments: list[HumanJudgment] = field(default_factory=list)
+    quarantine: list[dict[str, Any]] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
 
 
-def label(question: Question) -> Question:
-    """Fill script, romanized, code-mixed and matrix language; keep where each label came from."""
-    detected = label_language(question.text)
-    sources = dict(question.label_source)
-    updates: dict[str, Any] = {}
-    for name in ("script", "matrix_language"):
-        if getattr(question, name) is None:
-            updates[name] = getattr(detected, name)
-            sources[name] = "detected"
-    for name in ("romanized", "code_mixed"):
-        if name not in sources:
-            updates[name] = getattr(detected, name)
-            sources[name] = "detected"
-    sources.setdefault("language", "dataset")
-    return question.model_copy(update={**updates, "label_source": sources})
-
-
-def dedupe(questions: list[Question]) -> tuple[list[Question], Counter[str]]:
-    """Drop exact duplicate texts (first kept); the same id with other content is an error."""
-    dropped: Counter[str] = Counter()
-    by_id: dict[str, Question] = {}
-    seen_text: set[tuple[str, str]] = set()
-    kept = []
-    for q in questions:
-        if q.id in by_id:
-            if by_id[q.id] != q:
-                raise InputError(
-                    "questions", "duplicate id with different content", field=f"id={q.id}"
-                )
-            dropped["duplicate_id"] += 1
-            continue
-        by_id[q.id] = q
-        key = (q.language, " ".join(q.text.split()).casefold())
-        if key in seen_text:
-            dropped["duplicate_text"] += 1
-            continue
-        seen_text.add(key)
-        kept.append(q)
-    return kept, dropped
+def _quarantine_rows(rejected: list[RejectedRow], cfg: ParakhConfig) -> list[dict[str, Any]]:
+    """Rejected rows as written: the raw record is PII-redacted like any question."""
+    pii = cfg.dataset.pii
+    policy = policy_of(pii)
+    rows = []
+    for row in rejected:
+        record = row.as_dict()
+        if pii.enabled:
+            record["record"] = redact_value(record["record"], policy, Counter())
+            record["message"] = redact_value(record["message"], policy, Counter())
+        rows.append(record)
+    return rows
 
 
 def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
-    questions, dropped = dedupe(loaded.questions)
-    if cfg.dataset.languages:
-        before = len(questions)
-        questions = [q for q in questions if q.language in cfg.dataset.languages]
-        dropped["language_not_selected"] += before - len(questions)
-    if cfg.dataset.limit is not None:
-        dropped["over_limit"] += max(0, len(questions) - cfg.dataset.limit)
-        questions = questions[: cfg.dataset.limit]
-    questions = [label(q) for q in questions]
-    report = {
-        "dataset": cfg.dataset.name,
-        "rows_in": len(loaded.questions),
-        "rows_out": len(questions),
-        "dropped": dict(sorted(dropped.items())),
-        "languages": dict(sorted(Counter(q.language for q in questions).items())),
-        "categories": dict(sorted(Counter(c for q in questions for c in q.categories).items())),
-        "romanized": sum(q.romanized for q in questions),
-        "code_mixed": sum(q.code_mixed for q in questions),
-        "kb_documents": dict(sorted(Counter(d.kind for d in loaded.documents).items())),
-    }
-    return Curated(questions=questions, documents=loaded.documents, report=report)
+    ds = cfg.dataset
+    hygiene = resolve_duplicate_ids(loaded.questions, loaded.origins, ds.strict)
+    rejected = [*loaded.rejected, *hygiene.rejected]
+    questions, pii_matches, pii_questions = redact_questions(hygiene.questions, ds.pii)
+    questions, disagreements = label_all(questions, ds.language)
+    if ds.domain is not None:
+        questions = [
+            q if q.domain else q.model_copy(update={"domain": ds.domain}) for q in questions
+        ]
+    hygiene.questions = questions
+    hygiene = dedupe_texts(hygiene, ds.dedupe)
+    if ds.languages:
+        before = len(hygiene.questions)
+        keep = [q.language in ds.languages for q in hygiene.questions]
+        hygiene.questions = [q for q, k in zip(hygiene.questions, keep, strict=True) if k]
+        hygiene.origins = [o for o, k in zip(hygiene.origins, keep, strict=True) if k]
+        hygiene.dropped["language_not_selected"] += before - len(hygiene.questions)
+    if ds.relevance_filter:
+        hygiene = apply_relevance_filter(hygiene, load_relevance_filter(ds.relevance_filter))
+    questions = hygiene.questions
+    if ds.categories.tagger == "rules":
+        tagger = CategoryTagger.from_config(ds.categories)
+        questions = [tag_question(q, tagger) for q in questions]
+    if ds.limit is not None:
+        hygiene.dropped["over_limit"] += max(0, len(questions) - ds.limit)
+        questions = questions[: ds.limit]
+    # Validated on write: the steps above build rows with model_copy, which does not validate.
+    questions = [Question.model_validate(q.model_dump()) for q in questions]
+    dropped = Counter(hygiene.dropped)
+    dropped.update(row.reason for row in rejected)
+    kept_ids = {q.id for q in questions}
+    judgments = [j for j in loaded.judgments if j.question_id in kept_ids]
+    report = build_report(
+        dataset=ds.name,
+        adapter=ds.adapter,
+        strict=ds.strict,
+        rows_in=len(loaded.questions) + len(loaded.rejected),
+        questions=questions,
+        dropped=dropped,
+        quarantined=len(rejected),
+        documents=loaded.documents,
+        judgments=judgments,
+        pii_matches=pii_matches,
+        pii_questions=pii_questions,
+        language_disagreements=disagreements,
+        merged_reference_answers=hygiene.merged_reference_answers,
+    )
+    return Curated(
+        questions=questions,
+        documents=loaded.documents,
+        judgments=judgments,
+        quarantine=_quarantine_rows(rejected, cfg),
+        report=report,
+    )
+
+
+def quarantine_path(cfg: ParakhConfig, layout: Layout) -> Path:
+    if cfg.dataset.quarantine:
+        return resolve(cfg.dataset.quarantine)
+    return layout.curated_questions.with_name("quarantine.jsonl")
 
 
 def main_task(cfg: ParakhConfig) -> None:
+    ds = cfg.dataset
     layout = Layout.of(cfg)
-    source = resolve(cfg.dataset.path)
-    curated = run(cfg, get_adapter(cfg.dataset.adapter)(source))
+    source = resolve(ds.path)
+    parse_options(ds.adapter, ds.options)  # a bad option fails before anything is read
+    if ds.relevance_filter:
+        load_relevance_filter(ds.relevance_filter)
+    curated = run(cfg, load_dataset(ds.adapter, source, ds.options, strict=ds.strict))
+    # Everything is computed before the first write: a failure above leaves no output behind.
     write_jsonl(layout.curated_questions, curated.questions)
     write_jsonl(layout.curated_kb, curated.documents)
+    judgments_path = layout.curated_questions.with_name("human_judgments.jsonl")
+    if curated.judgments:
+        write_jsonl(judgments_path, curated.judgments)
+    if not ds.strict:
+        write_jsonl(quarantine_path(cfg, layout), curated.quarantine)
     write_json(layout.curation_report, curated.report)
     write_run_spec(
         spec_path(layout.curated_questions),
         stage="curate",
-        config={"dataset": cfg.dataset.model_dump()},
+        config={"dataset": ds.model_dump()},
         inputs={"source": source},
     )
+    if tracking_configured(cfg.tracking.uri):
+        log_report(
+            curated.report,
+            {"dataset": ds.model_dump(mode="json")},
+            layout.curation_report,
+            tracking_uri(cfg.tracking.uri),
+        )
+    report = curated.report
     print(
-        f"curate: {curated.report['rows_out']} questions, {len(curated.documents)} KB documents "
-        f"-> {layout.curated_questions.parent}"
+        f"curate: {report['rows_out']} of {report['rows_in']} questions kept "
+        f"(dropped: {report['dropped'] or 'none'}), {len(curated.documents)} KB documents"
+        + (f", {len(curated.judgments)} human judgments" if curated.judgments else "")
+        + (f", {report['quarantined']} rows quarantined" if not ds.strict else "")
+        + f" -> {layout.curated_questions.parent}"
     )
 
 

@@ -1,0 +1,174 @@
+"""Query-category tags by rule, each recorded with source "rule" beside the dataset's own tags.
+
+HEALTH-PARIKSHA slices scores by these kinds of patient query:
+- `code-mixed` / `romanized`: from the language labels;
+- `misspelled`: an English question with a word that pyspellchecker's English word list lacks
+  but that is one edit from a word it has, or a chat spelling ("wat", "shud", "pls"); names,
+  acronyms, romanized Indic words and configured domain words are not counted;
+- `non-native`: Indian-English constructions in an English question (declarative word order
+  after a question word, "Whether ..." questions, "is ... since morning", "3 days back",
+  "I am having", "take head bath");
+- `culturally-specific` / `condition-specific`: a term from a word list (English, romanized and
+  native-script Hindi, Kannada, Tamil, Telugu), extendable in config.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from parakh.config.dataset import CategoryConfig
+from parakh.curation._category_terms import (
+    CHAT_SPELLINGS,
+    CONDITION_TERMS,
+    CULTURAL_TERMS,
+    DOMAIN_WORDS,
+    NON_NATIVE_PATTERNS,
+)
+from parakh.errors import MissingDependencyError
+from parakh.schema import LabelSource, Question
+from parakh.text.langid import LATIN_LEXICONS
+
+CATEGORIES = (
+    "misspelled",
+    "code-mixed",
+    "romanized",
+    "non-native",
+    "culturally-specific",
+    "condition-specific",
+)
+_LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_SENTENCE_START = re.compile(r"(?:^|(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)[.?!]\s+)$", re.I)
+# British spellings (Indian English) -> the American ones the word list holds.
+_BRITISH = (
+    ("our", "or"),
+    ("ise", "ize"),
+    ("ised", "ized"),
+    ("ising", "izing"),
+    ("tre", "ter"),
+    ("ae", "e"),
+    ("oe", "e"),
+    ("lled", "led"),
+    ("lling", "ling"),
+    ("ogue", "og"),
+)
+_LETTER = r"[\w\u0900-\u0dff]"  # \w leaves out Indic vowel signs and viramas
+
+
+@lru_cache(maxsize=1)
+def _spellchecker() -> Any:
+    try:
+        from spellchecker import SpellChecker
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise MissingDependencyError("pyspellchecker", "pip install pyspellchecker") from exc
+    return SpellChecker(language="en", distance=1)  # distance 2 costs seconds a word
+
+
+def _term_pattern(terms: Iterable[str]) -> re.Pattern[str]:
+    """Terms match whole words; native-script terms of five or more characters also match as
+    word prefixes, since case endings attach to the stem (சர்க்கரை -> சர்க்கரைக்கு), while
+    short ones must not match inside longer words (पान is not पानी)."""
+    parts = []
+    for term in sorted({t.casefold() for t in terms if t.strip()}, key=len, reverse=True):
+        escaped = re.escape(term).replace(r"\ ", r"[\s-]+")
+        if term.isascii():
+            parts.append(rf"(?<![a-z]){escaped}(?![a-z])")
+        elif len(term) >= 5:
+            parts.append(rf"(?<!{_LETTER}){escaped}")
+        else:
+            parts.append(rf"(?<!{_LETTER}){escaped}(?!{_LETTER})")
+    return re.compile("|".join(parts) if parts else r"(?!x)x")
+
+
+def _american_spellings(word: str) -> list[str]:
+    variants = []
+    for british, american in _BRITISH:
+        if british in word:
+            variants.append(word.replace(british, american))
+    return variants
+
+
+@dataclass(frozen=True)
+class CategoryTagger:
+    condition: re.Pattern[str]
+    cultural: re.Pattern[str]
+    known_words: frozenset[str]
+
+    @classmethod
+    def from_config(cls, config: CategoryConfig) -> CategoryTagger:
+        lexicon_words = {w for fw, cw in LATIN_LEXICONS.values() for w in fw | cw}
+        domain = {
+            word
+            for term in (
+                *CONDITION_TERMS,
+                *CULTURAL_TERMS,
+                *config.condition_terms,
+                *config.cultural_terms,
+                *config.known_words,
+            )
+            for word in term.casefold().split()
+        }
+        return cls(
+            condition=_term_pattern([*CONDITION_TERMS, *config.condition_terms]),
+            cultural=_term_pattern([*CULTURAL_TERMS, *config.cultural_terms]),
+            known_words=frozenset((lexicon_words | domain | DOMAIN_WORDS) - CHAT_SPELLINGS),
+        )
+
+    def misspelled_words(self, text: str) -> list[str]:
+        """Words of an English text that look misspelled (see the module docstring)."""
+        suspects = []
+        for m in _LATIN_WORD.finditer(text):
+            word, lower = m.group(), m.group().casefold()
+            if lower in CHAT_SPELLINGS:
+                suspects.append(lower)
+                continue
+            capitalised = word[0].isupper() and not _SENTENCE_START.search(text[: m.start()])
+            cut_off = text.startswith(("...", "…"), m.end())  # "post-operat...?" was truncated
+            if len(word) < 3 or word.isupper() or capitalised or cut_off:
+                continue
+            if lower in self.known_words:
+                continue
+            suspects.append(lower)
+        if not suspects:
+            return []
+        checker = _spellchecker()
+        unknown = checker.unknown(w for w in suspects if w not in CHAT_SPELLINGS)
+        unknown = {w for w in unknown if not checker.known(_american_spellings(w))}
+        return [
+            w
+            for w in suspects
+            if w in CHAT_SPELLINGS or (w in unknown and (checker.candidates(w) or set()) - {w})
+        ]
+
+    def tags(self, question: Question) -> list[str]:
+        found = []
+        english = question.language == "en" and not question.romanized
+        if english and self.misspelled_words(question.text):
+            found.append("misspelled")
+        if question.code_mixed:
+            found.append("code-mixed")
+        if question.romanized:
+            found.append("romanized")
+        lowered = question.text.casefold()
+        if english and any(p.search(lowered) for p in NON_NATIVE_PATTERNS):
+            found.append("non-native")
+        if self.cultural.search(lowered):
+            found.append("culturally-specific")
+        if self.condition.search(lowered):
+            found.append("condition-specific")
+        return found
+
+
+def tag_question(question: Question, tagger: CategoryTagger) -> Question:
+    """Add the rule tags the question does not already carry; the dataset's tags stay."""
+    new = [tag for tag in tagger.tags(question) if tag not in question.categories]
+    if not new:
+        return question
+    sources: dict[str, LabelSource] = {**question.category_sources}
+    sources.update({tag: "rule" for tag in new})
+    return question.model_copy(
+        update={"categories": [*question.categories, *new], "category_sources": sources}
+    )

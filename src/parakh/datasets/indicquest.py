@@ -1,0 +1,71 @@
+"""L3Cube-IndicQuest: one CSV per language (`<Language>.csv`), 20 languages, parallel rows.
+
+Columns `id` (`iq-NNN`, the same question in every language), `Question`, `Answer` (a reference
+answer of one to a few sentences) and `Domain` (Literature, History, Geography, Politics,
+Economics). The file name gives the language. Cells may start with a space: they are stripped.
+A question's id is `<id>-<language>`; `meta.parallel_id` keeps the shared id.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+
+from parakh.datasets.records import csv_rows, parse_language
+from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.rows import RowError, RowSink
+from parakh.schema import Question
+
+COLUMNS = ("id", "Question", "Answer", "Domain")
+DOMAINS = ("Economics", "Geography", "History", "Literature", "Politics")
+
+
+class IndicQuestOptions(AdapterOptions):
+    files: list[str] | None = Field(
+        default=None, description="file names to read (e.g. Hindi.csv); None: every *.csv"
+    )
+
+
+def file_language(path: Path) -> str:
+    """The language a file is named after ("Hindi.csv" -> "hi")."""
+
+    def error(message: str, reason: str) -> RowError:
+        return RowError(path, f"file name: {message}", field="language", reason=reason)
+
+    return parse_language(path.stem, error)
+
+
+def load_file(path: Path, sink: RowSink) -> None:
+    language = file_language(path)
+    for row in csv_rows(path, COLUMNS):
+        with sink.guard(row.text):
+            record = row.parse()
+            domain = record.text("Domain")
+            if domain not in DOMAINS:
+                raise record.error("Domain", f"unknown domain {domain!r} (expected {DOMAINS})")
+            parallel_id = record.text("id")
+            fields = {
+                "id": f"{parallel_id}-{language}",
+                "text": record.text("Question"),
+                "language": language,
+                "label_source": {"language": "dataset"},
+                "reference_answers": [record.text("Answer")],
+                "domain": domain,
+                "meta": {"parallel_id": parallel_id},
+            }
+            sink.add_question(record.build(Question, fields), record.origin)
+
+
+@register("indicquest", IndicQuestOptions)
+def load_indicquest(root: Path, options: IndicQuestOptions, sink: RowSink) -> None:
+    if root.is_file():
+        paths = [root]
+    elif options.files is not None:
+        paths = [root / name for name in options.files]
+    else:
+        paths = sorted(root.glob("*.csv"))
+    if not paths:
+        raise RowError(root, "no IndicQuest CSV files found", reason="missing_file")
+    for path in paths:
+        load_file(path, sink)

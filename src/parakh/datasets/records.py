@@ -1,0 +1,295 @@
+"""Reading source files row by row, keeping the place of every value (file, line, field).
+
+Bytes are decoded with `surrogateescape`, so one invalid UTF-8 byte fails (or quarantines) only
+its own row, and the error names the field that holds it instead of stopping at a byte offset.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from parakh.datasets.rows import Origin, RowError
+from parakh.text.languages import LANGUAGES, normalize_language
+
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+# (message, reason) -> the error to raise, already knowing file, line and field
+ErrorFactory = Callable[[str, str], RowError]
+M = TypeVar("M", bound=BaseModel)
+
+
+def first_bad_byte(text: str) -> tuple[int, str] | None:
+    """(index, `0xNN`) of the first undecodable byte of a surrogateescape-decoded string."""
+    match = _BAD_BYTE.search(text)
+    return (match.start(), f"0x{ord(match.group()) - 0xDC00:02x}") if match else None
+
+
+def _bad_byte(text: str) -> str | None:
+    found = first_bad_byte(text)
+    return found[1] if found else None
+
+
+def _find_bad_field(value: Any, prefix: str = "") -> tuple[str, str] | None:
+    """(field path, byte) of the first string holding an undecodable byte, searching nested data."""
+    if isinstance(value, str):
+        byte = _bad_byte(value)
+        return (prefix or "(value)", byte) if byte else None
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            key_byte = _bad_byte(str(key))
+            if key_byte:
+                return name, key_byte
+            found = _find_bad_field(inner, name)
+            if found:
+                return found
+    if isinstance(value, list):
+        for i, inner in enumerate(value):
+            found = _find_bad_field(inner, f"{prefix}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def decode(path: Path) -> str:
+    """The file's text; undecodable bytes stay as lone surrogates for `Record` to report."""
+    if not path.is_file():
+        raise RowError(path, "file not found", reason="missing_file")
+    return path.read_bytes().decode("utf-8", errors="surrogateescape")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One source row: its values and where it is. Accessors raise `RowError` naming the field."""
+
+    path: Path
+    line: int | None
+    values: dict[str, Any]
+    where: str | None = None
+
+    @property
+    def origin(self) -> Origin:
+        return Origin(self.path.name, self.line, self.where)
+
+    def _name(self, field: str) -> str:
+        return f"{self.where}.{field}" if self.where else field
+
+    def error(self, field: str | None, message: str, reason: str = "invalid_value") -> RowError:
+        name = self._name(field) if field is not None else self.where
+        return RowError(self.path, message, line=self.line, field=name, reason=reason)
+
+    def check_utf8(self) -> None:
+        found = _find_bad_field(self.values)
+        if found:
+            field, byte = found
+            raise self.error(field, f"invalid UTF-8 (byte {byte})", "invalid_utf8")
+
+    def raw(self, field: str) -> Any:
+        if field not in self.values or self.values[field] is None:
+            raise self.error(field, "missing required field", "missing_field")
+        return self.values[field]
+
+    def text(self, field: str, *, strip: bool = True) -> str:
+        """A required, non-blank string value."""
+        value = self.raw(field)
+        if not isinstance(value, str):
+            raise self.error(field, f"expected text, got {type(value).__name__}")
+        if not value.strip():
+            raise self.error(field, "text is empty", "empty_text")
+        return value.strip() if strip else value
+
+    def optional_text(self, field: str) -> str | None:
+        value = self.values.get(field)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        return self.text(field)
+
+    def language(self, field: str) -> str:
+        return parse_language(self.raw(field), self.error_factory(field))
+
+    def date(self, field: str) -> date | None:
+        value = self.values.get(field)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        return parse_date(value, self.error_factory(field))
+
+    def integer(self, field: str) -> int:
+        value = self.raw(field)
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise self.error(field, f"expected an integer, got {value!r}")
+        try:
+            return int(value)
+        except ValueError:
+            raise self.error(field, f"expected an integer, got {value!r}") from None
+
+    def error_factory(self, field: str) -> ErrorFactory:
+        return lambda message, reason: self.error(field, message, reason)
+
+    def build(self, model: type[M], fields: dict[str, Any]) -> M:
+        """Validate a canonical row built from this record, naming the field on failure."""
+        try:
+            return model.model_validate(fields)
+        except ValidationError as e:
+            err = e.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or None
+            raise self.error(field, err["msg"]) from e
+
+
+def parse_language(value: Any, error: ErrorFactory) -> str:
+    """Our code for a language code or name ("hi", "Hindi", "hin"); unknown ones are errors."""
+    code = normalize_language(value) if isinstance(value, str) else None
+    if code is None:
+        import difflib
+
+        options = sorted(LANGUAGES)
+        close = difflib.get_close_matches(str(value).lower(), options, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise error(
+            f"unknown language code {value!r}.{hint} Available: {', '.join(options)}",
+            "unknown_language",
+        )
+    return code
+
+
+def parse_date(value: Any, error: ErrorFactory) -> date:
+    """A date from `YYYY-MM-DD` or an ISO date-time (`2024-01-08T10:15:00`, `... 10:15`)."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+        try:
+            return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
+        except ValueError:
+            pass
+    raise error(
+        f"date does not parse: {value!r} (expected YYYY-MM-DD or ISO date-time)", "bad_date"
+    )
+
+
+@dataclass(frozen=True)
+class Line:
+    """One raw line of a JSONL file, parsed inside the adapter's guard."""
+
+    path: Path
+    line: int
+    text: str
+
+    def parse(self) -> Record:
+        try:
+            obj = json.loads(self.text)
+        except json.JSONDecodeError as e:
+            field = _field_before(self.text, e.pos)
+            raise RowError(
+                self.path,
+                f"not valid JSON ({e.msg} at column {e.colno})",
+                line=self.line,
+                field=field,
+                reason="invalid_json",
+            ) from e
+        if not isinstance(obj, dict):
+            raise RowError(
+                self.path,
+                f"expected a JSON object, got {type(obj).__name__}",
+                line=self.line,
+                field="(row)",
+                reason="invalid_json",
+            )
+        record = Record(self.path, self.line, obj)
+        record.check_utf8()
+        return record
+
+
+_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+
+
+def _field_before(text: str, pos: int) -> str:
+    """The last JSON key before a syntax error: the field being written when it broke."""
+    keys = _KEY.findall(text[:pos])
+    return keys[-1] if keys else "(row)"
+
+
+def jsonl_lines(path: Path) -> Iterator[Line]:
+    """Non-blank lines of a JSONL file, numbered from 1."""
+    for lineno, text in enumerate(decode(path).split("\n"), start=1):
+        if text.strip():
+            yield Line(path, lineno, text.rstrip("\r"))
+
+
+@dataclass(frozen=True)
+class CsvRow:
+    """One raw CSV row, checked against the header inside the adapter's guard."""
+
+    path: Path
+    line: int
+    header: tuple[str, ...]
+    cells: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        out = io.StringIO()
+        csv.writer(out).writerow(self.cells)
+        return out.getvalue().rstrip("\r\n")
+
+    def parse(self) -> Record:
+        record = Record(self.path, self.line, dict(zip(self.header, self.cells, strict=False)))
+        n, expected = len(self.cells), len(self.header)
+        if n < expected:
+            raise record.error(
+                self.header[n], f"row has {n} cells, header has {expected}", "missing_field"
+            )
+        if n > expected:
+            raise record.error("(row)", f"row has {n} cells, header has {expected}")
+        record.check_utf8()
+        return record
+
+
+def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:
+    """Rows of a CSV file with a header; a missing required column fails the whole file."""
+    text = decode(path).lstrip("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = tuple(name.strip() for name in next(reader))
+    except StopIteration:
+        raise RowError(
+            path, "file is empty (no header row)", line=1, reason="missing_field"
+        ) from None
+    for name in required:
+        if name not in header:
+            raise RowError(
+                path,
+                f"missing column (header has {', '.join(header)})",
+                line=1,
+                field=name,
+                reason="missing_field",
+            )
+    previous = reader.line_num
+    for cells in reader:
+        start, previous = previous + 1, reader.line_num
+        if any(cell.strip() for cell in cells):
+            yield CsvRow(path, start, header, tuple(cells))
+
+
+def read_json_document(path: Path) -> Any:
+    """A whole-file JSON document (SQuAD/XQuAD); a syntax error names line and column."""
+    text = decode(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RowError(
+            path,
+            f"not valid JSON ({e.msg} at column {e.colno})",
+            line=e.lineno,
+            field=_field_before(text, e.pos),
+            reason="invalid_json",
+        ) from e

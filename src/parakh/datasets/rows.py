@@ -1,0 +1,145 @@
+"""Where each loaded row came from, and what happens to a bad one (strict: fail; lenient: keep).
+
+Adapters add rows to a `RowSink` inside `sink.guard(place)`: in strict mode a `RowError` (or any
+`InputError`) raised in the block propagates and the stage fails naming file, line and field; in
+lenient mode the row is recorded as `RejectedRow` with its reason and loading goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parakh.errors import InputError
+from parakh.schema import HumanJudgment, KBDocument, Question
+
+
+class RowError(InputError):
+    """A bad input row; `reason` is a short code counted in the curation report."""
+
+    def __init__(
+        self,
+        path: object,
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+        reason: str = "invalid_value",
+    ) -> None:
+        super().__init__(path, message, line=line, field=field)
+        self.reason = reason
+        self.message = message
+
+
+def writable(value: Any) -> Any:
+    """`value` with undecodable bytes (kept as lone surrogates) shown as U+FFFD, so it can be
+    written as UTF-8."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {writable(k): writable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [writable(v) for v in value]
+    return value
+
+
+def reason_of(error: InputError) -> str:
+    return error.reason if isinstance(error, RowError) else "invalid_value"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """A row's place in its source: file, line (or row) and, for nested JSON, a path."""
+
+    file: str
+    line: int | None = None
+    where: str | None = None
+
+    def describe(self) -> str:
+        text = self.file
+        if self.line is not None:
+            text += f", line {self.line}"
+        if self.where is not None:
+            text += f", at {self.where}"
+        return text
+
+
+@dataclass(frozen=True)
+class RejectedRow:
+    """A row left out in lenient mode: where it was, which field, why, and the raw record."""
+
+    file: str
+    line: int | None
+    field: str | None
+    reason: str
+    message: str
+    record: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "field": self.field,
+            "reason": self.reason,
+            "message": self.message,
+            "record": self.record,
+        }
+
+
+@dataclass
+class LoadedDataset:
+    """What an adapter produced: canonical rows, where each question came from, rejected rows."""
+
+    questions: list[Question]
+    documents: list[KBDocument] = field(default_factory=list)
+    judgments: list[HumanJudgment] = field(default_factory=list)
+    origins: list[Origin] = field(default_factory=list)
+    rejected: list[RejectedRow] = field(default_factory=list)
+
+    def origin_of(self, index: int) -> Origin:
+        return self.origins[index] if index < len(self.origins) else Origin("(unknown)")
+
+
+class RowSink:
+    """Collects an adapter's rows; `guard` decides between failing and quarantining."""
+
+    def __init__(self, strict: bool = True, root: Path | None = None) -> None:
+        self.strict = strict
+        self.root = root
+        self.dataset = LoadedDataset(questions=[])
+
+    def add_question(self, question: Question, origin: Origin) -> None:
+        self.dataset.questions.append(question)
+        self.dataset.origins.append(origin)
+
+    def add_document(self, document: KBDocument) -> None:
+        self.dataset.documents.append(document)
+
+    def add_judgment(self, judgment: HumanJudgment) -> None:
+        self.dataset.judgments.append(judgment)
+
+    def reject(self, error: InputError, record: Any) -> None:
+        message = error.message if isinstance(error, RowError) else str(error).split(": ", 1)[-1]
+        self.dataset.rejected.append(
+            RejectedRow(
+                file=error.path,
+                line=error.line,
+                field=error.field,
+                reason=reason_of(error),
+                message=writable(message),
+                record=writable(record),
+            )
+        )
+
+    @contextlib.contextmanager
+    def guard(self, record: Any) -> Iterator[None]:
+        """Run one row's parsing; a bad row fails the load (strict) or is quarantined."""
+        try:
+            yield
+        except InputError as error:
+            if self.strict:
+                raise
+            self.reject(error, record)
