@@ -1,0 +1,89 @@
+"""`parakh translate-dataset`: translate a dataset, keep items that survive a round trip.
+
+    parakh translate-dataset --languages hi ta translator=indictrans2 dataset=demo
+    parakh translate-dataset --input my_questions.jsonl --languages kn --threshold 60 \\
+        translator=nllb translator.model.path=/models/nllb-200-distilled-600M
+
+Reads Question rows (default: the dataset's curated questions), translates each question and
+its reference answers into every language and back, and writes under `--out` (default
+data/processed/<dataset>/translate-dataset/<translator>/):
+
+    <lang>/questions.jsonl   the kept items in <lang> (ids `<id>-<lang>`), ready for a
+                             `qa_jsonl` dataset config
+    roundtrip.jsonl          one row per (item, language): kept / dropped / error / skipped,
+                             the round-trip chrF and every text on the way
+    report.json              kept and dropped counts and the chrF distribution per language
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from parakh.backends.cache import ResponseCache
+from parakh.config import compose
+from parakh.errors import ConfigError
+from parakh.io import read_jsonl, write_json, write_jsonl
+from parakh.layout import Layout
+from parakh.paths import resolve
+from parakh.schema import Question
+from parakh.translation.roundtrip import DEFAULT_THRESHOLD, report, round_trip
+from parakh.translation.service import make_service
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "overrides", nargs="*", help="Hydra overrides, e.g. translator=indictrans2 dataset=demo"
+    )
+    parser.add_argument(
+        "--languages", nargs="+", required=True, metavar="LANG", help="target language codes"
+    )
+    parser.add_argument(
+        "--input", type=Path, default=None, help="questions JSONL (default: curated questions)"
+    )
+    parser.add_argument("--out", type=Path, default=None, help="output folder")
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        help=f"lowest round-trip chrF (0-100) that keeps an item (default {DEFAULT_THRESHOLD:g})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = compose(args.overrides)
+    if cfg.translator.kind == "none":
+        raise ConfigError(
+            "translate-dataset needs a translator: pass e.g. translator=indictrans2 "
+            "(translator=none translates nothing)"
+        )
+    if not 0 <= args.threshold <= 100:
+        raise ConfigError(f"--threshold {args.threshold:g} is outside chrF's range 0..100")
+    source = resolve(args.input) if args.input else Layout.of(cfg).curated_questions
+    out = (
+        resolve(args.out)
+        if args.out
+        else (Layout.of(cfg).processed / "translate-dataset" / cfg.translator.name)
+    )
+    items = read_jsonl(source, Question)
+    cache = ResponseCache(resolve(cfg.paths.cache))
+    service = make_service(cfg.translator, cache)
+    try:
+        rows, kept = round_trip(service, items, args.languages, args.threshold)
+    finally:
+        service.close()
+        cache.close()
+    for language, questions in kept.items():
+        write_jsonl(out / language / "questions.jsonl", questions)
+    write_jsonl(out / "roundtrip.jsonl", rows)
+    summary = report(rows, cfg.translator.name, args.threshold)
+    summary["input"] = str(source)
+    write_json(out / "report.json", summary)
+    for language, stats in summary["languages"].items():
+        median = stats["chrf"].get("median")
+        print(
+            f"{language}: kept {stats['kept']}, dropped {stats['dropped']}, errors "
+            f"{stats['error']}, skipped {stats['skipped']}; median round-trip chrF {median}"
+        )
+    print(f"-> {out}")
+    return 0

@@ -1,0 +1,211 @@
+"""Hugging Face seq2seq translation models: find the weights offline, load lazily, generate.
+
+Weights come from a local folder (`path`) or the Hugging Face cache; nothing is downloaded
+unless the translator says `allow_download: true`. A missing model fails before any work with
+the model id, the places looked in, and how to point the config at a local copy. A model is
+identified for caching by its id, revision and a fingerprint of its files, which is computed
+without loading it, so a fully cached run never loads a model at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from parakh.config.translator import WeightsRef
+from parakh.errors import ConfigError, MissingDependencyError
+from parakh.hashing import sha256_obj
+from parakh.paths import resolve
+from parakh.translation.base import Translated
+
+INSTALL = "pip install -e '.[translate]'   # torch (CPU build) and transformers"
+_FINGERPRINT_BYTES = 1 << 20
+
+
+def require_transformers() -> tuple[Any, Any]:
+    """(torch, transformers), or the install line to run."""
+    try:
+        import torch
+        import transformers
+    except ImportError as e:
+        raise MissingDependencyError("transformers and torch", INSTALL) from e
+    return torch, transformers
+
+
+def missing_weights_message(
+    translator: str, field: str, ref: WeightsRef, looked_in: str, reason: str = ""
+) -> str:
+    local = f"/models/{ref.model_id.rsplit('/', 1)[-1]}"
+    return (
+        f"translator '{translator}': weights for '{ref.model_id}' ({field}) not found"
+        f"{f' ({reason})' if reason else ''}.\n"
+        f"  Looked in: {looked_in}.\n"
+        "  Nothing is downloaded at run time. Either copy the model to a folder once, e.g.\n"
+        f"    hf download {ref.model_id} --local-dir {local}\n"
+        f"  and set `{field}.path: {local}` in conf/translator/<name>.yaml (or pass "
+        f"translator.{field}.path={local}),\n"
+        "  or set `allow_download: true` (translator.allow_download=true) to fetch it into "
+        "the Hugging Face cache."
+    )
+
+
+def resolve_weights(translator: str, field: str, ref: WeightsRef, allow_download: bool) -> Path:
+    """The folder holding the model: `ref.path`, else its Hugging Face cache snapshot."""
+    if ref.path:
+        folder = resolve(Path(ref.path).expanduser())
+        if not (folder / "config.json").is_file():
+            reason = "no such folder" if not folder.is_dir() else "the folder has no config.json"
+            raise ConfigError(
+                missing_weights_message(translator, field, ref, f"the local path {folder}", reason)
+            )
+        return folder
+    try:
+        from huggingface_hub import constants, snapshot_download
+    except ImportError as e:
+        raise MissingDependencyError("transformers and torch", INSTALL) from e
+    where = f"the Hugging Face cache at {constants.HF_HUB_CACHE} (`{field}.path` is not set)"
+    try:
+        folder = Path(
+            str(
+                snapshot_download(
+                    ref.model_id, revision=ref.revision, local_files_only=not allow_download
+                )
+            )
+        )
+    except Exception as e:  # hub errors vary by version; each means "not available here"
+        raise ConfigError(
+            missing_weights_message(translator, field, ref, where, type(e).__name__)
+        ) from e
+    if not (folder / "config.json").is_file():
+        raise ConfigError(
+            missing_weights_message(translator, field, ref, where, "incomplete snapshot")
+        )
+    return folder
+
+
+def weights_fingerprint(folder: Path) -> str:
+    """sha256 over each file's name, size and first MiB: changes when the weights change,
+    and costs milliseconds even for gigabyte checkpoints."""
+    entries = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        with path.open("rb") as f:
+            head = hashlib.sha256(f.read(_FINGERPRINT_BYTES)).hexdigest()
+        entries.append((str(rel), path.stat().st_size, head))
+    return sha256_obj(entries)
+
+
+class Seq2SeqModel:
+    """One seq2seq checkpoint and its tokenizer, loaded on first use."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        device: str = "cpu",
+        dtype: str = "float32",
+        trust_remote_code: bool = False,
+    ) -> None:
+        self.folder = folder
+        self.device = device
+        self.dtype = dtype
+        self.trust_remote_code = trust_remote_code
+        self._tokenizer: Any = None
+        self._model: Any = None
+        self.loads = 0
+        self.generate_calls = 0
+
+    @property
+    def tokenizer(self) -> Any:
+        if self._tokenizer is None:
+            _, transformers = require_transformers()
+            self._tokenizer = transformers.AutoTokenizer.from_pretrained(
+                str(self.folder),
+                local_files_only=True,
+                trust_remote_code=self.trust_remote_code,
+            )
+        return self._tokenizer
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            torch, transformers = require_transformers()
+            model = transformers.AutoModelForSeq2SeqLM.from_pretrained(
+                str(self.folder),
+                local_files_only=True,
+                trust_remote_code=self.trust_remote_code,
+                dtype=getattr(torch, self.dtype),
+            )
+            self._model = model.to(self.device).eval()
+            self.loads += 1
+        return self._model
+
+    def token_id(self, token: str) -> int | None:
+        """The id of a single vocabulary token (a language tag), or None if it has none."""
+        tok = self.tokenizer
+        token_id = tok.convert_tokens_to_ids(token)
+        if token_id is None or token_id == tok.unk_token_id:
+            return None
+        return int(token_id)
+
+    def lengths(self, texts: Sequence[str]) -> list[int]:
+        """Input tokens per text, special tokens included."""
+        return [len(ids) for ids in self.tokenizer(list(texts))["input_ids"]]
+
+    def generate(
+        self,
+        texts: Sequence[str],
+        *,
+        num_beams: int,
+        max_new_tokens: int,
+        forced_bos_token_id: int | None = None,
+    ) -> list[str]:
+        """Translate one batch of prepared texts; returns decoded outputs in order."""
+        torch, _ = require_transformers()
+        inputs = self.tokenizer(list(texts), return_tensors="pt", padding=True)
+        inputs = {k: v.to(self.device) for k, v in inputs.items()}
+        kwargs: dict[str, Any] = {"num_beams": num_beams, "max_new_tokens": max_new_tokens}
+        if forced_bos_token_id is not None:
+            kwargs["forced_bos_token_id"] = forced_bos_token_id
+        with torch.inference_mode():
+            output = self.model.generate(**inputs, **kwargs)
+        self.generate_calls += 1
+        decoded: list[str] = self.tokenizer.batch_decode(output, skip_special_tokens=True)
+        return [d.strip() for d in decoded]
+
+    def translate(
+        self,
+        texts: Sequence[str],
+        *,
+        max_input_tokens: int,
+        num_beams: int,
+        max_new_tokens: int,
+        forced_bos_token_id: int | None = None,
+        finish: Callable[[int, str], str] = lambda i, output: output,
+    ) -> list[Translated]:
+        """Generate for the texts that fit `max_input_tokens`; the others fail with their
+        length (never silently truncated). `finish(i, output)` post-processes text i."""
+        lengths = self.lengths(texts)
+        too_long = f"sentence of {{}} tokens is longer than max_input_tokens ({max_input_tokens})"
+        results = [Translated(text=None, error=too_long.format(n)) for n in lengths]
+        fits = [i for i, n in enumerate(lengths) if n <= max_input_tokens]
+        if not fits:
+            return results
+        outputs = self.generate(
+            [texts[i] for i in fits],
+            num_beams=num_beams,
+            max_new_tokens=max_new_tokens,
+            forced_bos_token_id=forced_bos_token_id,
+        )
+        for i, output in zip(fits, outputs, strict=True):
+            text = finish(i, output)
+            results[i] = Translated(text=text) if text else Translated(None, "empty translation")
+        return results
+
+    def close(self) -> None:
+        self._model = None
+        self._tokenizer = None

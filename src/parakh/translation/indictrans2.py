@@ -1,0 +1,122 @@
+"""IndicTrans2 through `transformers`: indic-en and en-indic checkpoints, FLORES tags in text.
+
+Each input is `src_tag tgt_tag sentence` after the preparation in
+`parakh.translation.indic_processing`; outputs are turned back into the target script. Between
+two Indic languages the sentence goes through English (indic-en, then en-indic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from parakh.config.translator import IndicTrans2Config, WeightsRef
+from parakh.translation import indic_processing
+from parakh.translation.base import Translated, Translator
+from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
+from parakh.translation.languages import ENGLISH, LanguageTag, model_tag
+
+# The languages the public IndicTrans2 checkpoints were trained on (FLORES-200 tags).
+INDICTRANS2_TAGS = frozenset(
+    {
+        "asm_Beng", "ben_Beng", "brx_Deva", "doi_Deva", "eng_Latn", "gom_Deva", "guj_Gujr",
+        "hin_Deva", "kan_Knda", "kas_Arab", "kas_Deva", "mai_Deva", "mal_Mlym", "mar_Deva",
+        "mni_Beng", "mni_Mtei", "npi_Deva", "ory_Orya", "pan_Guru", "san_Deva", "sat_Olck",
+        "snd_Arab", "snd_Deva", "tam_Taml", "tel_Telu", "urd_Arab",
+    }
+)  # fmt: skip
+
+
+class IndicTrans2Translator(Translator):
+    cfg: IndicTrans2Config
+
+    def __init__(self, cfg: IndicTrans2Config) -> None:
+        super().__init__(cfg)
+        # Resolved now, so missing weights fail before any work; loaded only when needed.
+        self.folders = {
+            field: resolve_weights(cfg.name, field, ref, cfg.allow_download)
+            for field, ref in (("indic_en", cfg.indic_en), ("en_indic", cfg.en_indic))
+        }
+        self.models = {
+            field: Seq2SeqModel(
+                folder, device=cfg.device, dtype=cfg.dtype, trust_remote_code=cfg.trust_remote_code
+            )
+            for field, folder in self.folders.items()
+        }
+
+    @cached_property
+    def _identity(self) -> dict[str, Any]:
+        refs: dict[str, WeightsRef] = {"indic_en": self.cfg.indic_en, "en_indic": self.cfg.en_indic}
+        return {
+            "kind": "indictrans2",
+            "models": {
+                field: {
+                    "model_id": refs[field].model_id,
+                    "revision": refs[field].revision,
+                    "weights": weights_fingerprint(folder),
+                }
+                for field, folder in self.folders.items()
+            },
+            "num_beams": self.cfg.num_beams,
+            "max_new_tokens": self.cfg.max_new_tokens,
+            "language_tags": self.cfg.language_tags,
+            "preparation": 1,  # bump when indic_processing changes what the model sees
+        }
+
+    def identity(self) -> dict[str, Any]:
+        return self._identity
+
+    def tag(self, language: LanguageTag) -> str:
+        tag = model_tag(language, self.cfg.language_tags)
+        if tag not in INDICTRANS2_TAGS and tag not in self.cfg.language_tags.values():
+            hint = (
+                " (romanized text is not supported; use an LLM translator)"
+                if language.romanized
+                else ""
+            )
+            raise ValueError(f"IndicTrans2 has no language tag '{tag}'{hint}")
+        return tag
+
+    def translate_batch(
+        self, sentences: Sequence[str], source: LanguageTag, target: LanguageTag
+    ) -> list[Translated]:
+        try:
+            self.tag(source)
+            self.tag(target)
+        except ValueError as e:
+            return [Translated(text=None, error=str(e)) for _ in sentences]
+        if source.code != "en" and target.code != "en":
+            to_english = self._translate(sentences, source, ENGLISH, "indic_en")
+            ok = [i for i, r in enumerate(to_english) if r.ok]
+            from_english = self._translate(
+                [to_english[i].text or "" for i in ok], ENGLISH, target, "en_indic"
+            )
+            results = list(to_english)
+            for i, r in zip(ok, from_english, strict=True):
+                results[i] = r
+            return results
+        field = "indic_en" if target.code == "en" else "en_indic"
+        return self._translate(sentences, source, target, field)
+
+    def _translate(
+        self, sentences: Sequence[str], source: LanguageTag, target: LanguageTag, field: str
+    ) -> list[Translated]:
+        if not sentences:
+            return []
+        model = self.models[field]
+        tags = (self.tag(source), self.tag(target))
+        prepared = [indic_processing.preprocess(s, source, target, tags) for s in sentences]
+        return model.translate(
+            [p.text for p in prepared],
+            max_input_tokens=self.cfg.max_input_tokens,
+            num_beams=self.cfg.num_beams,
+            max_new_tokens=self.cfg.max_new_tokens,
+            finish=lambda i, output: indic_processing.postprocess(
+                output, target, prepared[i].entities
+            ),
+        )
+
+    def close(self) -> None:
+        for model in self.models.values():
+            model.close()

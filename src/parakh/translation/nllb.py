@@ -1,0 +1,77 @@
+"""NLLB-200 through `transformers`: the source tag set on the tokenizer (`src_lang`, which puts
+it in front of the tokens), the target tag forced as the first generated token."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from parakh.config.translator import NLLBConfig
+from parakh.errors import ConfigError
+from parakh.translation.base import Translated, Translator
+from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
+from parakh.translation.indic_processing import normalize_punctuation
+from parakh.translation.languages import LanguageTag, model_tag
+
+
+class NLLBTranslator(Translator):
+    cfg: NLLBConfig
+
+    def __init__(self, cfg: NLLBConfig) -> None:
+        super().__init__(cfg)
+        self.folder = resolve_weights(cfg.name, "model", cfg.model, cfg.allow_download)
+        self.model = Seq2SeqModel(self.folder, device=cfg.device, dtype=cfg.dtype)
+
+    @cached_property
+    def _identity(self) -> dict[str, Any]:
+        return {
+            "kind": "nllb",
+            "model_id": self.cfg.model.model_id,
+            "revision": self.cfg.model.revision,
+            "weights": weights_fingerprint(self.folder),
+            "num_beams": self.cfg.num_beams,
+            "max_new_tokens": self.cfg.max_new_tokens,
+            "language_tags": self.cfg.language_tags,
+        }
+
+    def identity(self) -> dict[str, Any]:
+        return self._identity
+
+    def _tag_id(self, language: LanguageTag) -> tuple[str, int]:
+        tag = model_tag(language, self.cfg.language_tags)
+        token_id = self.model.token_id(tag)
+        if token_id is None:
+            hint = (
+                " (romanized text is not supported; use an LLM translator)"
+                if language.romanized
+                else ""
+            )
+            raise ValueError(f"NLLB model has no language tag '{tag}'{hint}")
+        return tag, token_id
+
+    def translate_batch(
+        self, sentences: Sequence[str], source: LanguageTag, target: LanguageTag
+    ) -> list[Translated]:
+        try:
+            source_tag, _ = self._tag_id(source)
+            _, target_id = self._tag_id(target)
+        except ValueError as e:
+            return [Translated(text=None, error=str(e)) for _ in sentences]
+        tokenizer = self.model.tokenizer
+        if not hasattr(tokenizer, "src_lang"):
+            raise ConfigError(
+                f"translator '{self.name}': the tokenizer in {self.folder} takes no source "
+                "language (`src_lang`); is this an NLLB checkpoint?"
+            )
+        tokenizer.src_lang = source_tag
+        return self.model.translate(
+            [normalize_punctuation(s) for s in sentences],
+            max_input_tokens=self.cfg.max_input_tokens,
+            num_beams=self.cfg.num_beams,
+            max_new_tokens=self.cfg.max_new_tokens,
+            forced_bos_token_id=target_id,
+        )
+
+    def close(self) -> None:
+        self.model.close()

@@ -1,0 +1,165 @@
+"""Translate whole texts: segment, look up the cache, batch the rest, rejoin.
+
+Every translator goes through `translate_texts`, so all of them share sentence segmentation,
+de-duplication of repeated sentences, batching and the response cache. The cache is the
+generation cache (`parakh.backends.cache.ResponseCache`, one SQLite file); a translation's key
+is the sha256 of the translator's identity, the language pair and the sentence, namespaced so
+that it never meets a generation key. Failed sentences are never cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parakh.backends.base import Completion
+from parakh.backends.cache import ResponseCache
+from parakh.config.translator import TranslatorConfig
+from parakh.hashing import sha256_obj
+from parakh.translation.base import Translated, Translator, make_translator
+from parakh.translation.languages import LanguageTag
+from parakh.translation.segments import Segmented, segment
+
+
+@dataclass(frozen=True)
+class TextTranslation:
+    """A whole text's translation, or the reason there is none (the first failed sentence's)."""
+
+    source: str
+    text: str | None
+    error: str | None = None
+    sentences: int = 0
+    cached_sentences: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.text is not None
+
+
+@dataclass
+class TranslationStats:
+    """Counts over one or more `translate_texts` calls, for reports and tests."""
+
+    sentences: int = 0
+    cache_hits: int = 0
+    translated: int = 0
+    failed: int = 0
+    batches: int = 0
+
+
+def translation_key(
+    identity: dict[str, Any], sentence: str, source: LanguageTag, target: LanguageTag
+) -> str:
+    """The cache key of one sentence: translator identity, language pair, sentence."""
+    return sha256_obj(
+        {
+            "kind": "translation",
+            "translator": identity,
+            "source": source.flores,
+            "target": target.flores,
+            "text": sentence,
+        }
+    )
+
+
+class TranslationService:
+    """A translator with its cache and batch size: the object stages and commands hold."""
+
+    def __init__(
+        self, translator: Translator, cache: ResponseCache | None, segment_sentences: bool = True
+    ) -> None:
+        self.translator = translator
+        self.cache = cache
+        self.segment_sentences = segment_sentences
+        self.batch_size = translator.cfg.batch_size
+        self.stats = TranslationStats()
+
+    @property
+    def name(self) -> str:
+        return self.translator.name
+
+    def translate_texts(
+        self, texts: Sequence[str], source: LanguageTag, target: LanguageTag
+    ) -> list[TextTranslation]:
+        """Translate each text from `source` to `target`, one result per text, in order.
+
+        Same-language pairs and blank texts come back unchanged without a translator call.
+        """
+        if source == target:
+            return [TextTranslation(source=t, text=t) for t in texts]
+        segmented = [segment(t, self.segment_sentences) for t in texts]
+        unique = list(dict.fromkeys(s for seg in segmented for s in seg.sentences))
+        results, hits = self._translate_sentences(unique, source, target)
+        return [
+            self._rejoin(t, seg, results, hits) for t, seg in zip(texts, segmented, strict=True)
+        ]
+
+    def translate_text(
+        self, text: str, source: LanguageTag, target: LanguageTag
+    ) -> TextTranslation:
+        return self.translate_texts([text], source, target)[0]
+
+    def _translate_sentences(
+        self, sentences: list[str], source: LanguageTag, target: LanguageTag
+    ) -> tuple[dict[str, Translated], set[str]]:
+        results: dict[str, Translated] = {}
+        identity = self.translator.identity()
+        keys = {s: translation_key(identity, s, source, target) for s in sentences}
+        hits: set[str] = set()
+        todo: list[str] = []
+        for sentence in sentences:
+            hit = self.cache.get(keys[sentence]) if self.cache is not None else None
+            if hit is not None and hit.text is not None:
+                results[sentence] = Translated(text=hit.text)
+                hits.add(sentence)
+            else:
+                todo.append(sentence)
+        self.stats.sentences += len(sentences)
+        self.stats.cache_hits += len(hits)
+        for start in range(0, len(todo), self.batch_size):
+            batch = todo[start : start + self.batch_size]
+            translated = self.translator.translate_batch(batch, source, target)
+            if len(translated) != len(batch):
+                raise RuntimeError(
+                    f"translator '{self.name}' returned {len(translated)} results for "
+                    f"{len(batch)} sentences"
+                )
+            self.stats.batches += 1
+            for sentence, result in zip(batch, translated, strict=True):
+                results[sentence] = result
+                if result.ok:
+                    self.stats.translated += 1
+                    if self.cache is not None:
+                        self.cache.put(keys[sentence], Completion(text=result.text))
+                else:
+                    self.stats.failed += 1
+        return results, hits
+
+    @staticmethod
+    def _rejoin(
+        text: str, seg: Segmented, results: dict[str, Translated], hits: set[str]
+    ) -> TextTranslation:
+        n, cached = len(seg.sentences), sum(s in hits for s in seg.sentences)
+        for sentence in seg.sentences:
+            result = results[sentence]
+            if not result.ok:
+                return TextTranslation(
+                    source=text,
+                    text=None,
+                    error=result.error or "empty translation",
+                    sentences=n,
+                    cached_sentences=cached,
+                )
+        joined = seg.join([results[s].text or "" for s in seg.sentences])
+        return TextTranslation(source=text, text=joined, sentences=n, cached_sentences=cached)
+
+    def close(self) -> None:
+        self.translator.close()
+
+
+def make_service(cfg: TranslatorConfig, cache: ResponseCache | None) -> TranslationService:
+    """A translation service for an active translator config (`none` is a ConfigError)."""
+    translator = make_translator(cfg)
+    assert cfg.kind != "none"
+    return TranslationService(translator, cache, segment_sentences=cfg.segment)
