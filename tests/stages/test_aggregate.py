@@ -1,10 +1,22 @@
-"""aggregate.run: means over scored rows, counts beside them, weighted aggregate."""
+"""The aggregate stage: means over scored rows with counts beside them, the weighted aggregate,
+and the stage run on a synthetic project (every dvc.yaml output, run spec, agreement)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from tests.conftest import REPO
+from tests.report.synthetic_project import MODELS, make_project
+
 from parakh.config import compose
-from parakh.report.leaderboard import ALL, WEIGHTED, language_table, metrics_dict
-from parakh.schema import Judgment
+from parakh.errors import ConfigError
+from parakh.io import write_jsonl
+from parakh.report.leaderboard import ALL, WEIGHTED
+from parakh.report.tables import language_table, metrics_dict
+from parakh.schema import HumanGrade, Judgment
 from parakh.stages import aggregate
 
 
@@ -48,3 +60,73 @@ def test_means_weights_and_counts() -> None:
     assert scores["b"]["coherence"]["hi"] == 1.0
     table = language_table(board, WEIGHTED)
     assert table[0] == ["model", "en", "hi", ALL]
+
+
+# --- the stage on a synthetic project -------------------------------------------------------
+
+
+def _outputs_in_dvc_yaml(dataset: str) -> list[str]:
+    stage = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]["aggregate"]["do"]
+    paths = []
+    for section in ("outs", "metrics", "plots"):
+        for entry in stage.get(section, []):
+            name = entry if isinstance(entry, str) else next(iter(entry))
+            paths.append(name.replace("${item}", dataset))
+    return paths
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = make_project(tmp_path / "project")
+    monkeypatch.setenv("PARAKH_ROOT", str(root))
+    return root
+
+
+def test_stage_writes_every_output_dvc_yaml_declares(project: Path) -> None:
+    cfg = compose(["tracking.enabled=false"])
+    aggregate.main_task(cfg)
+    for path in _outputs_in_dvc_yaml("demo"):
+        assert (project / path).is_file(), path
+    spec = json.loads((project / "reports/demo/leaderboard.runspec.json").read_text())
+    assert spec["config"]["models"] == MODELS and spec["config"]["seed"] == 0
+    assert set(spec["inputs"]) >= {"questions", "judgments.alpha", "generations.alpha"}
+    before = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
+    aggregate.main_task(cfg)
+    after = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_reference_only_judge_ranks_by_its_first_metric(project: Path) -> None:
+    for model in MODELS:
+        path = project / f"data/processed/demo/judge/smoke/{model}.jsonl"
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        write_jsonl(path, [r for r in rows if r["scale_max"] != 2.0])
+    aggregate.main_task(compose(["tracking.enabled=false"]))
+    document = json.loads((project / "reports/demo/leaderboard.json").read_text())
+    assert document["primary_metric"] == "chrf" and WEIGHTED not in document["metrics"]
+    with pytest.raises(ConfigError, match="Unknown metric 'bleu'"):
+        aggregate.main_task(compose(["tracking.enabled=false", "aggregate.primary_metric=bleu"]))
+
+
+def test_configured_human_grades_reach_the_report(project: Path) -> None:
+    grades = [
+        HumanGrade(question_id=f"q{i:02d}", model=m, metric="factual_correctness", score=s)
+        for i, s in enumerate([1, 2, 3, 4, 1, 4])
+        for m in MODELS
+    ]
+    write_jsonl(project / "human.jsonl", grades)
+    overrides = ["tracking.enabled=false", "aggregate.agreement.human_grades=human.jsonl"]
+    with pytest.raises(ConfigError, match="outside the judge's 0..2 scale"):
+        aggregate.main_task(compose(overrides))
+    mapping = "+aggregate.agreement.mappings.factual_correctness.table={1: 0, 2: 0, 3: 1, 4: 2}"
+    aggregate.main_task(compose([*overrides, mapping]))
+    document = json.loads((project / "reports/demo/leaderboard.json").read_text())
+    (agreement,) = document["agreement"]
+    assert agreement["metric"] == "factual_correctness" and agreement["overall"]["n_pairs"] > 0
+    page = (project / "reports/demo/report.html").read_text()
+    assert "human grades mapped by table 1-&gt;0" in page
+
+
+def test_missing_judge_output_names_the_file_and_the_fix(project: Path) -> None:
+    with pytest.raises(Exception, match="no judge output for model 'delta'"):
+        aggregate.main_task(compose(["tracking.enabled=false", "models=[alpha,delta]"]))

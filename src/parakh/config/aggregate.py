@@ -2,17 +2,55 @@
 
 from __future__ import annotations
 
+from pydantic import Field, field_validator
+
 from parakh.config.base import Strict
+from parakh.stats.scales import ScaleMapping
+
+
+class StatisticsConfig(Strict):
+    """Seeded uncertainty: the same inputs and these settings give identical intervals."""
+
+    bootstrap_resamples: int = Field(default=1000, ge=100, le=100_000)
+    confidence: float = Field(default=0.95, gt=0.5, lt=1.0)
+    permutations: int = Field(
+        default=5000, ge=100, le=1_000_000, description="paired sign-flip test"
+    )
+
+
+class AgreementConfig(Strict):
+    """Judge-human agreement on a file of `HumanGrade` rows, if one is given."""
+
+    human_grades: str | None = Field(
+        default=None,
+        description="JSONL of HumanGrade rows, relative to the project root; null: none",
+    )
+    mappings: dict[str, ScaleMapping] = Field(
+        default_factory=dict,
+        description="per metric: how human grades map onto the judge's scale (or back)",
+    )
 
 
 class AggregateConfig(Strict):
     weights: dict[str, float]
     primary_metric: str = "weighted"
+    statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
+    agreement: AgreementConfig = Field(default_factory=AgreementConfig)
+    answers_page: bool = Field(default=True, description="write the side-by-side answers page")
+
+    @field_validator("weights")
+    @classmethod
+    def _positive(cls, weights: dict[str, float]) -> dict[str, float]:
+        bad = [name for name, w in weights.items() if w <= 0]
+        if bad:
+            raise ValueError(f"weights must be positive: {', '.join(bad)}")
+        return weights
 
 
 class TrackingConfig(Strict):
     uri: str | None = None
     experiment: str = "parakh"
+    enabled: bool = Field(default=True, description="log the leaderboard to MLflow")
 
 
 class PathsConfig(Strict):

@@ -1,23 +1,54 @@
-"""Aggregate per-sample judge rows into per-model scores by metric and language.
+"""Aggregate per-sample judge rows into per-model scores, with their uncertainty.
 
-Means are over scored rows only; invalid and error rows are counted beside every figure, never
-folded into it. The weighted aggregate combines rubric metrics after scaling each to 0..1.
+A cell is one (model, metric, slice) figure: the mean over scored rows on the metric's scale,
+its seeded bootstrap interval, and the invalid, error and skipped counts beside it, never
+folded into it. Slices are the whole set (`all`), each language, each query category and each
+domain. The weighted aggregate combines the configured metrics after scaling each to 0..1.
+Rank intervals and paired tests between models sit on top of the same per-item tables.
+
+Translate-test rows (`Judgment.translator` set) form their own leaderboard entry,
+`<model> via <translator>`, next to the model's direct entry, so the two are compared rather
+than pooled.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from parakh.schema import Judgment
+import numpy as np
 
-ALL = "all"
+from parakh.hashing import sha256_obj
+from parakh.report.items import ALL, OVERALL, ItemIndex, system_name
+from parakh.schema import Judgment
+from parakh.stats.bootstrap import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    ItemScores,
+    bootstrap_interval,
+    derive_seed,
+)
+from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust, paired_test
+from parakh.stats.ranks import RankInterval, rank_intervals
+
 WEIGHTED = "weighted"
+DIMENSIONS = ("language", "category", "domain")
+__all__ = ["ALL", "OVERALL", "WEIGHTED", "Cell", "Leaderboard", "build_leaderboard", "system_name"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the statistics depend on besides the rows; all of it is in the config."""
+
+    seed: int = 0
+    resamples: int = DEFAULT_RESAMPLES
+    confidence: float = DEFAULT_CONFIDENCE
+    permutations: int = DEFAULT_PERMUTATIONS
 
 
 @dataclass
 class Cell:
-    """One (model, metric, language) figure with its counts."""
+    """One (model, metric, slice) figure with its interval and counts."""
 
     mean: float | None
     n: int
@@ -25,10 +56,23 @@ class Cell:
     errors: int = 0
     scale_max: float = 1.0
     skipped: int = 0
+    ci_low: float | None = None
+    ci_high: float | None = None
 
     @property
     def percent(self) -> float | None:
         return None if self.mean is None else 100.0 * self.mean / self.scale_max
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Two models on the items both were scored on, for one metric (overall)."""
+
+    metric: str
+    model_a: str
+    model_b: str
+    result: PairedResult
+    p_holm: float
 
 
 @dataclass
@@ -36,10 +80,28 @@ class Leaderboard:
     models: list[str]
     metrics: list[str]
     languages: list[str]
-    cells: dict[tuple[str, str, str], Cell] = field(default_factory=dict)
+    categories: list[str] = field(default_factory=list)
+    domains: list[str] = field(default_factory=list)
+    cells: dict[tuple[str, str, str, str], Cell] = field(default_factory=dict)
+    ranks: dict[str, dict[str, RankInterval]] = field(default_factory=dict)
+    paired: list[PairedComparison] = field(default_factory=list)
+    systems: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
 
     def get(self, model: str, metric: str, language: str = ALL) -> Cell | None:
-        return self.cells.get((model, metric, language))
+        key = OVERALL if language == ALL else ("language", language)
+        return self.cells.get((model, metric, *key))
+
+    def cell(self, model: str, metric: str, dimension: str, value: str) -> Cell | None:
+        return self.cells.get((model, metric, dimension, value))
+
+    def slices(self, dimension: str) -> list[str]:
+        return {
+            "language": self.languages,
+            "category": self.categories,
+            "domain": self.domains,
+            ALL: [ALL],
+        }[dimension]
 
     def ranking(self, metric: str = WEIGHTED) -> list[str]:
         def key(m: str) -> float:
@@ -47,18 +109,6 @@ class Leaderboard:
             return -(cell.mean if cell and cell.mean is not None else float("-inf"))
 
         return sorted(self.models, key=lambda m: (key(m), m))
-
-
-def _cell(rows: list[Judgment]) -> Cell:
-    scored = [r.score for r in rows if r.status == "ok" and r.score is not None]
-    return Cell(
-        mean=sum(scored) / len(scored) if scored else None,
-        n=len(scored),
-        invalid=sum(r.status == "invalid" for r in rows),
-        errors=sum(r.status == "error" for r in rows),
-        skipped=sum(r.status == "skipped" for r in rows),
-        scale_max=rows[0].scale_max if rows else 1.0,
-    )
 
 
 def weighted_cell(cells: dict[str, Cell], weights: dict[str, float]) -> Cell | None:
@@ -74,91 +124,140 @@ def weighted_cell(cells: dict[str, Cell], weights: dict[str, float]) -> Cell | N
         scale_max=1.0,
         invalid=sum(c.invalid for _, c in parts),
         errors=sum(c.errors for _, c in parts),
+        skipped=sum(c.skipped for _, c in parts),
     )
 
 
-def build_leaderboard(
-    rows: list[Judgment], models: list[str], weights: dict[str, float]
-) -> Leaderboard:
-    groups: dict[tuple[str, str, str], list[Judgment]] = defaultdict(list)
+def _systems(rows: list[Judgment], models: list[str]) -> dict[str, tuple[str, str | None]]:
+    """Leaderboard entries in order: each listed model, its translate-test entries after it,
+    then any model found in the rows but not listed."""
+    order = {m: i for i, m in enumerate(models)}
+    pairs: set[tuple[str, str | None]] = {(m, None) for m in models}
     for r in rows:
-        groups[(r.model, r.metric, r.language)].append(r)
-        groups[(r.model, r.metric, ALL)].append(r)
-    metrics = sorted({r.metric for r in rows}, key=lambda m: (m not in weights, m))
-    languages = sorted({r.language for r in rows})
-    board = Leaderboard(models=list(models), metrics=metrics, languages=languages)
-    board.cells = {key: _cell(group) for key, group in groups.items()}
-    if any(m in weights for m in metrics):
-        for model in models:
-            for language in [*languages, ALL]:
+        pairs.add(
+            (r.model, None if system_name(r.model, r.translator) == r.model else r.translator)
+        )
+    ordered = sorted(pairs, key=lambda p: (order.get(p[0], len(order)), p[0], p[1] or ""))
+    return {system_name(*p): p for p in ordered}
+
+
+def _interval(
+    scores: ItemScores, settings: Settings, system: str, metric: str, questions: list[str]
+) -> tuple[float | None, float | None]:
+    """The cell's interval, seeded by the run seed, the model, the metric and the questions:
+    a cell's interval never depends on other cells, and two slices holding the same
+    questions (a single-domain dataset's domain and `all`) get the same interval."""
+    interval = bootstrap_interval(
+        scores,
+        seed=derive_seed(settings.seed, system, metric, sha256_obj(questions)),
+        resamples=settings.resamples,
+        confidence=settings.confidence,
+    )
+    return (None, None) if interval is None else (interval.low, interval.high)
+
+
+def build_leaderboard(
+    rows: list[Judgment],
+    models: list[str],
+    weights: dict[str, float],
+    *,
+    domains: Mapping[str, str | None] | None = None,
+    settings: Settings | None = None,
+) -> Leaderboard:
+    """Every cell of every slice, the weighted aggregate, rank intervals and paired tests.
+
+    `domains` maps question ids to their domain (from the questions file); rows whose
+    question has none are left out of the domain slices only.
+    """
+    settings = settings or Settings()
+    systems = _systems(rows, models)
+    index = ItemIndex.of(rows, domains or {})
+    metrics = sorted(index.metrics, key=lambda m: (m not in weights, m))
+    board = Leaderboard(
+        models=list(systems),
+        metrics=metrics,
+        languages=index.languages,
+        categories=index.categories,
+        domains=index.domains,
+        systems=systems,
+        settings=settings,
+    )
+    slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
+    for system in board.models:
+        for metric in metrics:
+            for key in slices:
+                table = index.table(system, metric, key)
+                if table is None:
+                    continue
+                scores, counts, questions = table
+                low, high = _interval(scores, settings, system, metric, questions)
+                board.cells[(system, metric, *key)] = Cell(
+                    mean=scores.point(),
+                    n=int(scores.counts.sum()),
+                    invalid=counts["invalid"],
+                    errors=counts["error"],
+                    skipped=counts["skipped"],
+                    scale_max=index.scale_max[metric],
+                    ci_low=low,
+                    ci_high=high,
+                )
+    weighted = {m: w for m, w in weights.items() if m in index.metrics}
+    if weighted:
+        for system in board.models:
+            for key in slices:
                 by_metric = {
-                    m: c for (mo, m, la), c in board.cells.items() if mo == model and la == language
+                    m: c for m in weighted if (c := board.cells.get((system, m, *key))) is not None
                 }
-                cell = weighted_cell(by_metric, weights)
-                if cell is not None:
-                    board.cells[(model, WEIGHTED, language)] = cell
+                cell = weighted_cell(by_metric, weighted)
+                if cell is None:
+                    continue
+                scores, questions = index.weighted_table(system, weighted, key)
+                cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, questions)
+                board.cells[(system, WEIGHTED, *key)] = cell
         board.metrics = [WEIGHTED, *metrics]
+    for metric in board.metrics:
+        metric_weights = weighted if metric == WEIGHTED else {metric: 1.0}
+        aligned = index.aligned(board.models, metric_weights)
+        board.ranks[metric] = rank_intervals(
+            aligned,
+            seed=derive_seed(settings.seed, "rank", metric),
+            resamples=settings.resamples,
+            confidence=settings.confidence,
+        )
+        board.paired += _paired(index, board.models, metric, metric_weights, settings)
     return board
 
 
-def metrics_dict(board: Leaderboard) -> dict[str, dict[str, dict[str, float]]]:
-    """{model: {metric: {language: mean}}} for DVC metrics and MLflow (None cells left out)."""
-    out: dict[str, dict[str, dict[str, float]]] = {}
-    for (model, metric, language), cell in sorted(board.cells.items()):
-        if cell.mean is not None:
-            out.setdefault(model, {}).setdefault(metric, {})[language] = round(cell.mean, 6)
-    return out
-
-
-def _fmt(cell: Cell | None) -> str:
-    if cell is None or cell.mean is None:
-        return "–"
-    text = f"{cell.mean:.3f}" if cell.scale_max <= 2 else f"{cell.mean:.1f}"
-    flags = []
-    if cell.invalid:
-        flags.append(f"{cell.invalid} inv")
-    if cell.errors:
-        flags.append(f"{cell.errors} err")
-    return text + (f" ({', '.join(flags)})" if flags else "")
-
-
-def overall_table(board: Leaderboard) -> list[list[str]]:
-    header = ["rank", "model", *board.metrics]
-    rows = [
-        [str(i), m, *[_fmt(board.get(m, metric)) for metric in board.metrics]]
-        for i, m in enumerate(board.ranking(board.metrics[0]), start=1)
-    ]
-    return [header, *rows]
-
-
-def language_table(board: Leaderboard, metric: str) -> list[list[str]]:
-    header = ["model", *board.languages, ALL]
-    rows = [
-        [m, *[_fmt(board.get(m, metric, la)) for la in [*board.languages, ALL]]]
-        for m in board.ranking(metric)
-    ]
-    return [header, *rows]
-
-
-def markdown(table: list[list[str]]) -> str:
-    header, *rows = table
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
-def csv_rows(board: Leaderboard) -> list[dict[str, object]]:
+def _paired(
+    index: ItemIndex,
+    systems: list[str],
+    metric: str,
+    weights: dict[str, float],
+    settings: Settings,
+) -> list[PairedComparison]:
+    """Every pair of models on the items both have a score for; Holm across the pairs."""
+    per_item = {s: index.per_item(s, weights) for s in systems}
+    found: list[tuple[str, str, PairedResult]] = []
+    for i, a in enumerate(systems):
+        for b in systems[i + 1 :]:
+            common = sorted(set(per_item[a]) & set(per_item[b]))
+            if len(common) < 2:
+                continue
+            found.append(
+                (
+                    a,
+                    b,
+                    paired_test(
+                        np.array([per_item[a][q] for q in common]),
+                        np.array([per_item[b][q] for q in common]),
+                        seed=derive_seed(settings.seed, "paired", metric, a, b),
+                        permutations=settings.permutations,
+                        resamples=settings.resamples,
+                        confidence=settings.confidence,
+                    ),
+                )
+            )
+    adjusted = holm_adjust([r.p_value for _, _, r in found])
     return [
-        {
-            "model": mo,
-            "metric": me,
-            "language": la,
-            "mean": None if c.mean is None else round(c.mean, 6),
-            "percent": None if c.percent is None else round(c.percent, 3),
-            "n": c.n,
-            "invalid": c.invalid,
-            "errors": c.errors,
-            "skipped": c.skipped,
-        }
-        for (mo, me, la), c in sorted(board.cells.items())
+        PairedComparison(metric, a, b, r, p) for (a, b, r), p in zip(found, adjusted, strict=True)
     ]

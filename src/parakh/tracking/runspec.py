@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -43,3 +44,26 @@ def write_run_spec(
     }
     write_json(path, spec)
     return spec
+
+
+def dvc_md5(path: Path) -> str:
+    """A file's hash as DVC records it in dvc.lock (`md5` of the bytes; DVC 3)."""
+    h = hashlib.md5(usedforsecurity=False)
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def dvc_hash_tags(paths: list[Path]) -> dict[str, str]:
+    """`dvc.md5.<path relative to the project root>` -> md5, for every existing input file."""
+    root = project_root()
+    tags = {}
+    for p in sorted(set(paths)):
+        if p.is_file():
+            try:
+                name = str(p.resolve().relative_to(root.resolve()))
+            except ValueError:
+                name = p.name
+            tags[f"dvc.md5.{name}"] = dvc_md5(p)
+    return tags

@@ -1,0 +1,59 @@
+"""`parakh agreement`: judge-human agreement of any judge rows with any file of human grades.
+
+    parakh agreement --judgments data/processed/demo/judge/smoke/*.jsonl \\
+        --human grades.jsonl [--mappings mappings.yaml] [--output agreement.json]
+
+Judge rows are `Judgment` JSONL (what the judge stage writes); human grades are `HumanGrade`
+JSONL (question_id, model, metric, score, optional rater, language, scale_min/scale_max). A
+mappings file declares, per metric, how grades on another scale map onto the judge's, e.g.
+`factual_correctness: {table: {1: 0, 2: 0, 3: 1, 4: 2}}`; without one, grades must be on the
+judge's scale. Prints the statistics per metric and language as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from parakh.errors import ConfigError
+from parakh.io import read_jsonl, write_json
+from parakh.report.agreement import judge_human_agreement
+from parakh.schema import HumanGrade, Judgment
+from parakh.stats.scales import ScaleMapping
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judgments", type=Path, nargs="+", required=True, help="judge rows")
+    parser.add_argument("--human", type=Path, required=True, help="HumanGrade JSONL")
+    parser.add_argument("--mappings", type=Path, help="YAML: metric -> declared scale mapping")
+    parser.add_argument("--output", type=Path, help="also write the JSON here")
+
+
+def load_mappings(path: Path | None) -> dict[str, ScaleMapping]:
+    if path is None:
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of metric -> scale mapping")
+    mappings = {}
+    for metric, spec in data.items():
+        try:
+            mappings[str(metric)] = ScaleMapping.model_validate(spec)
+        except ValidationError as e:
+            raise ConfigError(f"{path}: mapping of '{metric}': {e.errors()[0]['msg']}") from e
+    return mappings
+
+
+def run(args: argparse.Namespace) -> int:
+    judgments = [row for path in args.judgments for row in read_jsonl(path, Judgment)]
+    grades = read_jsonl(args.human, HumanGrade)
+    results = judge_human_agreement(judgments, grades, load_mappings(args.mappings))
+    document = {"metrics": [r.to_dict() for r in results]}
+    if args.output:
+        write_json(args.output, document)
+    print(json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True))
+    return 0

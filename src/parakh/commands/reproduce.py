@@ -1,0 +1,73 @@
+"""`parakh reproduce`: rebuild a leaderboard from an MLflow run or a DVC experiment and check
+that every number comes out identical.
+
+    parakh reproduce --mlflow-run <run id> [--tracking-uri URI] [--output DIR]
+    parakh reproduce --dvc-exp <experiment name or git revision> [--dataset demo] [--output DIR]
+
+Writes the rebuilt leaderboard files (markdown, CSV, JSON, HTML report) to --output (default
+reports/reproduced/<source>/), prints how many figures were compared, and exits 1 listing the
+first differences if any figure differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from pathlib import Path
+
+from parakh.paths import project_root, resolve
+from parakh.report.files import ReportFiles
+from parakh.report.results import write_reports
+from parakh.tracking.reproduce import Reproduction, from_dvc, from_mlflow
+
+SHOWN_DIFFERENCES = 20
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--mlflow-run", metavar="RUN_ID", help="a sweep (parent) or model run id")
+    source.add_argument(
+        "--dvc-exp", metavar="NAME", help="a DVC experiment name or any git revision"
+    )
+    parser.add_argument("--tracking-uri", help="MLflow tracking URI (default as for aggregate)")
+    parser.add_argument("--dataset", default="demo", help="dataset of the DVC leaderboard")
+    parser.add_argument("--output", type=Path, help="folder for the rebuilt leaderboard files")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:80]
+
+
+def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="parakh-reproduce-") as tmp:
+        workdir = Path(tmp)
+        if args.mlflow_run:
+            from parakh.tracking.mlflow_log import tracking_uri
+
+            reproduction = from_mlflow(args.mlflow_run, tracking_uri(args.tracking_uri), workdir)
+            name = f"mlflow-{args.mlflow_run}"
+        else:
+            reproduction = from_dvc(project_root(), args.dvc_exp, args.dataset, workdir)
+            name = f"dvc-{args.dvc_exp}"
+        output = args.output or resolve("reports") / "reproduced" / _slug(name)
+        write_reports(
+            reproduction.cfg,
+            reproduction.result,
+            reproduction.inputs,
+            ReportFiles(output),
+            provenance={"reproduced_from": reproduction.source},
+        )
+    return report(reproduction, output)
+
+
+def report(reproduction: Reproduction, output: Path) -> int:
+    print(f"reproduce: {reproduction.source}")
+    print(f"reproduce: rebuilt leaderboard -> {output}")
+    if reproduction.identical:
+        print(f"reproduce: all {reproduction.compared} figures identical")
+        return 0
+    print(f"reproduce: {len(reproduction.differences)} of {reproduction.compared} figures differ:")
+    for d in reproduction.differences[:SHOWN_DIFFERENCES]:
+        print(f"  {d.run}: {d.name}: rebuilt {d.expected}, recorded {d.recorded}")
+    return 1

@@ -1,0 +1,252 @@
+"""Judge-human agreement: pair a judge's scores with human grades of the same answers.
+
+An item is one (question, model) answer on one metric. Each human grade of an item pairs with
+the judge's score of it; two grades of one item are two pairs (and two raters for
+Krippendorff's alpha), never averaged away. Grades on another scale than the judge's are
+mapped by the metric's declared `ScaleMapping`; without one, a grade outside the judge's scale
+is a `ConfigError`, so no two scales are ever compared silently.
+
+Reported per metric, overall and per language: percentage agreement, Cohen's kappa (plain and
+linear-weighted), Krippendorff's alpha (ordinal), Spearman and Kendall tau of per-item scores,
+and Spearman and Kendall tau of the models' rankings (mean judge score vs mean human grade).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from parakh.errors import ConfigError
+from parakh.report.items import system_name
+from parakh.schema import HumanGrade, Judgment
+from parakh.stats import agreement as stats
+from parakh.stats.scales import ScaleMapping
+
+# Categorical statistics (agreement, kappa, alpha) need grades, not continuous scores.
+MAX_GRADES = 32
+ItemKey = tuple[str, str]  # (question_id, model)
+
+
+@dataclass(frozen=True)
+class AgreementStats:
+    n_items: int
+    n_pairs: int
+    percent_agreement: float | None
+    cohen_kappa: float | None
+    cohen_kappa_linear: float | None
+    krippendorff_alpha_ordinal: float | None
+    spearman: float | None
+    kendall_tau: float | None
+
+
+@dataclass(frozen=True)
+class RankingAgreement:
+    """Do judge and humans order the models the same way (means over the paired items)?"""
+
+    n_models: int
+    spearman: float | None
+    kendall_tau: float | None
+    judge_means: dict[str, float]
+    human_means: dict[str, float]
+
+
+@dataclass
+class MetricAgreement:
+    metric: str
+    mapping: str
+    overall: AgreementStats
+    by_language: dict[str, AgreementStats] = field(default_factory=dict)
+    ranking: RankingAgreement | None = None
+    human_grades: int = 0
+    unpaired_human_grades: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _finite(value: float) -> float | None:
+    return None if value is None or not np.isfinite(value) else round(float(value), 6)
+
+
+@dataclass
+class _Pairs:
+    """Paired (judge, human) scores of one metric, after any declared mapping."""
+
+    judge: list[float] = field(default_factory=list)
+    human: list[float] = field(default_factory=list)
+    items: list[ItemKey] = field(default_factory=list)
+    raters: list[str] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)
+    systems: list[str] = field(default_factory=list)
+
+    def subset(self, keep: list[bool]) -> _Pairs:
+        out = _Pairs()
+        for name in ("judge", "human", "items", "raters", "languages", "systems"):
+            setattr(out, name, [v for v, k in zip(getattr(self, name), keep, strict=True) if k])
+        return out
+
+
+def agreement_stats(pairs: _Pairs, labels: list[float] | None) -> AgreementStats:
+    judge, human = np.array(pairs.judge), np.array(pairs.human)
+    grades = sorted(set(pairs.judge) | set(pairs.human) | set(labels or []))
+    categorical = 0 < len(grades) <= MAX_GRADES
+    # Krippendorff: units are items, raters are the judge and each (rater, repeat) of humans.
+    units = sorted(set(pairs.items))
+    unit_index = {u: i for i, u in enumerate(units)}
+    slots: dict[str, int] = {"judge": 0}
+    seen: Counter[tuple[ItemKey, str]] = Counter()
+    cells: list[tuple[int, int, float]] = []
+    judged: dict[ItemKey, float] = {}
+    for item, rater, j, h in zip(pairs.items, pairs.raters, judge, human, strict=True):
+        seen[(item, rater)] += 1
+        slot = f"{rater}#{seen[(item, rater)]}"
+        slots.setdefault(slot, len(slots))
+        cells.append((slots[slot], unit_index[item], h))
+        judged[item] = j
+    data = np.full((len(slots), len(units)), np.nan)
+    for item, j in judged.items():
+        data[0, unit_index[item]] = j
+    for row, col, value in cells:
+        data[row, col] = value
+    return AgreementStats(
+        n_items=len(units),
+        n_pairs=len(judge),
+        percent_agreement=_finite(stats.percentage_agreement(judge, human))
+        if categorical
+        else None,
+        cohen_kappa=_finite(stats.cohen_kappa(judge, human, labels=grades))
+        if categorical
+        else None,
+        cohen_kappa_linear=_finite(stats.cohen_kappa(judge, human, labels=grades, weights="linear"))
+        if categorical
+        else None,
+        krippendorff_alpha_ordinal=_finite(
+            stats.krippendorff_alpha(data, level="ordinal", value_domain=grades)
+        )
+        if categorical
+        else None,
+        spearman=_finite(stats.spearman(judge, human)),
+        kendall_tau=_finite(stats.kendall_tau(judge, human)),
+    )
+
+
+def ranking_agreement(pairs: _Pairs) -> RankingAgreement | None:
+    judge_by: dict[str, dict[ItemKey, float]] = defaultdict(dict)
+    human_by: dict[str, list[float]] = defaultdict(list)
+    for system, item, j, h in zip(
+        pairs.systems, pairs.items, pairs.judge, pairs.human, strict=True
+    ):
+        judge_by[system][item] = j
+        human_by[system].append(h)
+    systems = sorted(judge_by)
+    if len(systems) < 2:
+        return None
+    judge_means = {s: float(np.mean(list(judge_by[s].values()))) for s in systems}
+    human_means = {s: float(np.mean(human_by[s])) for s in systems}
+    judge_order = [judge_means[s] for s in systems]
+    human_order = [human_means[s] for s in systems]
+    return RankingAgreement(
+        n_models=len(systems),
+        spearman=_finite(stats.spearman(judge_order, human_order)),
+        kendall_tau=_finite(stats.kendall_tau(judge_order, human_order)),
+        judge_means={s: round(v, 6) for s, v in judge_means.items()},
+        human_means={s: round(v, 6) for s, v in human_means.items()},
+    )
+
+
+def _check_same_scale(metric: str, grades: list[HumanGrade], judge_scale_max: float) -> None:
+    for g in grades:
+        low = 0.0 if g.scale_min is None else g.scale_min
+        high = judge_scale_max if g.scale_max is None else g.scale_max
+        if (low, high) != (0.0, judge_scale_max):
+            raise ConfigError(
+                f"human grades of '{metric}' are on a {low:g}..{high:g} scale and the judge's "
+                f"on 0..{judge_scale_max:g}: declare a mapping in "
+                f"aggregate.agreement.mappings.{metric}"
+            )
+        if not 0.0 <= g.score <= judge_scale_max:
+            raise ConfigError(
+                f"human grade {g.score:g} of '{metric}' (question {g.question_id}, model "
+                f"{g.model}) is outside the judge's 0..{judge_scale_max:g} scale: declare a "
+                f"mapping in aggregate.agreement.mappings.{metric}"
+            )
+
+
+def judge_human_agreement(
+    judgments: list[Judgment],
+    grades: list[HumanGrade],
+    mappings: Mapping[str, ScaleMapping] | None = None,
+    *,
+    system_of: Callable[[str], str] | None = None,
+) -> list[MetricAgreement]:
+    """Agreement per metric that has human grades; `system_of(model)` groups answers into the
+    systems whose rankings are compared (default: each model is its own system)."""
+    mappings = mappings or {}
+    judged: dict[tuple[str, str, str], Judgment] = {}
+    for j in judgments:  # keyed by leaderboard entry: translate-test rows are their own
+        judged[(j.question_id, system_name(j.model, j.translator), j.metric)] = j
+    by_metric: dict[str, list[HumanGrade]] = defaultdict(list)
+    for g in grades:
+        by_metric[g.metric].append(g)
+    results = []
+    for metric in sorted(by_metric):
+        mapping = mappings.get(metric)
+        metric_rows = [j for j in judgments if j.metric == metric]
+        scale_max = metric_rows[0].scale_max if metric_rows else 1.0
+        if mapping is None:
+            _check_same_scale(metric, by_metric[metric], scale_max)
+        pairs = _Pairs()
+        unpaired: Counter[str] = Counter()
+        for g in by_metric[metric]:
+            row = judged.get((g.question_id, g.model, metric))
+            if row is None:
+                unpaired["no judge row"] += 1
+                continue
+            if row.status != "ok" or row.score is None:
+                unpaired[f"judge {row.status}"] += 1
+                continue
+            judge_score, human_score = row.score, g.score
+            try:
+                if mapping is not None and mapping.applies_to == "human":
+                    human_score = mapping.apply(human_score)
+                elif mapping is not None:
+                    judge_score = mapping.apply(judge_score)
+            except ValueError as e:
+                raise ConfigError(f"aggregate.agreement.mappings.{metric}: {e}") from e
+            pairs.judge.append(judge_score)
+            pairs.human.append(human_score)
+            pairs.items.append((g.question_id, g.model))
+            pairs.raters.append(g.rater or "human")
+            pairs.languages.append(g.language or row.language)
+            pairs.systems.append(system_of(g.model) if system_of else g.model)
+        labels = mapping.target_labels if mapping is not None else None
+        result = MetricAgreement(
+            metric=metric,
+            mapping=_describe(mapping, scale_max),
+            overall=agreement_stats(pairs, labels),
+            ranking=ranking_agreement(pairs),
+            human_grades=len(by_metric[metric]),
+            unpaired_human_grades=dict(sorted(unpaired.items())),
+        )
+        for language in sorted(set(pairs.languages)):
+            keep = [la == language for la in pairs.languages]
+            result.by_language[language] = agreement_stats(pairs.subset(keep), labels)
+        results.append(result)
+    return results
+
+
+def _describe(mapping: ScaleMapping | None, scale_max: float) -> str:
+    if mapping is None:
+        return f"none: human grades declared or checked on the judge's 0..{scale_max:g} scale"
+    side = "human grades" if mapping.applies_to == "human" else "judge scores"
+    if mapping.table is not None:
+        table = ", ".join(f"{k:g}->{v:g}" for k, v in sorted(mapping.table.items()))
+        form = f"table {table}"
+    else:
+        form = f"thresholds {mapping.thresholds} -> labels {mapping.labels}"
+    text = f"{side} mapped by {form}"
+    return f"{text} ({mapping.description})" if mapping.description else text

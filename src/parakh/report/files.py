@@ -1,0 +1,63 @@
+"""The files `aggregate` writes under reports/<dataset>/ (dvc.yaml names the same paths)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    root: Path
+
+    @property
+    def leaderboard_md(self) -> Path:
+        return self.root / "leaderboard.md"
+
+    @property
+    def leaderboard_csv(self) -> Path:
+        return self.root / "leaderboard.csv"
+
+    @property
+    def leaderboard_json(self) -> Path:
+        return self.root / "leaderboard.json"
+
+    @property
+    def runspec(self) -> Path:
+        return self.root / "leaderboard.runspec.json"
+
+    @property
+    def metrics_json(self) -> Path:
+        return self.root / "metrics.json"
+
+    @property
+    def report_html(self) -> Path:
+        return self.root / "report.html"
+
+    @property
+    def answers_html(self) -> Path:
+        return self.root / "answers.html"
+
+    @property
+    def plots(self) -> Path:
+        return self.root / "plots"
+
+    @property
+    def heatmap_png(self) -> Path:
+        return self.plots / "heatmap.png"
+
+    @property
+    def categories_png(self) -> Path:
+        return self.plots / "categories.png"
+
+    @property
+    def model_language_json(self) -> Path:
+        return self.plots / "model_language.json"
+
+    @property
+    def model_category_json(self) -> Path:
+        return self.plots / "model_category.json"
+
+    def leaderboards(self) -> list[Path]:
+        """The leaderboard files every figure of which is also an MLflow metric."""
+        return [self.leaderboard_md, self.leaderboard_csv, self.leaderboard_json, self.metrics_json]

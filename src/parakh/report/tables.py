@@ -1,0 +1,231 @@
+"""The leaderboard as records, CSV, JSON and markdown: one set of rounded numbers for all.
+
+`cell_records` is the single source of every published figure: the CSV and JSON leaderboards,
+`metrics.json` for DVC, the markdown tables and the MLflow metrics are all derived from it, so
+the same cell carries the same value everywhere.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from parakh.report.leaderboard import ALL, DIMENSIONS, Cell, Leaderboard
+
+DIGITS = 6
+FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
+CSV_FIELDS = ("model", "metric", "dimension", "value", *FIGURES, "scale_max")
+_DIMENSION_ORDER = {d: i for i, d in enumerate((ALL, *DIMENSIONS))}
+
+
+def _round(value: float | None, digits: int = DIGITS) -> float | None:
+    return None if value is None else round(float(value), digits)
+
+
+def cell_record(model: str, metric: str, dimension: str, value: str, cell: Cell) -> dict[str, Any]:
+    return {
+        "model": model,
+        "metric": metric,
+        "dimension": dimension,
+        "value": value,
+        "mean": _round(cell.mean),
+        "percent": _round(cell.percent, 4),
+        "ci_low": _round(cell.ci_low),
+        "ci_high": _round(cell.ci_high),
+        "n": cell.n,
+        "invalid": cell.invalid,
+        "errors": cell.errors,
+        "skipped": cell.skipped,
+        "scale_max": cell.scale_max,
+    }
+
+
+def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
+    """Every cell, ordered by model, metric, dimension and slice value."""
+    model_order = {m: i for i, m in enumerate(board.models)}
+    metric_order = {m: i for i, m in enumerate(board.metrics)}
+
+    def key(k: tuple[str, str, str, str]) -> tuple[int, int, int, str]:
+        model, metric, dimension, value = k
+        return (
+            model_order.get(model, len(model_order)),
+            metric_order.get(metric, len(metric_order)),
+            _DIMENSION_ORDER.get(dimension, len(_DIMENSION_ORDER)),
+            value,
+        )
+
+    return [cell_record(*k, board.cells[k]) for k in sorted(board.cells, key=key)]
+
+
+def rank_records(board: Leaderboard) -> list[dict[str, Any]]:
+    return [
+        {"metric": metric, "model": model, "rank": r.rank, "rank_low": r.low, "rank_high": r.high}
+        for metric, by_model in board.ranks.items()
+        for model, r in by_model.items()
+    ]
+
+
+def paired_records(board: Leaderboard) -> list[dict[str, Any]]:
+    return [
+        {
+            "metric": c.metric,
+            "model_a": c.model_a,
+            "model_b": c.model_b,
+            "n": c.result.n,
+            "mean_a": _round(c.result.mean_a),
+            "mean_b": _round(c.result.mean_b),
+            "difference": _round(c.result.difference),
+            "ci_low": _round(c.result.interval.low if c.result.interval else None),
+            "ci_high": _round(c.result.interval.high if c.result.interval else None),
+            "p_value": _round(c.result.p_value),
+            "p_holm": _round(c.p_holm),
+        }
+        for c in board.paired
+    ]
+
+
+def metrics_dict(board: Leaderboard) -> dict[str, dict[str, dict[str, float]]]:
+    """{model: {metric: {language or 'all': mean}}} for DVC metrics (None cells left out)."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for r in cell_records(board):
+        if r["mean"] is not None and r["dimension"] in (ALL, "language"):
+            out.setdefault(r["model"], {}).setdefault(r["metric"], {})[r["value"]] = r["mean"]
+    return out
+
+
+def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
+    """The JSON leaderboard: settings, every cell, rank intervals and paired tests."""
+    return {
+        "settings": {
+            "seed": board.settings.seed,
+            "bootstrap_resamples": board.settings.resamples,
+            "confidence": board.settings.confidence,
+            "permutations": board.settings.permutations,
+        },
+        "models": board.models,
+        "metrics": board.metrics,
+        "languages": board.languages,
+        "categories": board.categories,
+        "domains": board.domains,
+        "cells": cell_records(board),
+        "ranks": rank_records(board),
+        "paired": paired_records(board),
+        **extra,
+    }
+
+
+def csv_text(board: Leaderboard) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(CSV_FIELDS), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(cell_records(board))
+    return buffer.getvalue()
+
+
+# --- markdown -------------------------------------------------------------------------------
+
+
+def format_mean(value: float | None, scale_max: float) -> str:
+    """A figure at display precision: 3 decimals on 0..1 or 0..2 scales, 1 on 0..100."""
+    if value is None:
+        return "–"
+    return f"{value:.3f}" if scale_max <= 10 else f"{value:.1f}"
+
+
+def format_cell(cell: Cell | None, *, interval: bool = True) -> str:
+    if cell is None or cell.mean is None:
+        text = "–"
+    else:
+        text = format_mean(cell.mean, cell.scale_max)
+        if cell.scale_max != 1.0 and cell.percent is not None:
+            text += f" ({cell.percent:.1f}%)"
+        if interval and cell.ci_low is not None and cell.ci_high is not None:
+            low = format_mean(cell.ci_low, cell.scale_max)
+            high = format_mean(cell.ci_high, cell.scale_max)
+            text += f" [{low}, {high}]"
+    flags = [
+        f"{count} {label}"
+        for count, label in (
+            (cell.invalid if cell else 0, "inv"),
+            (cell.errors if cell else 0, "err"),
+            (cell.skipped if cell else 0, "skip"),
+        )
+        if count
+    ]
+    return text + (f" ({', '.join(flags)})" if flags else "")
+
+
+def overall_table(board: Leaderboard, primary: str | None = None) -> list[list[str]]:
+    """Models ranked by the primary metric, with rank intervals and every metric's cell."""
+    primary = primary or board.metrics[0]
+    ranks = board.ranks.get(primary, {})
+    header = ["rank", "model", "rank interval", *board.metrics]
+    rows = []
+    for i, m in enumerate(board.ranking(primary), start=1):
+        r = ranks.get(m)
+        interval = f"{r.low}–{r.high}" if r else "–"
+        rows.append([str(i), m, interval, *[format_cell(board.get(m, x)) for x in board.metrics]])
+    return [header, *rows]
+
+
+def slice_table(board: Leaderboard, metric: str, dimension: str) -> list[list[str]]:
+    """Models x slices of one dimension (language, category, domain) for one metric."""
+    values = board.slices(dimension)
+    header = ["model", *values, ALL]
+    rows = [
+        [
+            m,
+            *[format_cell(board.cell(m, metric, dimension, v)) for v in values],
+            format_cell(board.get(m, metric)),
+        ]
+        for m in board.ranking(metric)
+    ]
+    return [header, *rows]
+
+
+def language_table(board: Leaderboard, metric: str) -> list[list[str]]:
+    return slice_table(board, metric, "language")
+
+
+def counts_table(board: Leaderboard) -> list[list[str]]:
+    """Rows without a score per model and metric: invalid / error / skipped."""
+    header = ["model", *board.metrics]
+    rows = []
+    for m in board.models:
+        row = [m]
+        for metric in board.metrics:
+            c = board.get(m, metric)
+            row.append("–" if c is None else f"{c.n} ok, {c.invalid}/{c.errors}/{c.skipped}")
+        rows.append(row)
+    return [header, *rows]
+
+
+def paired_table(board: Leaderboard, metric: str) -> list[list[str]]:
+    level = f"{100 * board.settings.confidence:g}% CI"
+    header = ["model A", "model B", "items", "A − B", level, "p", "p (Holm)"]
+    rows = []
+    for c in board.paired:
+        if c.metric != metric:
+            continue
+        r = c.result
+        interval = f"[{r.interval.low:.3f}, {r.interval.high:.3f}]" if r.interval else "–"
+        rows.append(
+            [
+                c.model_a,
+                c.model_b,
+                str(r.n),
+                f"{r.difference:+.3f}",
+                interval,
+                f"{r.p_value:.4f}",
+                f"{c.p_holm:.4f}",
+            ]
+        )
+    return [header, *rows]
+
+
+def markdown(table: list[list[str]]) -> str:
+    header, *rows = table
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)

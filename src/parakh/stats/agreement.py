@@ -1,0 +1,185 @@
+"""Agreement statistics between two raters (an LLM judge and humans), on paired scores.
+
+Each function equals a reference implementation on the same inputs (tests check this):
+`cohen_kappa` = scikit-learn `cohen_kappa_score` (weights None, 'linear', 'quadratic'),
+`krippendorff_alpha` = the `krippendorff` package's `alpha`, `spearman` and `kendall_tau` =
+scipy's `spearmanr` and `kendalltau` (tau-b). Undefined statistics (a rater who gives one grade
+to everything, fewer than two items) are `nan`, never a made-up number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+Scores = Sequence[float] | np.ndarray
+KappaWeights = Literal["linear", "quadratic"]
+AlphaLevel = Literal["nominal", "ordinal", "interval", "ratio"]
+
+
+def _pair(
+    a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(
+            f"paired scores must be two 1-D arrays of one length: {x.shape}, {y.shape}"
+        )
+    return x, y
+
+
+def percentage_agreement(a: Scores, b: Scores) -> float:
+    """Percentage of items given exactly the same grade by both raters (HEALTH-PARIKSHA)."""
+    x, y = _pair(a, b)
+    if x.size == 0:
+        return float("nan")
+    return 100.0 * float(np.mean(x == y))
+
+
+def cohen_kappa(
+    a: Scores,
+    b: Scores,
+    *,
+    labels: Sequence[float] | None = None,
+    weights: KappaWeights | None = None,
+) -> float:
+    """Cohen's kappa; `weights='linear'` for ordinal grades (disagreement grows with distance).
+
+    Distances are between positions in `labels` (default: the sorted grades seen), as in
+    scikit-learn; pass the full scale as `labels` so that an unused grade still counts.
+    """
+    x, y = _pair(a, b)
+    scale = np.unique(np.concatenate([x, y])) if labels is None else np.asarray(labels, float)
+    position = {float(v): i for i, v in enumerate(scale)}
+    k = len(scale)
+    confusion = np.zeros((k, k))
+    for u, v in zip(x, y, strict=True):
+        if float(u) in position and float(v) in position:
+            confusion[position[float(u)], position[float(v)]] += 1
+    total = confusion.sum()
+    if total == 0:
+        return float("nan")
+    expected = np.outer(confusion.sum(axis=1), confusion.sum(axis=0)) / total
+    grid = np.arange(k)
+    if weights is None:
+        w = 1.0 - np.eye(k)
+    elif weights == "linear":
+        w = np.abs(grid[:, None] - grid[None, :]).astype(float)
+    elif weights == "quadratic":
+        w = ((grid[:, None] - grid[None, :]) ** 2).astype(float)
+    else:
+        raise ValueError(f"unknown kappa weights {weights!r}: use None, 'linear' or 'quadratic'")
+    denominator = float((w * expected).sum())
+    if denominator == 0.0:
+        return float("nan")
+    return 1.0 - float((w * confusion).sum()) / denominator
+
+
+def _distance_matrix(domain: np.ndarray, n_v: np.ndarray, level: AlphaLevel) -> np.ndarray:
+    v1, v2 = domain[:, None], domain[None, :]
+    if level == "nominal":
+        return (v1 != v2).astype(float)
+    if level == "interval":
+        return (v1 - v2) ** 2
+    if level == "ratio":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            d = ((v1 - v2) / (v1 + v2)) ** 2
+        return np.nan_to_num(d)
+    if level == "ordinal":
+        cumulative = np.concatenate([[0.0], np.cumsum(n_v)])
+        i = np.arange(len(domain))
+        lo, hi = np.minimum(i[:, None], i[None, :]), np.maximum(i[:, None], i[None, :])
+        between = cumulative[hi + 1] - cumulative[lo]
+        return (between - (n_v[lo] + n_v[hi]) / 2.0) ** 2
+    raise ValueError(f"unknown level of measurement {level!r}")
+
+
+def krippendorff_alpha(
+    reliability_data: np.ndarray | Sequence[Sequence[float]],
+    *,
+    level: AlphaLevel = "ordinal",
+    value_domain: Sequence[float] | None = None,
+) -> float:
+    """Krippendorff's alpha of a raters x units matrix; NaN marks a missing rating.
+
+    Any number of raters, missing ratings allowed; units with fewer than two ratings carry
+    no information about agreement and drop out.
+    """
+    data = np.asarray(reliability_data, dtype=float)
+    if data.ndim != 2:
+        raise ValueError("reliability data must be a raters x units matrix")
+    domain = (
+        np.unique(data[~np.isnan(data)])
+        if value_domain is None
+        else np.asarray(value_domain, float)
+    )
+    if domain.size == 0:
+        return float("nan")
+    index = {float(v): i for i, v in enumerate(domain)}
+    counts = np.zeros((data.shape[1], domain.size))
+    for unit in range(data.shape[1]):
+        for value in data[:, unit]:
+            if not np.isnan(value):
+                counts[unit, index[float(value)]] += 1
+    pairable = counts.sum(axis=1)
+    counts = counts[pairable >= 2]
+    pairable = pairable[pairable >= 2]
+    if counts.shape[0] == 0:
+        return float("nan")
+    within = counts[:, :, None] * counts[:, None, :]
+    within[:, np.arange(domain.size), np.arange(domain.size)] -= counts
+    observed = (within / (pairable - 1)[:, None, None]).sum(axis=0)
+    n_v = observed.sum(axis=0)
+    n = n_v.sum()
+    expected = (np.outer(n_v, n_v) - np.diag(n_v)) / (n - 1)
+    distance = _distance_matrix(domain, n_v, level)
+    disagreement_expected = float((expected * distance).sum())
+    if disagreement_expected == 0.0:
+        return float("nan")
+    return 1.0 - float((observed * distance).sum()) / disagreement_expected
+
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n with ties given their average rank."""
+    order = np.argsort(values, kind="mergesort")
+    ranks = np.empty(values.size)
+    sorted_values = values[order]
+    start = 0
+    while start < values.size:
+        end = start
+        while end + 1 < values.size and sorted_values[end + 1] == sorted_values[start]:
+            end += 1
+        ranks[order[start : end + 1]] = (start + end) / 2.0 + 1.0
+        start = end + 1
+    return ranks
+
+
+def spearman(a: Scores, b: Scores) -> float:
+    """Spearman's rank correlation (Pearson correlation of average ranks)."""
+    x, y = _pair(a, b)
+    if x.size < 2:
+        return float("nan")
+    rx, ry = average_ranks(x) - (x.size + 1) / 2.0, average_ranks(y) - (y.size + 1) / 2.0
+    denominator = float(np.sqrt((rx**2).sum() * (ry**2).sum()))
+    return float((rx * ry).sum()) / denominator if denominator > 0 else float("nan")
+
+
+def kendall_tau(a: Scores, b: Scores) -> float:
+    """Kendall's tau-b, which corrects for ties in either rater (scipy's default)."""
+    x, y = _pair(a, b)
+    if x.size < 2:
+        return float("nan")
+    concordance = 0.0
+    x_pairs = 0.0
+    y_pairs = 0.0
+    for start in range(0, x.size, 512):
+        sx = np.sign(x[start : start + 512, None] - x[None, :])
+        sy = np.sign(y[start : start + 512, None] - y[None, :])
+        concordance += float((sx * sy).sum())
+        x_pairs += float((sx != 0).sum())
+        y_pairs += float((sy != 0).sum())
+    denominator = float(np.sqrt(x_pairs * y_pairs))
+    return concordance / denominator if denominator > 0 else float("nan")

@@ -1,0 +1,73 @@
+"""Rank intervals: which places on a leaderboard the data can tell apart.
+
+All models are resampled on the same bootstrap draws of items, each draw ranks them, and the
+central interval of each model's ranks is reported. Two models whose rank intervals overlap
+are not reliably ordered by this data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from parakh.stats.bootstrap import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    ItemScores,
+    resample_blocks,
+)
+
+
+@dataclass(frozen=True)
+class RankInterval:
+    """A model's rank on the point estimates (1 is best) and its bootstrap interval."""
+
+    rank: int
+    low: int
+    high: int
+
+
+def competition_ranks(values: np.ndarray) -> np.ndarray:
+    """1 + the number of strictly higher values, per column of the last axis ("1224" ranking).
+
+    NaN (no score) ranks below every scored value.
+    """
+    filled = np.where(np.isnan(values), -np.inf, values)
+    higher = filled[..., None, :] > filled[..., :, None]
+    return 1 + higher.sum(axis=-1)
+
+
+def rank_intervals(
+    scores: dict[str, ItemScores],
+    *,
+    seed: int,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> dict[str, RankInterval]:
+    """Rank intervals of the models in `scores` (all aligned on the same items).
+
+    Models without any score are left out: they have no place to be uncertain about.
+    """
+    names = [name for name, s in scores.items() if s.point() is not None]
+    if not names:
+        return {}
+    n_items = {scores[name].n_items for name in names}
+    if len(n_items) != 1:
+        raise ValueError(f"models are not aligned on the same items: {sorted(n_items)}")
+    points = np.array([scores[name].point() for name in names], dtype=float)
+    point_ranks = competition_ranks(points)
+    draws = []
+    for block in resample_blocks(n_items.pop(), resamples, seed):
+        values = np.stack([scores[name].resampled(block) for name in names], axis=-1)
+        draws.append(competition_ranks(values))
+    ranks = np.concatenate(draws)
+    tail = (1.0 - confidence) / 2.0
+    return {
+        name: RankInterval(
+            rank=int(point_ranks[i]),
+            low=int(np.quantile(ranks[:, i], tail, method="lower")),
+            high=int(np.quantile(ranks[:, i], 1.0 - tail, method="higher")),
+        )
+        for i, name in enumerate(names)
+    }

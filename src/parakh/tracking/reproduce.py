@@ -1,0 +1,192 @@
+"""Rebuild a leaderboard from what a run recorded, and prove the numbers come out identical.
+
+Two sources, one procedure: lay the recorded inputs out in a folder as under
+`paths.processed`, rebuild with the recorded config through the same `compute` the stage uses,
+and compare every figure with what was recorded.
+
+- an MLflow run id (the sweep's parent or any model's child run): inputs from the parent's
+  `inputs/` artifacts; recorded figures are the runs' metrics;
+- a DVC experiment name or any git revision: inputs read at that revision with `dvc.api`
+  (from the DVC cache or git); recorded figures are `reports/<dataset>/leaderboard.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parakh.config.loading import unknown_name_message
+from parakh.config.schema import ParakhConfig
+from parakh.errors import ConfigError, InputError
+from parakh.layout import Layout
+from parakh.report.files import ReportFiles
+from parakh.report.inputs import AggregateInputs
+from parakh.report.results import AggregateResult, compute
+from parakh.tracking.mlflow_log import LEVEL, PARENT, model_metrics, sweep_metrics
+from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS
+
+Figures = dict[str, dict[str, float]]  # run (model, or "sweep") -> metric name -> value
+
+
+@dataclass
+class Difference:
+    run: str
+    name: str
+    expected: float | None
+    recorded: float | None
+
+
+@dataclass
+class Reproduction:
+    source: str
+    cfg: ParakhConfig
+    inputs: AggregateInputs
+    result: AggregateResult
+    compared: int = 0
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        return self.compared > 0 and not self.differences
+
+
+def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
+    """Every figure of a leaderboard document, by run and MLflow metric name."""
+    out = {m: model_metrics(document["cells"], document["ranks"], m) for m in models}
+    out["sweep"] = sweep_metrics(document["paired"], document.get("agreement", []))
+    return out
+
+
+def compare(expected: Figures, recorded: Figures) -> tuple[int, list[Difference]]:
+    """Exact comparison of every figure both ways: a missing or extra figure is a difference."""
+    compared, differences = 0, []
+    for run in sorted(set(expected) | set(recorded)):
+        want, have = expected.get(run, {}), recorded.get(run, {})
+        for name in sorted(set(want) | set(have)):
+            compared += 1
+            if want.get(name) != have.get(name):
+                differences.append(Difference(run, name, want.get(name), have.get(name)))
+    return compared, differences
+
+
+def rebuild(folder: Path, config: dict[str, Any]) -> tuple[ParakhConfig, AggregateInputs]:
+    """The config and inputs laid out under `folder` (`processed/<dataset>/...`)."""
+    cfg = ParakhConfig.model_validate(config["config"])
+    cfg.aggregate.answers_page = False
+    layout = Layout(processed=folder / "processed" / cfg.dataset.name, reports=folder / "reports")
+    grades = folder / HUMAN_GRADES_FILE if cfg.aggregate.agreement.human_grades else None
+    inputs = AggregateInputs.load(
+        layout, cfg.judge.name, list(config["models"]), human_grades=grades, with_generations=False
+    )
+    return cfg, inputs
+
+
+def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
+    from mlflow.artifacts import download_artifacts
+    from mlflow.exceptions import MlflowException
+    from mlflow.tracking import MlflowClient
+
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    client = MlflowClient(uri)
+    try:
+        run = client.get_run(run_id)
+    except MlflowException as e:
+        raise ConfigError(f"no MLflow run '{run_id}' at {uri}: {e.message}") from e
+    parent_id = run.data.tags.get(PARENT, run_id) if run.data.tags.get(LEVEL) == "model" else run_id
+    download_artifacts(
+        run_id=parent_id, artifact_path=INPUTS, dst_path=str(workdir), tracking_uri=uri
+    )
+    folder = workdir / INPUTS
+    if not (folder / CONFIG_FILE).is_file():
+        raise InputError(folder, f"run {parent_id} has no {INPUTS}/{CONFIG_FILE}: not a sweep run")
+    config = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+    cfg, inputs = rebuild(folder, config)
+    result = compute(cfg, inputs)
+    parent = client.get_run(parent_id)
+    children = client.search_runs(
+        [parent.info.experiment_id],
+        filter_string=f"tags.`{PARENT}` = '{parent_id}'",
+        max_results=10_000,
+    )
+    recorded: Figures = {r.data.tags["model"]: dict(r.data.metrics) for r in children}
+    recorded["sweep"] = dict(parent.data.metrics)
+    expected = figures_of(result.document(), result.board.models)
+    reproduction = Reproduction(f"MLflow run {parent_id} at {uri}", cfg, inputs, result)
+    reproduction.compared, reproduction.differences = compare(expected, recorded)
+    return reproduction
+
+
+def resolve_revision(repo: Path, name: str) -> str:
+    """A DVC experiment name (refs/exps/.../<name>) or any git revision -> commit sha."""
+    refs = subprocess.run(
+        ["git", "for-each-ref", "--format=%(refname) %(objectname)", "refs/exps"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split("\n")
+    # refs/exps/<2 hex>/<baseline rest>/<name>; refs/exps/exec/* are DVC's own bookkeeping
+    experiments = {
+        ref.rsplit("/", 1)[-1]: sha
+        for line in refs
+        if line.strip()
+        for ref, sha in [line.split(" ", 1)]
+        if len(ref.split("/")) == 5 and ref.split("/")[2] != "exec"
+    }
+    if name in experiments:
+        return experiments[name]
+    out = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode == 0:
+        return out.stdout.strip()
+    raise ConfigError(
+        unknown_name_message("DVC experiment or git revision", name, sorted(experiments))
+    )
+
+
+def from_dvc(repo: Path, revision: str, dataset: str, workdir: Path) -> Reproduction:
+    import dvc.api
+
+    commit = resolve_revision(repo, revision)
+
+    def read(path: str) -> bytes:
+        try:
+            data: bytes = dvc.api.read(path, repo=str(repo), rev=commit, mode="rb")
+        except Exception as e:  # dvc raises several unrelated types for a missing path
+            raise InputError(path, f"not found at revision {revision} ({commit[:10]}): {e}") from e
+        return data
+
+    spec = json.loads(read(f"reports/{dataset}/leaderboard.runspec.json"))
+    config = dict(spec["config"])
+    models = config.pop("models")
+    cfg = ParakhConfig.model_validate(config)
+    folder = workdir / INPUTS
+    source = Layout(processed=Path(cfg.paths.processed) / dataset, reports=Path(cfg.paths.reports))
+    target = Layout(processed=folder / "processed" / dataset, reports=folder / "reports")
+    wanted = [(source.translated_questions, target.translated_questions)]
+    wanted += [
+        (source.judgments(cfg.judge.name, m), target.judgments(cfg.judge.name, m)) for m in models
+    ]
+    if cfg.aggregate.agreement.human_grades:
+        wanted.append((Path(cfg.aggregate.agreement.human_grades), folder / HUMAN_GRADES_FILE))
+    for path, destination in wanted:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(read(path.as_posix()))
+    cfg2, inputs = rebuild(folder, {"config": config, "models": models})
+    result = compute(cfg2, inputs)
+    files = ReportFiles(Path(cfg.paths.reports) / dataset)
+    recorded_document = json.loads(read(files.leaderboard_json.as_posix()))
+    expected = figures_of(result.document(), result.board.models)
+    recorded = figures_of(recorded_document, recorded_document["models"])
+    reproduction = Reproduction(f"DVC revision {revision} ({commit[:10]})", cfg2, inputs, result)
+    reproduction.compared, reproduction.differences = compare(expected, recorded)
+    return reproduction

@@ -1,0 +1,87 @@
+"""MLflow metric names, sweep keys and DVC hash tags, without a server."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from parakh.tracking.mlflow_log import (
+    RunLog,
+    SweepLog,
+    cell_metric_name,
+    metric_name,
+    model_metrics,
+    safe_name,
+)
+from parakh.tracking.runspec import dvc_hash_tags, dvc_md5
+
+
+def test_cell_metric_names() -> None:
+    assert cell_metric_name("weighted", "all", "all") == "weighted.all"
+    assert cell_metric_name("chrf", "language", "hi", "ci_low") == "chrf.hi.ci_low"
+    assert cell_metric_name("f1", "category", "kb-update", "n") == "f1.category.kb-update.n"
+    assert metric_name("chrf", "all") == "chrf.all" and metric_name("chrf", "ta") == "chrf.ta"
+    assert safe_name("a-b.c/d:e f") == "a-b.c/d:e f"
+
+
+def test_unsafe_characters_are_replaced_without_collisions() -> None:
+    first = cell_metric_name("f1", "category", "नेत्र")
+    second = cell_metric_name("f1", "category", "मधुमेह")
+    assert first != second and first.startswith("f1.category.")
+    assert cell_metric_name("f1", "domain", "eye (adult)").startswith("f1.domain.eye _adult__")
+
+
+def test_model_metrics_skip_missing_figures_and_add_ranks() -> None:
+    cell = {
+        "model": "m",
+        "metric": "x",
+        "dimension": "language",
+        "value": "hi",
+        "mean": None,
+        "percent": None,
+        "ci_low": None,
+        "ci_high": None,
+        "n": 0,
+        "invalid": 2,
+        "errors": 0,
+        "skipped": 1,
+    }
+    ranks = [{"metric": "x", "model": "m", "rank": 2, "rank_low": 1, "rank_high": 3}]
+    metrics = model_metrics([cell], ranks, "m")
+    assert metrics == {
+        "x.hi.n": 0.0,
+        "x.hi.invalid": 2.0,
+        "x.hi.errors": 0.0,
+        "x.hi.skipped": 1.0,
+        "rank.x": 2.0,
+        "rank.x.low": 1.0,
+        "rank.x.high": 3.0,
+    }
+
+
+def _sweep(tmp_path: Path, value: float, artifact: str = "rows") -> SweepLog:
+    data = tmp_path / "data.jsonl"
+    data.write_text(artifact)
+    child = RunLog("d/m/j", {"model": "m"}, {"seed": 0}, {"x.all": value}, [(data, "samples")])
+    return SweepLog("exp", RunLog("d/j", {"dataset": "d"}, {"seed": 0}, {}), {"m": child})
+
+
+def test_sweep_key_covers_metrics_and_artifact_contents(tmp_path: Path) -> None:
+    key = _sweep(tmp_path, 0.5).run_key()
+    assert _sweep(tmp_path, 0.5).run_key() == key
+    assert _sweep(tmp_path, 0.6).run_key() != key
+    assert _sweep(tmp_path, 0.5, artifact="other rows").run_key() != key
+
+
+def test_dvc_hash_tags_are_md5_relative_to_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
+    path = tmp_path / "data" / "x.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(b"abc\n")
+    expected = hashlib.md5(b"abc\n").hexdigest()
+    assert dvc_md5(path) == expected
+    assert dvc_hash_tags([path, tmp_path / "missing.jsonl"]) == {"dvc.md5.data/x.jsonl": expected}

@@ -1,0 +1,153 @@
+"""`parakh reproduce` rebuilds a leaderboard from an MLflow run id or a DVC experiment, and the
+numbers come out identical."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from tests.report.synthetic_project import make_project
+from tests.tracking.conftest import BIN, experiment_of, run_parakh
+
+from parakh.tracking.reproduce import compare, figures_of
+
+pytestmark = pytest.mark.slow
+REPORTS = Path("reports/demo")
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+@pytest.mark.server
+def test_reproduce_from_an_mlflow_run_id(
+    logged_project: Path, mlflow_server: str, tmp_path: Path
+) -> None:
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(mlflow_server)
+    experiment = client.get_experiment_by_name(experiment_of(logged_project))
+    child = client.search_runs(
+        [experiment.experiment_id], filter_string="tags.model = 'beta'", max_results=1
+    )[0]
+    output = tmp_path / "rebuilt"
+    out = run_parakh(
+        ["parakh.cli", "reproduce", "--mlflow-run", child.info.run_id, "--output", str(output)],
+        logged_project,
+        mlflow_server,
+    )
+    assert "figures identical" in out.stdout, out.stdout
+    assert _cells(output / "leaderboard.json") == _cells(
+        logged_project / REPORTS / "leaderboard.json"
+    )
+    assert (output / "leaderboard.csv").read_bytes() == (
+        logged_project / REPORTS / "leaderboard.csv"
+    ).read_bytes()
+    assert (output / "report.html").is_file()
+
+
+def test_compare_flags_changed_missing_and_extra_figures() -> None:
+    document = json.loads(json.dumps(_document()))
+    expected = figures_of(document, ["alpha"])
+    assert compare(expected, expected)[1] == []
+    recorded = json.loads(json.dumps(expected))
+    recorded["alpha"]["chrf.all"] += 1e-6
+    del recorded["alpha"]["chrf.all.n"]
+    recorded["alpha"]["made.up"] = 1.0
+    compared, differences = compare(expected, recorded)
+    assert {d.name for d in differences} == {"chrf.all", "chrf.all.n", "made.up"}
+    assert compared == len(expected["alpha"]) + 1
+
+
+def _document() -> dict:
+    cell = {
+        "model": "alpha",
+        "metric": "chrf",
+        "dimension": "all",
+        "value": "all",
+        "mean": 50.0,
+        "percent": 50.0,
+        "ci_low": 40.0,
+        "ci_high": 60.0,
+        "n": 10,
+        "invalid": 0,
+        "errors": 1,
+        "skipped": 0,
+    }
+    return {"cells": [cell], "ranks": [], "paired": [], "agreement": []}
+
+
+def _git(root: Path, env: dict[str, str], *args: str) -> str:
+    out = subprocess.run(args, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, f"{args}:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}"
+    return out.stdout
+
+
+def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
+    """Two experiments on different judge rows; each reproduces exactly from its own data."""
+    root = make_project(tmp_path / "project")
+    stages = yaml.safe_load((Path(__file__).parents[2] / "dvc.yaml").read_text())
+    stage = stages["stages"]["aggregate"]
+    stage["do"]["deps"] = [d for d in stage["do"]["deps"] if not d.startswith("src/")]
+    stage["do"]["cmd"] += " tracking.enabled=false"
+    (root / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"aggregate": stage}}))
+    env = {
+        **os.environ,
+        "PARAKH_ROOT": str(root),
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
+    dvc = str(BIN / "dvc")
+    _git(root, env, "git", "init", "-q")
+    _git(root, env, dvc, "init", "-q")
+    _git(root, env, dvc, "config", "core.analytics", "false")
+    _git(root, env, "git", "add", "-A")
+    _git(root, env, "git", "commit", "-q", "-m", "inputs")
+    _git(root, env, dvc, "exp", "run", "-n", "first")
+    first = json.loads((root / REPORTS / "leaderboard.json").read_text())
+    judged = root / "data/processed/demo/judge/smoke/beta.jsonl"
+    lines = judged.read_text().splitlines()
+    judged.write_text("\n".join(line.replace('"score":0.', '"score":0.0') for line in lines) + "\n")
+    _git(root, env, dvc, "exp", "run", "-n", "second")
+    second = json.loads((root / REPORTS / "leaderboard.json").read_text())
+    assert first["cells"] != second["cells"]
+    for name, recorded in (("first", first), ("second", second)):
+        output = tmp_path / name
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "parakh.cli",
+                "reproduce",
+                "--dvc-exp",
+                name,
+                "--output",
+                str(output),
+            ],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert "figures identical" in out.stdout
+        assert _cells(output / "leaderboard.json") == recorded["cells"]
+    unknown = subprocess.run(
+        [sys.executable, "-m", "parakh.cli", "reproduce", "--dvc-exp", "firts"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert unknown.returncode == 2
+    assert "Did you mean 'first'" in unknown.stderr and "Available: first, second" in unknown.stderr
