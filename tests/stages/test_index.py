@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
 from parakh.config import compose
+from parakh.config.loading import available
 from parakh.config.schema import EmbedderConfig
+from parakh.io import write_jsonl
 from parakh.retrieval.embedders import HashingEmbedder, make_embedder
+from parakh.schema import Passage, Question
 from parakh.stages import index
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_index_returns_raw_and_update_chunks_apart(tiny_questions, tiny_kb) -> None:
@@ -49,3 +60,100 @@ def test_index_is_deterministic(tiny_questions, tiny_kb) -> None:
     first = index.run(cfg, tiny_questions, tiny_kb, embedder)
     second = index.run(cfg, tiny_questions, tiny_kb, embedder)
     assert first == second
+
+
+@pytest.mark.parametrize("retriever", available("retriever"))
+def test_every_retriever_config_keeps_the_output_format(
+    retriever: str, tiny_questions, tiny_kb
+) -> None:
+    cfg = compose([f"retriever={retriever}"])
+    embedder = HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
+    chunks, retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    assert [r.question_id for r in retrievals] == ["q1", "q2", "q3"]
+    by_id = {r.question_id: r for r in retrievals}
+    for r in retrievals:
+        assert len(r.raw_chunks) <= cfg.retriever.top_k
+        assert all(c.kind == "raw" for c in r.raw_chunks)
+        assert len(r.kb_update_chunks) <= cfg.retriever.top_k_updates
+    n_raw = sum(c.kind == "raw" for c in chunks)
+    assert len(by_id["q1"].raw_chunks) == min(cfg.retriever.top_k, n_raw)
+    assert [c.document_id for c in by_id["q1"].kb_update_chunks] == ["update:2024-01-15:000"]
+    if cfg.retriever.kind == "bm25":
+        # A Hindi question shares no word with the English KB: BM25 retrieves nothing.
+        assert by_id["q2"].raw_chunks == [] and by_id["q2"].kb_update_chunks == []
+        return
+    assert [c.document_id for c in by_id["q2"].kb_update_chunks] == [
+        "update:2024-07-01:000",
+        "update:2024-01-15:000",
+    ]
+
+
+def test_faiss_small_stays_demo_sized(tiny_questions, tiny_kb) -> None:
+    cfg = compose(["retriever=faiss_small"])
+    r = cfg.retriever
+    assert (r.kind, r.chunk_tokens, r.top_k, r.top_k_updates) == ("faiss_flat", 48, 2, 2)
+    embedder = make_embedder(cfg.embedder)
+    chunks, _ = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    raw = [c for c in chunks if c.kind == "raw"]
+    assert all(embedder.count_tokens(c.text) <= 48 for c in raw)
+    assert compose(["retriever=faiss_flat"]).retriever.chunk_tokens == 1000
+
+
+def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, questions, kb) -> Path:
+    shutil.copytree(REPO / "conf", tmp_path / "conf")
+    monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
+    write_jsonl(tmp_path / "data/processed/demo/translate/questions.jsonl", questions)
+    write_jsonl(tmp_path / "data/processed/demo/curate/kb.jsonl", kb)
+    return tmp_path / "data/processed/demo/index"
+
+
+def _with_gold(questions: list[Question]) -> list[Question]:
+    gold = {"q1": "raw:post", "q2": "raw:post", "q3": None}
+    return [
+        q.model_copy(update={"contexts": [Passage(id=g, text="", relevant=True)] if g else []})
+        for q, g in ((q, gold[q.id]) for q in questions)
+    ]
+
+
+@pytest.mark.slow
+def test_main_writes_byte_identical_outputs_and_metrics_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_questions, tiny_kb
+) -> None:
+    out = _project(tmp_path, monkeypatch, _with_gold(tiny_questions), tiny_kb)
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    overrides = ["retriever=hybrid", "retriever.chunk_tokens=20", f"tracking.uri={uri}"]
+    files = ["chunks.jsonl", "retrieval.jsonl", "retrieval.runspec.json", "retrieval_metrics.json"]
+    index.main_task(compose(overrides))
+    first = {f: (out / f).read_bytes() for f in files}
+    index.main_task(compose(overrides))  # the second run reads every embedding from the cache
+    assert {f: (out / f).read_bytes() for f in files} == first
+    assert (tmp_path / ".parakh" / "embeddings.sqlite").is_file()
+
+    metrics = json.loads(first["retrieval_metrics.json"])
+    assert metrics["retriever"] == "hybrid" and metrics["raw"]["n"] == {
+        "all": 2.0,
+        "en": 1.0,
+        "hi": 1.0,
+    }
+    assert 0.0 <= metrics["raw"]["recall@1"]["all"] <= 1.0 and "update" not in metrics
+
+    import mlflow
+
+    client = mlflow.tracking.MlflowClient(uri)
+    runs = client.search_runs([client.get_experiment_by_name("parakh-retrieval").experiment_id])
+    assert len(runs) == 1  # the unchanged re-run logged nothing twice
+    run = runs[0]
+    assert run.data.tags["retriever"] == "hybrid" and run.data.tags["dataset"] == "demo"
+    assert run.data.metrics["raw.recall_at_1.all"] == metrics["raw"]["recall@1"]["all"]
+    assert "raw.ndcg_at_10.hi" in run.data.metrics
+
+
+def test_without_gold_no_metrics_file_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_questions, tiny_kb
+) -> None:
+    out = _project(tmp_path, monkeypatch, tiny_questions, tiny_kb)
+    (out / "retrieval_metrics.json").parent.mkdir(parents=True)
+    (out / "retrieval_metrics.json").write_text("{}")  # stale, from an earlier run with gold
+    index.main_task(compose(["embedder=hashing", "retriever=bm25"]))
+    assert (out / "retrieval.jsonl").is_file()
+    assert not (out / "retrieval_metrics.json").exists()

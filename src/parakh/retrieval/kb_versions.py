@@ -1,16 +1,23 @@
 """Retrieval as HealthBot did it: raw chunks and KB-update chunks apart, updates as of a date.
 
 A question sees only KB-update entries added on or before its `asked_at`; its KB-update chunks
-come newest first, so the prompt can tell the model that the newest one wins.
+come newest first, so the prompt can tell the model that the newest one wins. The raw side uses
+the configured index; the update side is searched exhaustively over the visible updates only
+(KB-update sets are small, and the rule is then exact whatever the index).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
 
-from parakh.retrieval.index import FlatIndex
+from parakh.config.retrieval import RetrieverConfig
+from parakh.retrieval.embedders import Embedder
+from parakh.retrieval.hybrid import Ranking
+from parakh.retrieval.retrievers import QueryBatch, Retriever, build_retriever
 from parakh.schema import Chunk, Question, Retrieval, RetrievedChunk
 
 
@@ -31,36 +38,86 @@ def visible(chunk: Chunk, asked_at: date | None) -> bool:
     return asked_at is None or chunk.added_at is None or chunk.added_at <= asked_at
 
 
+def newest_first(hits: list[tuple[Chunk, float]]) -> list[tuple[Chunk, float]]:
+    """Newest update first; among updates of the same day, the better score first."""
+    return sorted(hits, key=lambda h: h[0].added_at or date.min, reverse=True)
+
+
+def _documents(ranking: Ranking, chunks: list[Chunk], depth: int) -> list[str]:
+    """Document ids in the order their first chunk appears in `ranking`, at most `depth`."""
+    return list(dict.fromkeys(chunks[i].document_id for i, _ in ranking))[:depth]
+
+
+@dataclass
+class VersionedKB:
+    raw_chunks: list[Chunk]
+    update_chunks: list[Chunk]
+    raw: Retriever
+    updates: Retriever
+
+    @classmethod
+    def build(
+        cls, chunks: list[Chunk], cfg: RetrieverConfig, embedder: Embedder | None
+    ) -> VersionedKB:
+        raw = [c for c in chunks if c.kind == "raw"]
+        updates = [c for c in chunks if c.kind == "update"]
+        return cls(
+            raw_chunks=raw,
+            update_chunks=updates,
+            raw=build_retriever(cfg, [c.text for c in raw], embedder),
+            updates=build_retriever(cfg, [c.text for c in updates], embedder),
+        )
+
+    def visibility(self, questions: list[Question]) -> np.ndarray:
+        """(questions, updates) booleans: may question i see update j?"""
+        return np.array(
+            [[visible(c, q.asked_at) for c in self.update_chunks] for q in questions], dtype=bool
+        ).reshape(len(questions), len(self.update_chunks))
+
+    def retrieve(
+        self, questions: list[Question], queries: QueryBatch, top_k: int, top_k_updates: int
+    ) -> list[Retrieval]:
+        raw_hits = self.raw.search(queries, top_k)
+        update_hits = self.updates.search(queries, top_k_updates, self.visibility(questions))
+        results = []
+        for q, raw, ups in zip(questions, raw_hits, update_hits, strict=True):
+            updates = newest_first([(self.update_chunks[i], s) for i, s in ups])
+            results.append(
+                Retrieval(
+                    question_id=q.id,
+                    raw_chunks=[_retrieved(self.raw_chunks[i], s) for i, s in raw],
+                    kb_update_chunks=[_retrieved(c, s) for c, s in updates],
+                )
+            )
+        return results
+
+    def rank_documents(
+        self, questions: list[Question], queries: QueryBatch, depth: int
+    ) -> tuple[list[list[str]], list[list[str]]]:
+        """Per question, the `depth` best raw documents and visible update documents, by score
+        (not by date): what the retrieval metrics score."""
+
+        def chunk_depth(chunks: list[Chunk]) -> int:
+            most = max(Counter(c.document_id for c in chunks).values(), default=1)
+            return min(len(chunks), depth * most)
+
+        raw = self.raw.search(queries, chunk_depth(self.raw_chunks))
+        ups = self.updates.search(
+            queries, chunk_depth(self.update_chunks), self.visibility(questions)
+        )
+        return (
+            [_documents(r, self.raw_chunks, depth) for r in raw],
+            [_documents(u, self.update_chunks, depth) for u in ups],
+        )
+
+
 def retrieve_versioned(
     questions: list[Question],
-    query_vectors: np.ndarray,
-    raw_chunks: list[Chunk],
-    raw_vectors: np.ndarray,
-    update_chunks: list[Chunk],
-    update_vectors: np.ndarray,
-    top_k: int,
-    top_k_updates: int,
+    chunks: list[Chunk],
+    cfg: RetrieverConfig,
+    embedder: Embedder | None,
 ) -> list[Retrieval]:
-    raw_index, update_index = FlatIndex(raw_vectors), FlatIndex(update_vectors)
-    raw_scores, raw_ids = raw_index.search(query_vectors, top_k)
-    # Search all updates, then drop those from the question's future; KB-update sets are small,
-    # and an exact search keeps the rule simple and testable.
-    up_scores, up_ids = update_index.search(query_vectors, update_index.size)
-    results = []
-    for qi, q in enumerate(questions):
-        pairs = zip(raw_scores[qi], raw_ids[qi], strict=True)
-        raw = [_retrieved(raw_chunks[i], s) for s, i in pairs]
-        hits = [
-            (s, update_chunks[i])
-            for s, i in zip(up_scores[qi], up_ids[qi], strict=True)
-            if visible(update_chunks[i], q.asked_at)
-        ][:top_k_updates]
-        hits.sort(key=lambda h: (h[1].added_at or date.min, h[0]), reverse=True)
-        results.append(
-            Retrieval(
-                question_id=q.id,
-                raw_chunks=raw,
-                kb_update_chunks=[_retrieved(c, s) for s, c in hits],
-            )
-        )
-    return results
+    """Build the KB's retrievers and retrieve top-k raw and KB-update chunks per question."""
+    kb = VersionedKB.build(chunks, cfg, embedder)
+    queries = QueryBatch([q.text for q in questions], embedder)
+    return kb.retrieve(questions, queries, cfg.top_k, cfg.top_k_updates)

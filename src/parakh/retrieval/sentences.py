@@ -1,26 +1,53 @@
-"""Sentence splitting for English and Indic scripts (danda, double danda, Urdu full stop)."""
+"""Sentence splitting for English and Indic scripts (danda, double danda, Urdu full stop).
+
+A full stop ends a sentence only when whitespace or the end of the text follows it and the word
+before it is not a title or a Latin abbreviation, so "2.5 ml", "e.g. drops", "Dr. Rao" and
+"www.example.org" stay whole. The danda (।), double danda (॥), question and exclamation marks
+and their Arabic, full-width and CJK forms always end a sentence; so does a line break.
+"""
 
 from __future__ import annotations
 
 import re
 
-# ., ?, ! and their Indic/Arabic/CJK forms: । ॥ ۔ ؟ and the full-width ones.
-_TERMINATORS = ".?!\u0964\u0965\u06d4\u061f\uff01\uff1f\u3002"
-_SENTENCE = re.compile(rf"[^{_TERMINATORS}\n]*(?:[{_TERMINATORS}]+|\n+|$)")
+_ALWAYS = "?!\u0964\u0965\u06d4\u061f\uff01\uff1f\u3002"
+_BOUNDARY = re.compile(rf"[.{_ALWAYS}]+[\"'\u201d\u2019)\]]*|\n+")
+_WORD_BEFORE = re.compile(r"([\w.]+)$")
+# Lower-cased words that a full stop follows without ending the sentence.
+ABBREVIATIONS = frozenset(
+    {"dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs", "approx", "fig", "e.g", "i.e"}
+    | {"al", "viz", "hon", "smt", "shri", "kum"}
+)
+
+
+def _ends_sentence(text: str, start: int, end: int) -> bool:
+    mark = text[start:end]
+    if mark.startswith("\n") or any(c in _ALWAYS for c in mark):
+        return True
+    if end < len(text) and not text[end].isspace():
+        return False  # 2.5, e.g.x, example.org
+    word = _WORD_BEFORE.search(text, 0, start)
+    return not (word and word.group(1).lower().rstrip(".") in ABBREVIATIONS)
 
 
 def split_sentences_with_offsets(text: str) -> list[tuple[int, int]]:
     """(start, end) character spans of the sentences of `text`, whitespace trimmed."""
-    spans = []
-    for m in _SENTENCE.finditer(text):
-        start, end = m.start(), m.end()
+    spans: list[tuple[int, int]] = []
+    begin = 0
+    for m in _BOUNDARY.finditer(text):
+        if _ends_sentence(text, m.start(), m.end()):
+            spans.append((begin, m.end()))
+            begin = m.end()
+    spans.append((begin, len(text)))
+    trimmed = []
+    for start, end in spans:
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
         if end > start:
-            spans.append((start, end))
-    return spans
+            trimmed.append((start, end))
+    return trimmed
 
 
 def split_sentences(text: str) -> list[str]:

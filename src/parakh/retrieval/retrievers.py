@@ -1,0 +1,162 @@
+"""Retrievers chosen by `retriever.kind`: dense (FAISS flat, HNSW, IVF), BM25, and hybrid.
+
+Each ranks the chunk positions of one chunk list for a batch of queries. With a `visible` mask
+(one row per query) the search is exhaustive over the visible chunks only: that is how a
+question is kept from KB updates added after it was asked, whatever the index.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+
+from parakh.config.retrieval import FusionParams, HNSWParams, IVFParams, RetrieverConfig
+from parakh.retrieval.bm25 import BM25Index
+from parakh.retrieval.embedders import Embedder
+from parakh.retrieval.hybrid import Ranking, reciprocal_rank_fusion
+from parakh.retrieval.index import IndexKind, VectorIndex, make_vector_index, top_k_stable
+
+_INDEX_OF_KIND: dict[str, IndexKind] = {
+    "faiss_flat": "flat",
+    "faiss_hnsw": "hnsw",
+    "faiss_ivf": "ivf",
+}
+
+
+class QueryBatch:
+    """Query texts and, once a dense retriever first asks, their embeddings (computed once)."""
+
+    def __init__(self, texts: Sequence[str], embedder: Embedder | None = None) -> None:
+        self.texts = list(texts)
+        self._embedder = embedder
+
+    @classmethod
+    def of_vectors(cls, texts: Sequence[str], vectors: np.ndarray) -> QueryBatch:
+        batch = cls(texts)
+        batch.__dict__["vectors"] = np.asarray(vectors, dtype=np.float32)
+        return batch
+
+    def subset(self, positions: Sequence[int]) -> QueryBatch:
+        """The queries at `positions`, reusing their vectors if already computed."""
+        if "vectors" in self.__dict__:
+            return QueryBatch.of_vectors(
+                [self.texts[i] for i in positions], self.vectors[positions]
+            )
+        return QueryBatch([self.texts[i] for i in positions], self._embedder)
+
+    @cached_property
+    def vectors(self) -> np.ndarray:
+        if self._embedder is None:
+            raise ValueError("a dense retriever needs query vectors: give QueryBatch an embedder")
+        return self._embedder.embed_queries(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+class Retriever(ABC):
+    size: int
+
+    @abstractmethod
+    def search(
+        self, queries: QueryBatch, k: int, visible: np.ndarray | None = None
+    ) -> list[Ranking]:
+        """Per query, up to k (chunk position, score) pairs, best first."""
+
+
+class DenseRetriever(Retriever):
+    """Cosine similarity of normalised embeddings; the FAISS index is built on first search."""
+
+    def __init__(
+        self,
+        vectors: np.ndarray,
+        index_kind: IndexKind = "flat",
+        hnsw: HNSWParams | None = None,
+        ivf: IVFParams | None = None,
+    ) -> None:
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.size = int(self.vectors.shape[0])
+        self.index_kind, self._hnsw, self._ivf = index_kind, hnsw, ivf
+
+    @cached_property
+    def index(self) -> VectorIndex:
+        return make_vector_index(self.index_kind, self.vectors, self._hnsw, self._ivf)
+
+    def search(
+        self, queries: QueryBatch, k: int, visible: np.ndarray | None = None
+    ) -> list[Ranking]:
+        if self.size == 0 or k <= 0:
+            return [[] for _ in range(len(queries))]
+        if visible is not None:
+            scores = (queries.vectors @ self.vectors.T).astype(np.float64)
+            scores[~visible] = -np.inf
+            return [top_k_stable(row, k) for row in scores]
+        scores, ids = self.index.search(queries.vectors, k)
+        return [
+            [(int(i), float(s)) for s, i in zip(srow, irow, strict=True) if i >= 0]
+            for srow, irow in zip(scores, ids, strict=True)
+        ]
+
+
+class BM25Retriever(Retriever):
+    def __init__(self, index: BM25Index) -> None:
+        self.bm25, self.size = index, index.size
+
+    def search(
+        self, queries: QueryBatch, k: int, visible: np.ndarray | None = None
+    ) -> list[Ranking]:
+        rankings = []
+        for qi, text in enumerate(queries.texts):
+            scores = self.bm25.scores(text)
+            if visible is not None:
+                scores[~visible[qi]] = -np.inf
+            rankings.append(top_k_stable(scores, k))
+        return rankings
+
+
+class HybridRetriever(Retriever):
+    """Dense and BM25 rankings, each `fusion.depth` deep, fused by reciprocal rank."""
+
+    def __init__(self, dense: Retriever, sparse: Retriever, fusion: FusionParams) -> None:
+        self.dense, self.sparse, self.fusion = dense, sparse, fusion
+        self.size = dense.size
+
+    def search(
+        self, queries: QueryBatch, k: int, visible: np.ndarray | None = None
+    ) -> list[Ranking]:
+        depth = max(k, self.fusion.depth)
+        dense = self.dense.search(queries, depth, visible)
+        sparse = self.sparse.search(queries, depth, visible)
+        weights = (self.fusion.dense_weight, self.fusion.sparse_weight)
+        return [
+            reciprocal_rank_fusion((d, s), weights, self.fusion.rrf_k)[:k]
+            for d, s in zip(dense, sparse, strict=True)
+        ]
+
+
+def build_retriever(
+    cfg: RetrieverConfig,
+    texts: Sequence[str],
+    embedder: Embedder | None,
+    vectors: np.ndarray | None = None,
+) -> Retriever:
+    """The retriever `cfg.kind` names over `texts`; passage vectors are embedded unless given."""
+
+    def dense(kind: IndexKind) -> DenseRetriever:
+        nonlocal vectors
+        if vectors is None:
+            if embedder is None:
+                raise ValueError(f"retriever '{cfg.name}' is dense: it needs an embedder")
+            vectors = embedder.embed_passages(list(texts))
+        return DenseRetriever(vectors, kind, cfg.hnsw, cfg.ivf)
+
+    if cfg.kind == "bm25":
+        return BM25Retriever(BM25Index(texts, cfg.bm25))
+    if cfg.kind == "hybrid":
+        return HybridRetriever(
+            dense(cfg.dense_index), BM25Retriever(BM25Index(texts, cfg.bm25)), cfg.fusion
+        )
+    return dense(_INDEX_OF_KIND[cfg.kind])
