@@ -15,6 +15,8 @@ def test_registered_metrics_and_scales() -> None:
         "rouge_l": 1.0,
         "chrf": 100.0,
         "chrf_pp": 100.0,
+        "embedding_similarity": 1.0,
+        "language_match": 1.0,
     }
     for name, metric in REFERENCE_METRICS.items():
         assert isinstance(metric, ReferenceMetric)
@@ -22,7 +24,7 @@ def test_registered_metrics_and_scales() -> None:
         assert metric.description
 
 
-@pytest.mark.parametrize("name", sorted(REFERENCE_METRICS))
+@pytest.mark.parametrize("name", sorted(set(REFERENCE_METRICS) - {"language_match"}))
 def test_every_metric_scores_within_its_scale(name: str) -> None:
     metric = get_reference_metric(name)
     assert metric.fn("नई दिल्ली", ["नई दिल्ली"], "hi") == metric.scale_max
@@ -35,11 +37,33 @@ def test_every_metric_scores_within_its_scale(name: str) -> None:
 
 def test_unknown_metric_names_close_matches_and_the_available_ones() -> None:
     with pytest.raises(ConfigError) as excinfo:
-        get_reference_metric("rougel")
+        get_reference_metric("rouge_lsum")
     assert str(excinfo.value) == (
-        "Unknown metric 'rougel'. Did you mean 'rouge_l'? "
-        "Available: chrf, chrf_pp, exact_match, rouge_l, token_f1"
+        "Unknown metric 'rouge_lsum'. Did you mean 'rouge_l'? "
+        "Available: chrf, chrf_pp, embedding_similarity, exact_match, language_match, nomiracl, "
+        "rouge_l, token_f1"
     )
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("em", "exact_match"),
+        ("f1", "token_f1"),
+        ("rougeL", "rouge_l"),
+        ("chrf++", "chrf_pp"),
+        ("embedding", "embedding_similarity"),
+        ("lang", "language_match"),
+        ("F1", "token_f1"),
+    ],
+)
+def test_aliases(alias: str, name: str) -> None:
+    assert get_reference_metric(alias).name == name
+
+
+def test_nomiracl_is_not_a_reference_metric() -> None:
+    with pytest.raises(ConfigError, match="not a reference metric"):
+        get_reference_metric("nomiracl")
 
 
 def test_unknown_metric_without_close_match() -> None:

@@ -92,3 +92,72 @@ def test_classifier_on_the_shared_nomiracl_outputs() -> None:
         if row["results"]["gpt-3.5-turbo-azure"] != "Unable to generate response."
     ]
     assert gpt35.count("invalid") == 0
+
+
+# --- per-row verdict metrics (judge stage, `parakh score`) -----------------------------------
+
+
+def test_verdict_scores_follow_the_confusion_matrix() -> None:
+    from parakh.metrics.nomiracl import verdict_score
+
+    assert verdict_score("non_relevant", "answer_present") == 1.0  # FP: hallucination
+    assert verdict_score("non_relevant", "i_dont_know") == 0.0  # TN
+    assert verdict_score("relevant", "i_dont_know") == 1.0  # FN: error
+    assert verdict_score("relevant", "answer_present") == 0.0  # TP
+    assert verdict_score("relevant", "invalid") is None
+    with pytest.raises(ValueError, match="unknown subset"):
+        verdict_score("irrelevant", "invalid")
+
+
+def test_rates_from_rows_ignore_errors_and_other_metrics() -> None:
+    from parakh.metrics.nomiracl import nomiracl_rates_from_rows
+
+    rows = [
+        ("nomiracl_hallucination", "ok", "answer_present"),
+        ("nomiracl_hallucination", "ok", "i_dont_know"),
+        ("nomiracl_hallucination", "ok", "i_dont_know"),
+        ("nomiracl_hallucination", "invalid", "invalid"),
+        ("nomiracl_hallucination", "error", None),  # no output: not counted at all
+        ("nomiracl_error", "ok", "i_dont_know"),
+        ("token_f1", "ok", None),
+    ]
+    rates = nomiracl_rates_from_rows(rows)
+    assert (rates.hallucination.numerator, rates.hallucination.denominator) == (1, 3)
+    assert (rates.error.numerator, rates.error.denominator) == (1, 1)
+    assert (rates.invalid_non_relevant.numerator, rates.invalid_non_relevant.denominator) == (1, 4)
+    with pytest.raises(ValueError, match="has no NoMIRACL label"):
+        nomiracl_rates_from_rows([("nomiracl_error", "ok", None)])
+
+
+def test_row_scoring_reproduces_the_bench_rates() -> None:
+    """The per-row path the judge stage uses gives the rates the bench computed, and the mean
+    of the scored rows is the paper's rate."""
+    from collections import defaultdict
+
+    from parakh.metrics.nomiracl import nomiracl_rates_from_rows
+    from parakh.metrics.scoring import ScoreItem, score_metric
+
+    path = SHARED_DATA / "nomiracl" / "queries.jsonl"
+    bench = Path(__file__).resolve().parents[2] / "bench" / "results" / "nomiracl_rates.json"
+    if not path.is_file() or not bench.is_file():
+        pytest.skip("shared NoMIRACL data or the bench result is not available")
+    expected = json.loads(bench.read_text(encoding="utf-8"))["rates"]
+    rows: dict[tuple[str, str], list[tuple[str, str, str | None, float | None]]] = defaultdict(list)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        query = json.loads(line)
+        for model, output in query["results"].items():
+            item = ScoreItem(
+                id=query["query_id"],
+                language=query["language"],
+                prediction=output or "",
+                subset=query["subset"],
+            )
+            s = score_metric("nomiracl", item)
+            rows[(model, query["language"])].append((s.metric, s.status, s.label, s.score))
+    assert len({model for model, _ in rows}) == 11
+    for (model, language), group in rows.items():
+        rates = nomiracl_rates_from_rows((m, st, lab) for m, st, lab, _ in group)
+        assert rates.model_dump() == expected[model][language], (model, language)
+        scored = [sc for m, st, _, sc in group if m == "nomiracl_hallucination" and st == "ok"]
+        if scored:
+            assert sum(scored) / len(scored) == pytest.approx(rates.hallucination_rate)

@@ -1,20 +1,40 @@
-"""Rubric LLM judging: one call per (question, metric), constrained JSON, strict parsing."""
+"""Rubric LLM judging: requests (one per question and rubric), bounded repair, ballots.
+
+Requests are ordered question-major with the shared prompt prefix first, so a local judge
+reuses its KV cache across the rubrics of one sample. Each request carries the rubric's JSON
+schema (constrained decoding where the backend supports it). An output that does not parse gets
+at most `max_repairs` follow-up requests quoting the reason; what finally comes back is parsed
+by the same strict parser, so a repair can make an output valid but never invents a score.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from parakh.backends.base import ChatRequest, Completion
-from parakh.config.schema import JudgeConfig, Sampling
+from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.cache import ResponseCache
+from parakh.backends.runner import run_requests
+from parakh.config.judge import JudgeConfig
+from parakh.config.model import Sampling
+from parakh.errors import ConfigError
 from parakh.hashing import sha256_text
-from parakh.judging.parse import parse_verdict
+from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, knowledge_base_text, render_judge_messages
-from parakh.judging.rubric import Rubric
-from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.judging.rubric import Rubric, load_rubric
+from parakh.schema import Generation, Question, Retrieval
+
+REPAIR_MESSAGE = (
+    "Your reply could not be used: {reason}. Reply again with only this JSON object and "
+    "nothing else: {output_format}"
+)
 
 
-def judge_key(question_id: str, metric: str) -> str:
-    return f"{question_id}::{metric}"
+def judge_key(question_id: str, rubric: str) -> str:
+    return f"{question_id}::{rubric}"
 
 
 def sample_per_language(questions: list[Question], per_language: int | None, seed: int) -> set[str]:
@@ -31,13 +51,38 @@ def sample_per_language(questions: list[Question], per_language: int | None, see
     return chosen
 
 
+def judge_rubrics(cfg: JudgeConfig) -> list[Rubric]:
+    """The rubrics judged in one call each (split per criterion if configured), checked:
+    metric names unique, and `max_tokens` large enough for any schema-valid output."""
+    rubrics: list[Rubric] = []
+    for name in cfg.rubrics:
+        rubric = load_rubric(name)
+        rubrics += rubric.split() if cfg.split_criteria else [rubric]
+    metrics = [m for r in rubrics for m in r.metrics]
+    duplicates = sorted({m for m in metrics if metrics.count(m) > 1})
+    if duplicates:
+        raise ConfigError(f"judge '{cfg.name}': rubrics score the same metric twice: {duplicates}")
+    for rubric in rubrics:
+        needed = rubric.max_output_tokens(cfg.max_justification_chars)
+        if cfg.max_tokens < needed:
+            fix = f"Raise judge.max_tokens to {needed}"
+            if rubric.justification:
+                fix += " or lower judge.max_justification_chars"
+            raise ConfigError(
+                f"judge '{cfg.name}': max_tokens {cfg.max_tokens} can cut off a valid answer to "
+                f"rubric '{rubric.name}', whose schema admits outputs of up to {needed} tokens. "
+                f"{fix}."
+            )
+    return rubrics
+
+
 def build_judge_requests(
     cfg: JudgeConfig,
     prompt: JudgePrompt,
     rubrics: list[Rubric],
     questions: list[Question],
-    generations: dict[str, Generation],
-    retrievals: dict[str, Retrieval],
+    generations: Mapping[str, Generation],
+    retrievals: Mapping[str, Retrieval],
     sampling: Sampling,
 ) -> list[ChatRequest]:
     """Requests ordered question-major so that a local judge reuses its prompt prefix."""
@@ -68,39 +113,116 @@ def build_judge_requests(
     return requests
 
 
-def rubric_judgment(
-    judge: str,
-    rubric: Rubric,
-    question: Question,
-    generation: Generation,
-    completion: Completion | None,
-    sampled: bool = True,
-) -> Judgment:
-    base = {
-        "question_id": question.id,
-        "model": generation.model,
-        "judge": judge,
-        "metric": rubric.name,
-        "language": question.language,
-        "categories": question.categories,
-        "scale_max": float(rubric.scale.max),
-    }
-    if not sampled:
-        return Judgment(
-            **base, status="skipped", reason="not in the judge's sample (judge.sample_per_language)"
-        )
-    if generation.status != "ok":
-        return Judgment(**base, status="error", reason=f"no response to judge: {generation.error}")
-    if completion is None or not completion.ok:
-        reason = completion.error if completion else "judge was not called"
-        return Judgment(**base, status="error", reason=f"judge call failed: {reason}")
-    verdict = parse_verdict(completion.text or "", rubric)
-    if not verdict.valid:
-        return Judgment(**base, status="invalid", raw_output=completion.text, reason=verdict.reason)
-    return Judgment(
-        **base,
-        status="ok",
-        score=float(verdict.score or 0),
-        justification=verdict.justification,
-        raw_output=completion.text,
+def repair_request(
+    request: ChatRequest, raw: str | None, reason: str, rubric: Rubric, attempt: int
+) -> ChatRequest:
+    """The original conversation, the judge's unusable reply, and what was wrong with it."""
+    follow_up = REPAIR_MESSAGE.format(reason=reason, output_format=rubric.output_format())
+    return ChatRequest(
+        key=f"{request.key}::repair{attempt}",
+        messages=(*request.messages, ("assistant", raw or ""), ("user", follow_up)),
+        sampling=request.sampling,
+        json_schema=request.json_schema,
     )
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """One judge model's answer to one request: its raw output and verdict, or the error."""
+
+    raw: str | None
+    error: str | None = None
+    verdict: Verdict | None = None
+    repairs: int = 0
+    failed_repairs: tuple[str, ...] = ()  # why each repair request did not help
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict is not None and self.verdict.valid
+
+
+def _completion_row(request: ChatRequest, completion: Completion, request_hash: str) -> dict:
+    return {"text": completion.text, "error": completion.error}
+
+
+def _ballot(row: Mapping[str, Any], rubric: Rubric, repairs: int = 0) -> Ballot:
+    if row.get("error") is not None or row.get("text") is None:
+        return Ballot(raw=row.get("text"), error=row.get("error") or "no output", repairs=repairs)
+    return Ballot(raw=row["text"], verdict=parse_verdict(row["text"], rubric), repairs=repairs)
+
+
+def collect_ballots(
+    backend: Backend,
+    requests: Sequence[ChatRequest],
+    rubrics: Mapping[str, Rubric],
+    cache: ResponseCache | None,
+    progress_path: Path,
+    max_repairs: int,
+    description: str = "",
+    show_progress: bool = True,
+) -> dict[str, Ballot]:
+    """{request key: ballot} for every request, after at most `max_repairs` repair rounds.
+
+    `rubrics` maps each request key to the rubric it asks about. Repairs go through the same
+    cache and progress file (keys `<key>::repair<n>`), so a re-run repeats none of them. A repair
+    that does not help keeps the original output (its raw text and reason) and notes why; the
+    next round answers the latest reply.
+    """
+
+    def run(batch: Sequence[ChatRequest], label: str) -> dict[str, dict[str, Any]]:
+        return run_requests(
+            backend,
+            batch,
+            cache,
+            progress_path,
+            _completion_row,
+            description=label,
+            show_progress=show_progress,
+        )
+
+    done = run(requests, description)
+    ballots = {r.key: _ballot(done[r.key], rubrics[r.key]) for r in requests}
+    # key -> (the last request sent, its reply, why the reply is unusable)
+    latest: dict[str, tuple[ChatRequest, str | None, str]] = {
+        r.key: (r, b.raw, b.verdict.reason or "invalid")
+        for r in requests
+        if (b := ballots[r.key]).verdict is not None and not b.verdict.valid
+    }
+    for attempt in range(1, max_repairs + 1):
+        if not latest:
+            break
+        pending = {
+            key: repair_request(request, raw, reason, rubrics[key], attempt)
+            for key, (request, raw, reason) in latest.items()
+        }
+        replies = run(list(pending.values()), f"{description} (repair {attempt})")
+        latest = {}
+        for key, request in pending.items():
+            ballot = _ballot(replies[request.key], rubrics[key], repairs=attempt)
+            if ballot.valid:
+                ballots[key] = ballot
+                continue
+            why = ballot.error or (ballot.verdict.reason if ballot.verdict else None) or "invalid"
+            original = ballots[key]
+            ballots[key] = Ballot(
+                raw=original.raw,
+                verdict=original.verdict,
+                repairs=attempt,
+                failed_repairs=(
+                    *original.failed_repairs,
+                    f"repair {attempt}: {why}; output {_excerpt(ballot.raw)}",
+                ),
+            )
+            if ballot.error is None:
+                latest[key] = (request, ballot.raw, why)
+    return ballots
+
+
+def _excerpt(text: str | None, limit: int = 80) -> str:
+    if text is None:
+        return "none"
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def request_sampling(cfg: JudgeConfig, sampling: Sampling) -> Sampling:
+    return sampling.model_copy(update={"max_tokens": cfg.max_tokens})

@@ -1,71 +1,187 @@
 """Strict parsing of a judge's output: exactly one schema-valid JSON object, or invalid.
 
-No path turns a failure into a score: an unparsable, ambiguous or out-of-range output is an
-`invalid` verdict that keeps the raw text and the reason.
+No path turns a failure into a score. The output must be one JSON object, optionally inside a
+Markdown code fence, with nothing else around it; the object must hold exactly the rubric's
+keys (matched without case, spaces or underscores), each score a JSON number within the scale
+(an integer where the scale is integral; never a string, a boolean, NaN or infinity), and a
+string `Justification` where the rubric asks for one. Anything else is an `invalid` verdict
+with the reason, and the stage keeps the raw text beside it.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from parakh.judging.rubric import Rubric
+from parakh.judging.rubric import JUSTIFICATION_KEY, Rubric, key_id
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
+_OPENING_FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    score: int | None
-    justification: str | None
+    """Scores by criterion name, or the reason there are none."""
+
+    scores: dict[str, float] = field(default_factory=dict)
+    justification: str | None = None
     reason: str | None = None
 
     @property
     def valid(self) -> bool:
-        return self.score is not None
+        return self.reason is None and bool(self.scores)
+
+    @property
+    def score(self) -> float | None:
+        """The score of a single-criterion verdict (None if invalid or multi-criterion)."""
+        return next(iter(self.scores.values())) if self.valid and len(self.scores) == 1 else None
 
 
-def json_objects(text: str) -> list[object]:
-    """Every top-level JSON value that starts with '{' in `text`, in order."""
-    # strict=False admits raw newlines inside strings, which grammar-constrained decoders emit;
-    # the object must still be well formed.
-    decoder = json.JSONDecoder(strict=False)
-    found, i = [], 0
-    while (start := text.find("{", i)) != -1:
+def invalid(reason: str) -> Verdict:
+    return Verdict(reason=reason)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+class _NonFiniteNumber(ValueError):
+    pass
+
+
+def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NonFiniteNumber(name)
+
+
+# strict=False admits raw newlines inside strings, which grammar-constrained decoders emit; the
+# value must still be well formed.
+_DECODER = json.JSONDecoder(
+    strict=False, object_pairs_hook=_pairs_without_duplicates, parse_constant=_reject_constant
+)
+
+
+@dataclass
+class _Scan:
+    values: list[tuple[int, int, Any]] = field(default_factory=list)  # start, end, value
+    problems: list[str] = field(default_factory=list)
+    truncated: bool = False
+
+
+def _scan_json(text: str) -> _Scan:
+    """Every top-level JSON object or array in `text`, in order, and what failed to decode."""
+    scan = _Scan()
+    i = 0
+    while True:
+        starts = [p for p in (text.find("{", i), text.find("[", i)) if p != -1]
+        if not starts:
+            return scan
+        start = min(starts)
         try:
-            value, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
+            value, end = _DECODER.raw_decode(text, start)
+        except _DuplicateKey as e:
+            scan.problems.append(f"duplicate key {str(e)!r} in the JSON object")
             i = start + 1
             continue
-        found.append(value)
+        except _NonFiniteNumber as e:
+            scan.problems.append(f"score is {e}, not a finite number")
+            i = start + 1
+            continue
+        except json.JSONDecodeError as e:
+            # The text ends inside the value: an unclosed string, or nothing left to read.
+            if text[start] == "{" and (
+                e.msg.startswith("Unterminated string") or e.pos >= len(text.rstrip())
+            ):
+                scan.truncated = True
+            i = start + 1
+            continue
+        scan.values.append((start, end, value))
         i = end
-    return found
 
 
-def parse_verdict(raw: str, rubric: Rubric) -> Verdict:
-    if not raw or not raw.strip():
-        return Verdict(None, None, "empty output")
-    fenced = _FENCE.findall(raw)
-    candidates = json_objects("\n".join(fenced)) if fenced else json_objects(raw)
-    objects = [o for o in candidates if isinstance(o, dict)]
-    if not objects:
-        return Verdict(None, None, "no JSON object in output")
+def _outside_text(text: str, start: int, end: int) -> str:
+    """What surrounds the object once whitespace and one Markdown code fence are removed."""
+    before, after = text[:start].strip(), text[end:].strip()
+    fence = _OPENING_FENCE.fullmatch(before + "\n") or _OPENING_FENCE.fullmatch(before)
+    if fence and after in ("```", ""):  # an unclosed fence: the object itself is complete
+        return ""
+    return (before + " " + after).strip()
+
+
+def _number(value: Any, rubric: Rubric, key: str) -> float | str:
+    """The score as a float, or the reason it is not an admissible score."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{key} is not a number: {value!r}"
+    if rubric.scale.integer and isinstance(value, float) and not value.is_integer():
+        return f"{key} is not an integer: {value!r}"
+    if not rubric.scale.contains(float(value)):
+        return f"{key} {value!r} outside {rubric.scale.min}..{rubric.scale.max}"
+    return float(value)
+
+
+def verdict_from_object(obj: dict[str, Any], rubric: Rubric) -> Verdict:
+    """Check one decoded object against the rubric's keys, scale and justification."""
+    by_id: dict[str, list[str]] = {}
+    for key in obj:
+        by_id.setdefault(key_id(key), []).append(key)
+    for keys in by_id.values():
+        if len(keys) > 1:
+            return invalid(f"keys {keys} name the same field")
+    scores: dict[str, float] = {}
+    expected = {key_id(c.key) for c in rubric.criteria_list()} | {key_id(JUSTIFICATION_KEY)}
+    unexpected = [k for ident, (k, *_) in by_id.items() if ident not in expected]
+    if unexpected:
+        return invalid(f"unexpected key(s) {unexpected} in the JSON object")
+    for criterion in rubric.criteria_list():
+        found = by_id.get(key_id(criterion.key))
+        if not found:
+            return invalid(f"JSON object has no {criterion.key!r}")
+        score = _number(obj[found[0]], rubric, criterion.key)
+        if isinstance(score, str):
+            return invalid(score)
+        scores[criterion.name] = score
+    justification_keys = by_id.get(key_id(JUSTIFICATION_KEY))
+    justification = obj[justification_keys[0]] if justification_keys else None
+    if justification is None and rubric.justification:
+        return invalid(f"JSON object has no {JUSTIFICATION_KEY!r}")
+    if justification is not None and not isinstance(justification, str):
+        return invalid(f"{JUSTIFICATION_KEY} is not a string: {justification!r}")
+    return Verdict(scores=scores, justification=justification)
+
+
+def parse_verdict(raw: str | None, rubric: Rubric) -> Verdict:
+    """The verdict in a judge's raw output, or an invalid verdict saying why there is none."""
+    if raw is None or not raw.strip():
+        return invalid("empty output")
+    scan = _scan_json(raw)
+    objects = [(s, e, v) for s, e, v in scan.values if isinstance(v, dict)]
+    arrays_with_objects = [
+        v for _, _, v in scan.values if isinstance(v, list) and any(isinstance(x, dict) for x in v)
+    ]
+    if scan.problems:
+        return invalid(scan.problems[0])
+    if arrays_with_objects:
+        return invalid("a JSON array where one JSON object was expected")
     if len(objects) > 1:
-        return Verdict(None, None, f"{len(objects)} JSON objects in output; expected exactly one")
-    obj = objects[0]
-    keys = {k.lower(): k for k in obj}
-    if "score" not in keys:
-        return Verdict(None, None, "JSON object has no 'Score'")
-    score = obj[keys["score"]]
-    if isinstance(score, bool) or not isinstance(score, int):
-        if isinstance(score, float) and score.is_integer():
-            score = int(score)
-        else:
-            return Verdict(None, None, f"Score is not an integer: {score!r}")
-    if not rubric.scale.min <= score <= rubric.scale.max:
-        return Verdict(None, None, f"Score {score} outside {rubric.scale.min}..{rubric.scale.max}")
-    justification = obj.get(keys.get("justification", "Justification"))
-    if not isinstance(justification, str):
-        return Verdict(None, None, "JSON object has no string 'Justification'")
-    return Verdict(score, justification)
+        return invalid(f"{len(objects)} JSON objects in output; expected exactly one")
+    if not objects:
+        if scan.truncated:
+            return invalid("truncated output: the JSON object is not closed")
+        return invalid("no JSON object in output")
+    start, end, obj = objects[0]
+    if scan.truncated:
+        return invalid("a second, truncated JSON object follows the first")
+    outside = _outside_text(raw, start, end)
+    if outside:
+        shown = outside if len(outside) <= 60 else outside[:57] + "..."
+        return invalid(f"text outside the JSON object: {shown!r}")
+    return verdict_from_object(obj, rubric)

@@ -1,8 +1,11 @@
-"""Render the evaluator prompt for one (question, response, metric).
+"""Render the evaluator prompt for one (question, response, rubric).
 
-The response reaches the judge only inside a delimited block, with the delimiters escaped, and
-the shared part of the prompt (KB, query, response) comes first so that a local judge reuses
-its KV cache across the metrics of one sample.
+The response reaches the judge only inside a delimited block, escaped so that it can neither
+close the block nor carry anything the parser would read as a verdict: angle brackets, curly
+braces and backticks become look-alike characters. A judge that copies the response into its
+answer therefore copies no JSON object and no code fence; the only verdict the parser can find
+is the one the judge wrote itself. The shared part of the prompt (KB, query, response) comes
+first so that a local judge reuses its KV cache across the metrics of one sample.
 """
 
 from __future__ import annotations
@@ -13,8 +16,27 @@ from parakh.config.loading import load_named
 from parakh.judging.rubric import Rubric
 from parakh.schema import Retrieval
 
+# Look-alikes that NFKC does not fold back (fullwidth braces would be).
+_BLOCK_ESCAPES = str.maketrans(
+    {
+        "<": "\u2039",  # ‹
+        ">": "\u203a",  # ›
+        "{": "\u2774",  # ❴
+        "}": "\u2775",  # ❵
+        "`": "\u02cb",  # ˋ
+    }
+)
+
 
 class JudgePrompt(BaseModel):
+    """An evaluator prompt (conf/prompt/judge_*.yaml).
+
+    `system` and `user` are format strings over: knowledge_base, question, response,
+    reference_block, metric_title, metric_description, scoring_table, criteria, output_format,
+    scale_min, scale_max. `reference_block` is a format string over `reference`, used only for
+    rubrics that read the reference answer.
+    """
+
     model_config = ConfigDict(extra="forbid")
 
     name: str
@@ -29,8 +51,8 @@ def load_judge_prompt(name: str) -> JudgePrompt:
 
 
 def escape_block(text: str) -> str:
-    """Neutralise tags that could close or open a block of the judge prompt."""
-    return text.replace("<", "‹").replace(">", "›")
+    """Neutralise what could close a prompt block or pass for a verdict (tags, JSON, fences)."""
+    return text.translate(_BLOCK_ESCAPES)
 
 
 def knowledge_base_text(retrieval: Retrieval | None, max_chars: int) -> str:
@@ -64,5 +86,9 @@ def render_judge_messages(
         "metric_title": rubric.title,
         "metric_description": rubric.description,
         "scoring_table": rubric.scoring_table(),
+        "criteria": rubric.criteria_text(),
+        "output_format": rubric.output_format(),
+        "scale_min": str(rubric.scale.min),
+        "scale_max": str(rubric.scale.max),
     }
     return (("system", prompt.system.format_map(values)), ("user", prompt.user.format_map(values)))

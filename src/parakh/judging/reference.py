@@ -1,35 +1,46 @@
-"""Reference metrics as judge rows: one row per (question, model, metric)."""
+"""Reference metrics as judge rows: one row per (question, model, metric).
+
+Scores come from `parakh.metrics.scoring`, the path `parakh score` uses too. `nomiracl` gives
+one verdict row per question on its subset (see `parakh.metrics.nomiracl`).
+"""
 
 from __future__ import annotations
 
-from parakh.metrics.registry import get_reference_metric
+from collections.abc import Sequence
+
+from parakh.metrics.scoring import ScoreItem, score_item
 from parakh.schema import Generation, Judgment, Question
 
 
+def score_item_of(question: Question, generation: Generation) -> ScoreItem:
+    ok = generation.status == "ok" and generation.response is not None
+    return ScoreItem(
+        id=question.id,
+        language=question.answer_language,
+        prediction=generation.response if ok else None,
+        references=question.reference_answers,
+        subset=question.subset,
+        prediction_error=None if ok else (generation.error or "generation failed"),
+    )
+
+
 def reference_judgments(
-    metrics: list[str], judge: str, question: Question, generation: Generation
+    metrics: Sequence[str], judge: str, question: Question, generation: Generation
 ) -> list[Judgment]:
-    rows = []
-    for name in metrics:
-        metric = get_reference_metric(name)
-        base = {
-            "question_id": question.id,
-            "model": generation.model,
-            "judge": judge,
-            "metric": name,
-            "language": question.language,
-            "categories": question.categories,
-            "scale_max": metric.scale_max,
-        }
-        if generation.status != "ok" or generation.response is None:
-            rows.append(
-                Judgment(**base, status="error", reason=f"no response to score: {generation.error}")
-            )
-        elif not question.reference_answers:
-            rows.append(Judgment(**base, status="error", reason="question has no reference answer"))
-        else:
-            score = metric.fn(
-                generation.response, question.reference_answers, question.answer_language
-            )
-            rows.append(Judgment(**base, status="ok", score=round(float(score), 6)))
-    return rows
+    """Rows for `metrics` (registry names or aliases) on one answer, failures included."""
+    return [
+        Judgment(
+            question_id=question.id,
+            model=generation.model,
+            judge=judge,
+            metric=s.metric,
+            language=question.language,
+            categories=question.categories,
+            status=s.status,
+            score=s.score,
+            scale_max=s.scale_max,
+            label=s.label,
+            reason=s.reason,
+        )
+        for s in score_item(metrics, score_item_of(question, generation))
+    ]

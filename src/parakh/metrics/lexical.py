@@ -27,7 +27,8 @@ _CHRF = CHRF()
 _CHRF_PP = CHRF(word_order=2)
 
 
-def _check_references(references: Sequence[str]) -> None:
+def check_references(references: Sequence[str]) -> None:
+    """Raise ValueError unless `references` is a non-empty sequence of non-blank strings."""
     if isinstance(references, str):
         raise ValueError("references must be a sequence of strings, got a single string")
     if len(references) == 0:
@@ -45,7 +46,7 @@ def _is_blank(prediction: str) -> bool:
 
 def exact_match(prediction: str, references: Sequence[str], language: str | None) -> float:
     """1.0 if the normalised prediction equals a normalised reference, else 0.0."""
-    _check_references(references)
+    check_references(references)
     if _is_blank(prediction):
         return 0.0
     normalized = normalize_answer(prediction, language)
@@ -64,7 +65,7 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
 
 def token_f1(prediction: str, references: Sequence[str], language: str | None) -> float:
     """SQuAD v1.1 bag-of-tokens F1 on whitespace tokens of `normalize_answer` output."""
-    _check_references(references)
+    check_references(references)
     if _is_blank(prediction):
         return 0.0
     prediction_tokens = normalize_answer(prediction, language).split()
@@ -103,7 +104,7 @@ def rouge_l(prediction: str, references: Sequence[str], language: str | None) ->
     `language` is accepted for a uniform signature; the tokenizer is script-aware already.
     On non-ASCII Latin text ("Beyoncé") we keep accented letters, which rouge-score deletes.
     """
-    _check_references(references)
+    check_references(references)
     if _is_blank(prediction):
         return 0.0
     prediction_tokens = tokenize(prediction)
@@ -112,7 +113,7 @@ def rouge_l(prediction: str, references: Sequence[str], language: str | None) ->
 
 def chrf(prediction: str, references: Sequence[str], language: str | None) -> float:
     """sacrebleu sentence chrF (0..100), best reference; texts put in canonical form first."""
-    _check_references(references)
+    check_references(references)
     if _is_blank(prediction):
         return 0.0
     hypothesis = canonical_text(prediction)
@@ -121,7 +122,7 @@ def chrf(prediction: str, references: Sequence[str], language: str | None) -> fl
 
 def chrf_pp(prediction: str, references: Sequence[str], language: str | None) -> float:
     """sacrebleu sentence chrF++ (chrF plus word uni- and bigrams, 0..100), best reference."""
-    _check_references(references)
+    check_references(references)
     if _is_blank(prediction):
         return 0.0
     hypothesis = canonical_text(prediction)

@@ -334,3 +334,48 @@ def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
         released_code_hallucination=Rate.of(false_positive, non_relevant.total),
         released_code_error=Rate.of(false_negative, relevant.total),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-row verdict metrics (judge stage, `parakh score`) and rates from scored rows (aggregate)
+# ---------------------------------------------------------------------------------------------
+
+# One row per output, on the subset where it counts: a non-relevant query's row scores 1 for a
+# hallucination (FP) and 0 for a correct "I don't know" (TN), so the mean over its scored rows is
+# FP / (FP + TN); a relevant query's row scores 1 for a wrong "I don't know" (FN) and 0 for
+# "answer present" (TP), so the mean is FN / (FN + TP). Invalid outputs are `invalid` rows
+# without a score: left out of the means (as the paper's rates leave them out) and counted.
+HALLUCINATION_METRIC = "nomiracl_hallucination"
+ERROR_METRIC = "nomiracl_error"
+SUBSET_OF_METRIC: dict[str, NomiraclSubset] = {
+    HALLUCINATION_METRIC: "non_relevant",
+    ERROR_METRIC: "relevant",
+}
+METRIC_OF_SUBSET: dict[str, str] = {subset: metric for metric, subset in SUBSET_OF_METRIC.items()}
+
+
+def verdict_score(subset: str, label: NomiraclLabel) -> float | None:
+    """1.0 for a hallucination or an error, 0.0 for a correct verdict, None for invalid."""
+    if subset not in SUBSETS:
+        raise ValueError(f"unknown subset {subset!r}, expected one of {SUBSETS}")
+    if label == INVALID:
+        return None
+    wrong = ANSWER_PRESENT if subset == "non_relevant" else I_DONT_KNOW
+    return 1.0 if label == wrong else 0.0
+
+
+def nomiracl_rates_from_rows(rows: Iterable[tuple[str, str, str | None]]) -> NomiraclRates:
+    """Rates from scored rows given as (metric, status, label).
+
+    Rows of other metrics are ignored, and so are `error` rows (a failed request is no model
+    output); `ok` and `invalid` rows must carry their NoMIRACL label. The aggregate stage calls
+    this per (model, language) on judge rows; `parakh score` on its own rows.
+    """
+    outcomes = []
+    for metric, status, label in rows:
+        if metric not in SUBSET_OF_METRIC or status == "error":
+            continue
+        if label not in LABELS:
+            raise ValueError(f"{metric} row with status {status!r} has no NoMIRACL label")
+        outcomes.append(NomiraclOutcome(SUBSET_OF_METRIC[metric], label))  # type: ignore[arg-type]
+    return nomiracl_rates(outcomes)

@@ -1,40 +1,29 @@
 """judge: per-sample scores for one model's answers: reference metrics and rubric LLM judges.
 
 Writes one row per (question, model, metric) with the score, the raw judge output and the
-justification, or the reason there is no score. Re-judging never re-generates.
+justification, or the reason there is no score, and a summary beside it (invalid reasons,
+responses that address the judge, self-judged rows, jury agreement, NoMIRACL rates).
+Re-judging never re-generates.
 
     python -m parakh.stages.judge dataset=demo model=smollm2 judge=smoke
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from parakh.backends import ChatRequest, Completion, make_backend
 from parakh.backends.cache import ResponseCache
-from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
-from parakh.errors import ConfigError
-from parakh.io import read_jsonl, write_jsonl
-from parakh.judging.llm_judge import (
-    build_judge_requests,
-    judge_key,
-    rubric_judgment,
-    sample_per_language,
-)
-from parakh.judging.prompt import load_judge_prompt
+from parakh.io import read_jsonl, write_json, write_jsonl
+from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric import load_rubric
+from parakh.judging.summary import judge_summary
 from parakh.layout import Layout, spec_path
+from parakh.metrics.scoring import resolve_metrics
 from parakh.paths import resolve
 from parakh.schema import Generation, Judgment, Question, Retrieval
 from parakh.tracking.runspec import write_run_spec
-
-
-def _completion_row(request: ChatRequest, completion: Completion, request_hash: str) -> dict:
-    return {"text": completion.text, "error": completion.error}
 
 
 def run(
@@ -44,49 +33,43 @@ def run(
     retrievals: list[Retrieval],
     progress_path: Path,
     cache: ResponseCache | None = None,
+    backend_factory: BackendFactory | None = None,
 ) -> list[Judgment]:
     judge = cfg.judge
     by_id = {g.question_id: g for g in generations}
+    metrics = resolve_metrics(judge.reference_metrics)
     rows: list[Judgment] = []
     for q in questions:
-        rows += reference_judgments(judge.reference_metrics, judge.name, q, by_id[q.id])
+        rows += reference_judgments(metrics, judge.name, q, by_id[q.id])
     if judge.rubrics:
-        if judge.model is None:
-            raise ConfigError(f"judge '{judge.name}' has rubrics but no `model`")
-        rubrics = [load_rubric(name) for name in judge.rubrics]
-        sampled = sample_per_language(questions, judge.sample_per_language, cfg.seed)
-        requests = build_judge_requests(
+        rows += judge_with_rubrics(
             judge,
-            load_judge_prompt(judge.prompt),
-            rubrics,
-            [q for q in questions if q.id in sampled],
+            cfg.model,
+            questions,
             by_id,
             {r.question_id: r for r in retrievals},
-            judge.model.sampling.model_copy(update={"max_tokens": judge.max_tokens}),
+            progress_path,
+            cache,
+            seed=cfg.seed,
+            show_progress=cfg.progress,
+            backend_factory=backend_factory,
         )
-        backend = make_backend(judge.model)
-        try:
-            done: dict[str, Any] = run_requests(
-                backend,
-                requests,
-                cache,
-                progress_path,
-                _completion_row,
-                description=f"judge {cfg.model.name}",
-                show_progress=cfg.progress,
-            )
-        finally:
-            backend.close()
-        for q in questions:
-            for rubric in rubrics:
-                row = done.get(judge_key(q.id, rubric.name))
-                completion = Completion(text=row["text"], error=row["error"]) if row else None
-                rows.append(
-                    rubric_judgment(
-                        judge.name, rubric, q, by_id[q.id], completion, sampled=q.id in sampled
-                    )
-                )
     return rows
+
+
+def summary_path(judgments: Path) -> Path:
+    """`<model>.jsonl` -> `<model>.summary.json`."""
+    return judgments.with_name(judgments.name.rsplit(".", 1)[0] + ".summary.json")
+
+
+def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
+    jurors = cfg.judge.jury.models if cfg.judge.jury else []
+    integer_scale = {
+        metric: rubric.scale.integer
+        for rubric in (load_rubric(name) for name in cfg.judge.rubrics)
+        for metric in rubric.metrics
+    }
+    return judge_summary(rows, jurors=jurors, integer_scale=integer_scale)
 
 
 def main_task(cfg: ParakhConfig) -> None:
@@ -101,8 +84,11 @@ def main_task(cfg: ParakhConfig) -> None:
         rows = run(cfg, questions, generations, retrievals, progress, cache)
     finally:
         cache.close()
+    summary = summarize(cfg, rows)
     write_jsonl(out, rows)
-    progress.unlink(missing_ok=True)
+    write_json(summary_path(out), summary)
+    for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
+        leftover.unlink(missing_ok=True)
     write_run_spec(
         spec_path(out),
         stage="judge",
@@ -112,12 +98,21 @@ def main_task(cfg: ParakhConfig) -> None:
             "generations": layout.generations(cfg.model.name),
         },
     )
-    counts = Counter(r.status for r in rows)
+    status = summary["status"]
     print(
-        f"judge ({cfg.judge.name}) {cfg.model.name}: {len(rows)} rows, {counts['ok']} scored, "
-        f"{counts['invalid']} invalid, {counts['error']} errors, {counts['skipped']} skipped "
-        f"-> {out}"
+        f"judge ({cfg.judge.name}) {cfg.model.name}: {len(rows)} rows, {status.get('ok', 0)} "
+        f"scored, {status.get('invalid', 0)} invalid, {status.get('error', 0)} errors, "
+        f"{status.get('skipped', 0)} skipped; {summary['injection']['responses']} responses "
+        f"address the judge, {summary['self_judged_rows']} self-judged rows -> {out}"
     )
+    for agreement in summary.get("jury_agreement", []):
+        alpha, share = agreement["alpha"], agreement["percent_agreement"]
+        print(
+            f"  jury agreement on {agreement['metric']}: "
+            f"{'–' if share is None else f'{share:.2f}'} of juror pairs agree, Krippendorff's "
+            f"alpha ({agreement['alpha_level']}) {'–' if alpha is None else f'{alpha:.3f}'} "
+            f"over {agreement['items']} items"
+        )
 
 
 main = hydra_entry(main_task)

@@ -1,0 +1,192 @@
+"""`parakh score FILE --metrics em,f1,rougeL,chrf,nomiracl [--out DIR]`: score predictions made
+elsewhere exactly as the judge stage scores its own.
+
+FILE is a CSV (with a header) or JSONL with `id`, `language` (the language the answer was
+requested in), `prediction`, `reference` (JSONL: a string or a list of strings; `references` is
+accepted too) and, for `nomiracl`, `subset` (`relevant` / `non_relevant`). Metrics are registry
+names or aliases (`parakh.metrics.registry`). Writes DIR/scores.jsonl (one line per input row:
+each metric's score, status, NoMIRACL label and the reason a score is missing) and
+DIR/summary.json (per metric and language: mean over scored rows, n, invalid and error counts;
+NoMIRACL rates with numerators and denominators). DIR defaults to `<FILE stem>.scores/` beside
+FILE. A missing column, an unknown language or a duplicate id names file, line and field.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from parakh.datasets.records import Record, csv_rows, jsonl_lines
+from parakh.datasets.rows import RowError
+from parakh.io import write_json, write_jsonl
+from parakh.metrics.nomiracl import SUBSET_OF_METRIC, nomiracl_rates_from_rows
+from parakh.metrics.registry import NOMIRACL, REFERENCE_METRICS, metric_names
+from parakh.metrics.scoring import MetricScore, ScoreItem, resolve_metrics, score_item
+
+ALL = "all"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a .csv (with a header row) or .jsonl file")
+    parser.add_argument(
+        "--metrics",
+        required=True,
+        help="comma-separated metric names or aliases, e.g. em,f1,rougeL,chrf,chrf++,"
+        f"embedding,lang,nomiracl (names: {', '.join(metric_names())})",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="output folder")
+
+
+def _records(path: Path, required: Sequence[str]) -> Iterator[Record]:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        for row in csv_rows(path, required):
+            yield row.parse()
+    elif suffix in (".jsonl", ".ndjson"):
+        for line in jsonl_lines(path):
+            yield line.parse()
+    else:
+        raise RowError(path, "expected a .csv or .jsonl file", reason="invalid_value")
+
+
+def _references(record: Record, needed: bool) -> list[str]:
+    field = "references" if "references" in record.values else "reference"
+    value = record.values.get(field)
+    if value is None or value == "":
+        if needed:
+            raise record.error(field, "missing reference", "missing_field")
+        return []
+    values = value if isinstance(value, list) else [value]
+    if not all(isinstance(v, str) for v in values):
+        raise record.error(field, "expected text or a list of texts")
+    return [v for v in values if v.strip()]
+
+
+def read_items(path: Path, metrics: Sequence[str]) -> list[ScoreItem]:
+    """The rows of FILE as score items, checked; errors name file, line and field."""
+    needs_reference = any(m != NOMIRACL and REFERENCE_METRICS[m].needs_reference for m in metrics)
+    required = ["id", "language", "prediction"]
+    required += ["reference"] if needs_reference else []
+    required += ["subset"] if NOMIRACL in metrics else []
+    items, seen = [], set()
+    for record in _records(path, required):
+        row_id = str(record.raw("id")).strip()
+        if not row_id:
+            raise record.error("id", "id is empty", "empty_text")
+        if row_id in seen:
+            raise record.error("id", f"duplicate id {row_id!r}", "duplicate_id")
+        seen.add(row_id)
+        prediction = record.values.get("prediction", ...)
+        if prediction is ...:
+            raise record.error("prediction", "missing required field", "missing_field")
+        if prediction is not None and not isinstance(prediction, str):
+            raise record.error("prediction", f"expected text, got {type(prediction).__name__}")
+        subset = record.values.get("subset") or None
+        if NOMIRACL in metrics and subset not in SUBSET_OF_METRIC.values():
+            raise record.error("subset", f"expected relevant or non_relevant, got {subset!r}")
+        items.append(
+            ScoreItem(
+                id=row_id,
+                language=record.language("language"),
+                prediction=prediction,
+                references=_references(record, needs_reference),
+                subset=subset,
+                prediction_error=None if prediction is not None else "prediction is null",
+            )
+        )
+    return items
+
+
+def score_row(item: ScoreItem, scores: Sequence[MetricScore]) -> dict[str, Any]:
+    row: dict[str, Any] = {"id": item.id, "language": item.language}
+    if item.subset is not None:
+        row["subset"] = item.subset
+    row["scores"] = {s.metric: s.score for s in scores}
+    row["status"] = {s.metric: s.status for s in scores}
+    labels = {s.metric: s.label for s in scores if s.label is not None}
+    reasons = {s.metric: s.reason for s in scores if s.reason is not None}
+    if labels:
+        row["labels"] = labels
+    if reasons:
+        row["reasons"] = reasons
+    return row
+
+
+def _cell(scores: list[MetricScore]) -> dict[str, Any]:
+    scored = [s.score for s in scores if s.status == "ok" and s.score is not None]
+    return {
+        "mean": sum(scored) / len(scored) if scored else None,
+        "n": len(scored),
+        "invalid": sum(s.status == "invalid" for s in scores),
+        "errors": sum(s.status == "error" for s in scores),
+        "scale_max": scores[0].scale_max,
+    }
+
+
+def summarize(
+    path: Path, metrics: Sequence[str], scored: Sequence[tuple[ScoreItem, list[MetricScore]]]
+) -> dict[str, Any]:
+    """Means over scored rows per metric and language (failures counted beside them), and
+    NoMIRACL rates per language with their numerators and denominators."""
+    groups: dict[str, dict[str, list[MetricScore]]] = defaultdict(lambda: defaultdict(list))
+    for item, scores in scored:
+        for s in scores:
+            groups[s.metric][item.language or "und"].append(s)
+            groups[s.metric][ALL].append(s)
+    summary: dict[str, Any] = {
+        "input": str(path),
+        "rows": len(scored),
+        "metrics": list(metrics),
+        "by_metric": {
+            metric: {language: _cell(rows) for language, rows in sorted(by_language.items())}
+            for metric, by_language in sorted(groups.items())
+        },
+    }
+    if NOMIRACL in metrics:
+        verdicts: dict[str, list[MetricScore]] = defaultdict(list)
+        for metric, by_language in groups.items():
+            if metric in SUBSET_OF_METRIC:
+                for language, rows in by_language.items():
+                    verdicts[language] += rows
+        summary["nomiracl"] = {
+            language: nomiracl_rates_from_rows(
+                (s.metric, s.status, s.label) for s in rows
+            ).model_dump()
+            for language, rows in sorted(verdicts.items())
+        }
+    return summary
+
+
+def score_file(path: Path, metric_list: str, out: Path | None) -> tuple[Path, dict[str, Any]]:
+    metrics = resolve_metrics([m for m in metric_list.split(",") if m.strip()])
+    if not metrics:
+        raise RowError(path, "no metrics given (--metrics)", reason="invalid_value")
+    items = read_items(path, metrics)
+    scored = [(item, score_item(metrics, item)) for item in items]
+    folder = out or path.with_name(f"{path.stem}.scores")
+    write_jsonl(folder / "scores.jsonl", [score_row(item, scores) for item, scores in scored])
+    summary = summarize(path, metrics, scored)
+    write_json(folder / "summary.json", summary)
+    return folder, summary
+
+
+def run(args: argparse.Namespace) -> int:
+    folder, summary = score_file(args.file, args.metrics, args.out)
+    for metric, by_language in summary["by_metric"].items():
+        cell = by_language[ALL]
+        mean = "–" if cell["mean"] is None else f"{cell['mean']:.4f}"
+        print(
+            f"{metric:<24} {mean:>8}  n={cell['n']} invalid={cell['invalid']} "
+            f"errors={cell['errors']}"
+        )
+    for language, rates in summary.get("nomiracl", {}).items():
+        h, e = rates["hallucination"], rates["error"]
+        print(
+            f"nomiracl {language:<4} hallucination {h['numerator']}/{h['denominator']}  "
+            f"error {e['numerator']}/{e['denominator']}"
+        )
+    print(f"score: {summary['rows']} rows -> {folder}/scores.jsonl, {folder}/summary.json")
+    return 0

@@ -1,0 +1,173 @@
+"""Judge rows from ballots: one row per (question, model, criterion), for a judge or a jury.
+
+A single judge's row is `ok` with its score, `invalid` with the raw output and the parser's
+reason, or `error`. A jury's row holds every juror's vote (None where a juror gave no valid
+score) and is `ok` only when enough jurors voted; otherwise it is `invalid` (or `error` when
+every juror's call failed), never a partial score passed off as the jury's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from parakh.config.judge import JuryConfig
+from parakh.judging.jury import combine_votes, default_min_votes
+from parakh.judging.llm_judge import Ballot
+from parakh.judging.rubric import Rubric
+from parakh.schema import Generation, Judgment, Question
+
+INJECTION = "injection"
+SELF_JUDGED = "self_judged"
+REPAIRED = "repaired"
+
+Status = Literal["ok", "invalid", "error", "skipped"]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """Who judges one model's answers: jurors in order, those left out and why, and which of
+    the jurors that do judge are the model under evaluation."""
+
+    jurors: list[str]
+    jury: JuryConfig | None = None
+    excluded: dict[str, str] = field(default_factory=dict)
+    self_judging: frozenset[str] = frozenset()
+
+    @property
+    def active(self) -> list[str]:
+        return [j for j in self.jurors if j not in self.excluded]
+
+
+def _ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
+    """(status, reason) for a ballot without a valid verdict."""
+    if ballot is None:
+        return "error", "judge was not called"
+    if ballot.error is not None:
+        return "error", f"judge call failed: {ballot.error}"
+    reason = (ballot.verdict.reason if ballot.verdict else None) or "no verdict"
+    if ballot.failed_repairs:
+        reason = f"{reason} (not repaired: {'; '.join(ballot.failed_repairs)})"
+    return "invalid", reason
+
+
+def _single(base: dict[str, Any], rubric: Rubric, ballot: Ballot | None) -> list[Judgment]:
+    rows = []
+    for criterion in rubric.criteria_list():
+        fields = {**base, "metric": criterion.name}
+        if ballot is not None and ballot.valid and ballot.verdict is not None:
+            flags = fields.pop("flags") + ([REPAIRED] if ballot.repairs else [])
+            rows.append(
+                Judgment(
+                    **fields,
+                    flags=flags,
+                    status="ok",
+                    score=ballot.verdict.scores[criterion.name],
+                    justification=ballot.verdict.justification,
+                    raw_output=ballot.raw,
+                )
+            )
+        else:
+            status, reason = _ballot_problem(ballot)
+            raw = ballot.raw if ballot else None
+            rows.append(Judgment(**fields, status=status, raw_output=raw, reason=reason))
+    return rows
+
+
+def _jury(
+    base: dict[str, Any], rubric: Rubric, panel: Panel, ballots: Mapping[str, Ballot | None]
+) -> list[Judgment]:
+    assert panel.jury is not None
+    jury = panel.jury
+    active = panel.active
+    # By default a majority of the jurors allowed to judge this model (a self-judging juror
+    # that sits out does not count); an explicit `min_votes` is kept as configured.
+    min_votes = jury.min_votes or default_min_votes(len(active))
+    raws = {j: (b.raw if (b := ballots.get(j)) is not None else None) for j in active}
+    raw = json.dumps(raws, ensure_ascii=False)
+    repaired = any((b := ballots.get(j)) is not None and b.valid and b.repairs for j in active)
+    rows = []
+    for criterion in rubric.criteria_list():
+        votes: dict[str, float | None] = {}
+        problems: list[tuple[Status, str]] = []
+        justifications = []
+        for juror in panel.jurors:
+            ballot = ballots.get(juror)
+            if juror in panel.excluded:
+                votes[juror] = None
+                problems.append(("skipped", f"{juror}: {panel.excluded[juror]}"))
+            elif ballot is not None and ballot.valid and ballot.verdict is not None:
+                votes[juror] = ballot.verdict.scores[criterion.name]
+                if ballot.verdict.justification:
+                    justifications.append(f"{juror}: {ballot.verdict.justification}")
+            else:
+                votes[juror] = None
+                problem, why = _ballot_problem(ballot)
+                problems.append((problem, f"{juror}: {why}"))
+        valid = [v for v in votes.values() if v is not None]
+        outcome = combine_votes(valid, jury.combine, min_votes)
+        fields = {**base, "metric": criterion.name, "votes": votes, "raw_output": raw}
+        if outcome.score is not None:
+            flags = fields.pop("flags") + ([REPAIRED] if repaired else [])
+            rows.append(
+                Judgment(
+                    **fields,
+                    flags=flags,
+                    status="ok",
+                    score=outcome.score,
+                    justification="\n".join(justifications) or None,
+                )
+            )
+            continue
+        statuses = {s for s, _ in problems if s != "skipped"}
+        status: Status = "error" if statuses == {"error"} else "invalid"
+        details = "; ".join(why for _, why in problems)
+        reason = f"jury ({jury.combine}): {outcome.reason}" + (f" [{details}]" if details else "")
+        rows.append(Judgment(**fields, status=status, reason=reason))
+    return rows
+
+
+def rubric_judgments(
+    judge: str,
+    rubric: Rubric,
+    question: Question,
+    generation: Generation,
+    panel: Panel,
+    ballots: Mapping[str, Ballot | None],
+    *,
+    sampled: bool = True,
+    injection_cues: Sequence[str] = (),
+) -> list[Judgment]:
+    """The rows of one (question, rubric): one per criterion."""
+    flags = [INJECTION] if injection_cues else []
+    if panel.self_judging & set(panel.active):
+        flags.append(SELF_JUDGED)
+    base: dict[str, Any] = {
+        "question_id": question.id,
+        "model": generation.model,
+        "judge": judge,
+        "language": question.language,
+        "categories": question.categories,
+        "scale_max": float(rubric.scale.max),
+        "flags": flags,
+        "injection_cues": list(injection_cues),
+    }
+
+    def every_criterion(status: Status, reason: str) -> list[Judgment]:
+        return [
+            Judgment(**{**base, "metric": c.name}, status=status, reason=reason)
+            for c in rubric.criteria_list()
+        ]
+
+    if not sampled:
+        return every_criterion("skipped", "not in the judge's sample (judge.sample_per_language)")
+    if generation.status != "ok" or generation.response is None:
+        return every_criterion("error", f"no response to judge: {generation.error}")
+    if not panel.active:
+        reasons = "; ".join(f"{j}: {why}" for j, why in panel.excluded.items())
+        return every_criterion("skipped", reasons)
+    if panel.jury is None:
+        return _single(base, rubric, ballots.get(panel.active[0]))
+    return _jury(base, rubric, panel, ballots)

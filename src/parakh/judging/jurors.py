@@ -1,0 +1,65 @@
+"""Which models judge, and whether a judge is the model it judges (self-judging).
+
+A judge config names one `model` or a `jury` of conf/model names. Self-judging is decided by
+model identity, not by config name alone: two configs are the same model when their names are
+equal or when they point at the same weights (the same GGUF package or file, or the same hub
+model id whatever the organisation prefix, case or serving backend). As IndicQuest's authors
+did for Llama-3.1-405B, a judge is not used on its own outputs unless the judge config sets
+`allow_self_judging`; rows it judges anyway are flagged `self_judged`.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from pydantic import TypeAdapter, ValidationError
+
+from parakh.config.judge import JudgeConfig
+from parakh.config.loading import load_named
+from parakh.config.model import ModelConfig
+from parakh.errors import ConfigError
+
+_MODEL_CONFIG: TypeAdapter[ModelConfig] = TypeAdapter(ModelConfig)
+
+
+def load_model_config(name: str) -> ModelConfig:
+    """conf/model/<name>.yaml, validated; an unknown name lists the close matches."""
+    data = load_named("model", name)
+    try:
+        return _MODEL_CONFIG.validate_python(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise ConfigError(f"conf/model/{name}.yaml: field '{loc}': {err['msg']}") from e
+
+
+def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:
+    """The judge's model, or its jury's models in the configured order."""
+    if cfg.jury is not None:
+        return [load_model_config(name) for name in cfg.jury.models]
+    if cfg.model is None:
+        raise ConfigError(
+            f"judge '{cfg.name}' has rubrics but no `model` or `jury`: name a model "
+            "(defaults: [/model@model: <name>]) or set jury.models"
+        )
+    return [cfg.model]
+
+
+def weights_identity(cfg: ModelConfig) -> str | None:
+    """A backend-independent name of the weights a model config runs, or None if unknown."""
+    raw: str | None = None
+    if cfg.backend == "llamacpp":
+        raw = cfg.model_package or (PurePath(cfg.model_path).stem if cfg.model_path else None)
+    elif cfg.backend in ("openai", "vllm"):
+        raw = cfg.model_id.rstrip("/").rsplit("/", 1)[-1]
+    if raw is None:
+        return None
+    return "".join(ch for ch in raw.casefold() if ch.isalnum())
+
+
+def same_model(a: ModelConfig, b: ModelConfig) -> bool:
+    """True when the two configs run the same model (same name or same weights)."""
+    if a.name == b.name:
+        return True
+    wa, wb = weights_identity(a), weights_identity(b)
+    return wa is not None and wa == wb

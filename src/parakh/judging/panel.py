@@ -1,0 +1,133 @@
+"""Judge one model's answers with rubrics: choose the panel, call each judge model, build rows.
+
+The panel is the judge config's model or jury, less any judge model that is the model under
+evaluation unless `allow_self_judging` is set (then its rows are flagged `self_judged`). Every
+response is screened for judge-directed content (`hardening.injection_cues`) and its rows carry
+what was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from parakh.backends.base import Backend, make_backend
+from parakh.backends.cache import ResponseCache
+from parakh.config.judge import JudgeConfig
+from parakh.config.model import ModelConfig
+from parakh.judging.hardening import injection_cues
+from parakh.judging.judgments import Panel, rubric_judgments
+from parakh.judging.jurors import judge_models, same_model
+from parakh.judging.llm_judge import (
+    Ballot,
+    build_judge_requests,
+    collect_ballots,
+    judge_key,
+    judge_rubrics,
+    request_sampling,
+    sample_per_language,
+)
+from parakh.judging.prompt import load_judge_prompt
+from parakh.schema import Generation, Judgment, Question, Retrieval
+
+BackendFactory = Callable[[ModelConfig], Backend]
+
+
+def make_panel(cfg: JudgeConfig, jurors: list[ModelConfig], generator: ModelConfig) -> Panel:
+    """The jurors for `generator`'s answers, with self-judging decided by model identity."""
+    excluded: dict[str, str] = {}
+    self_judging: set[str] = set()
+    for juror in jurors:
+        if not same_model(juror, generator):
+            continue
+        if cfg.allow_self_judging:
+            self_judging.add(juror.name)
+        else:
+            excluded[juror.name] = (
+                f"self-judging: judge model '{juror.name}' is the model under evaluation "
+                f"'{generator.name}' (judge.allow_self_judging is false)"
+            )
+    return Panel(
+        jurors=[j.name for j in jurors],
+        jury=cfg.jury,
+        excluded=excluded,
+        self_judging=frozenset(self_judging),
+    )
+
+
+def juror_progress_path(progress_path: Path, juror: str, jury: bool) -> Path:
+    """Each juror resumes from its own progress file; a single judge uses the stage's."""
+    if not jury:
+        return progress_path
+    return progress_path.with_name(f"{progress_path.stem}.{juror}{progress_path.suffix}")
+
+
+def judge_with_rubrics(
+    cfg: JudgeConfig,
+    generator: ModelConfig,
+    questions: list[Question],
+    generations: Mapping[str, Generation],
+    retrievals: Mapping[str, Retrieval],
+    progress_path: Path,
+    cache: ResponseCache | None = None,
+    *,
+    seed: int = 0,
+    show_progress: bool = True,
+    backend_factory: BackendFactory | None = None,
+) -> list[Judgment]:
+    """Rubric rows for every (question, criterion) of one model's answers.
+
+    `backend_factory` makes each judge model's backend (default `make_backend`; tests pass
+    deterministic fakes)."""
+    backend_factory = backend_factory or make_backend
+    rubrics = judge_rubrics(cfg)
+    jurors = judge_models(cfg)
+    panel = make_panel(cfg, jurors, generator)
+    sampled = sample_per_language(questions, cfg.sample_per_language, seed)
+    prompt = load_judge_prompt(cfg.prompt)
+    to_judge = [q for q in questions if q.id in sampled]
+    ballots: dict[str, dict[str, Ballot]] = {}
+    for juror in jurors:
+        if juror.name in panel.excluded:
+            continue
+        requests = build_judge_requests(
+            cfg,
+            prompt,
+            rubrics,
+            to_judge,
+            generations,
+            retrievals,
+            request_sampling(cfg, juror.sampling),
+        )
+        rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in rubrics}
+        backend = backend_factory(juror)
+        try:
+            ballots[juror.name] = collect_ballots(
+                backend,
+                requests,
+                rubric_of,
+                cache,
+                juror_progress_path(progress_path, juror.name, cfg.jury is not None),
+                cfg.max_repairs,
+                description=f"judge {generator.name} ({juror.name})",
+                show_progress=show_progress,
+            )
+        finally:
+            backend.close()
+    rows: list[Judgment] = []
+    for q in questions:
+        generation = generations[q.id]
+        cues = injection_cues(generation.response)
+        for rubric in rubrics:
+            key = judge_key(q.id, rubric.name)
+            rows += rubric_judgments(
+                cfg.name,
+                rubric,
+                q,
+                generation,
+                panel,
+                {juror: ballots.get(juror, {}).get(key) for juror in panel.active},
+                sampled=q.id in sampled,
+                injection_cues=cues,
+            )
+    return rows

@@ -1,0 +1,70 @@
+"""What one judge run says about itself: row counts by metric and status, why rows are invalid,
+which responses address the judge, self-judged and repaired rows, jury agreement, and the
+NoMIRACL rates with their numerators and denominators.
+
+The judge stage writes it beside its rows (`<model>.summary.json`) and prints the headline.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from parakh.judging.judgments import INJECTION, REPAIRED, SELF_JUDGED
+from parakh.judging.jury import jury_agreement
+from parakh.metrics.nomiracl import SUBSET_OF_METRIC, nomiracl_rates_from_rows
+from parakh.schema import Judgment
+
+ALL = "all"
+
+
+def _nomiracl(rows: Sequence[Judgment]) -> dict[str, Any]:
+    verdict_rows = [r for r in rows if r.metric in SUBSET_OF_METRIC]
+    if not verdict_rows:
+        return {}
+    by_language: dict[str, list[Judgment]] = defaultdict(list)
+    for r in verdict_rows:
+        by_language[r.language].append(r)
+        by_language[ALL].append(r)
+    return {
+        language: nomiracl_rates_from_rows(
+            (r.metric, r.status, r.label) for r in group
+        ).model_dump()
+        for language, group in sorted(by_language.items())
+    }
+
+
+def judge_summary(
+    rows: Sequence[Judgment],
+    *,
+    jurors: Sequence[str] = (),
+    integer_scale: dict[str, bool] | None = None,
+) -> dict[str, Any]:
+    """Counts and checks over one judge run's rows (see the module docstring)."""
+    by_metric: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        by_metric[r.metric][r.status] += 1
+    invalid_reasons = Counter(
+        (r.reason or "").split(" (not repaired: ")[0] for r in rows if r.status == "invalid"
+    )
+    injected = sorted({r.question_id for r in rows if INJECTION in r.flags})
+    flagged_responses = {r.question_id: r.injection_cues for r in rows if r.injection_cues}
+    cues = Counter(c for found in flagged_responses.values() for c in found)
+    summary: dict[str, Any] = {
+        "rows": len(rows),
+        "status": dict(Counter(r.status for r in rows)),
+        "by_metric": {m: dict(c) for m, c in sorted(by_metric.items())},
+        "invalid_reasons": dict(invalid_reasons.most_common()),
+        "injection": {"responses": len(injected), "question_ids": injected, "cues": dict(cues)},
+        "self_judged_rows": sum(SELF_JUDGED in r.flags for r in rows),
+        "repaired_rows": sum(REPAIRED in r.flags for r in rows),
+    }
+    if len(jurors) > 1:
+        summary["jury_agreement"] = [
+            a.model_dump() for a in jury_agreement(rows, list(jurors), integer_scale or {})
+        ]
+    nomiracl = _nomiracl(rows)
+    if nomiracl:
+        summary["nomiracl"] = nomiracl
+    return summary

