@@ -17,7 +17,11 @@ from parakh.config.schema import ModelConfig, Sampling
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """One request. `question` and `passages` are there for non-LLM baselines."""
+    """One request. `question` and `passages` are there for non-LLM baselines.
+
+    `prompt`, when set, is the completion-style text for a base model (no chat template); the
+    backend then calls its completion endpoint with it instead of the chat messages.
+    """
 
     key: str
     messages: tuple[tuple[str, str], ...]
@@ -25,28 +29,39 @@ class ChatRequest:
     json_schema: dict[str, Any] | None = None
     question: str = ""
     passages: tuple[str, ...] = ()
+    prompt: str | None = None
 
     def message_dicts(self) -> list[dict[str, str]]:
         return [{"role": r, "content": c} for r, c in self.messages]
 
     def cache_payload(self) -> dict[str, Any]:
         """Everything in the request that changes the output, and nothing that does not."""
-        return {
+        payload: dict[str, Any] = {
             "messages": self.message_dicts(),
             "sampling": self.sampling.model_dump(),
             "json_schema": self.json_schema,
             "question": self.question,
             "passages": list(self.passages),
         }
+        if self.prompt is not None:  # absent for chat requests, so their keys stay as they were
+            payload["prompt"] = self.prompt
+        return payload
 
 
 @dataclass
 class Completion:
+    """What a backend returned for one request: text, or the reason there is none.
+
+    `attempts` counts calls made for it (retries included); `latency_s` is the successful
+    call's, or the time spent before giving up.
+    """
+
     text: str | None
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
+    attempts: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -74,8 +89,23 @@ class Backend(ABC):
         for request in requests:
             yield request, self.complete(request)
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens `text` takes in this model's prompt; an upper-leaning estimate by default.
+
+        Backends that hold the model's tokenizer (llama.cpp, vLLM) count exactly.
+        """
+        return estimate_tokens(text)
+
     def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
         """Release resources (servers, GPU memory)."""
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate that errs high: ~4 ASCII characters per token, and one token
+    per other character (Indic scripts split into about one to three tokens per akshara in
+    most open-model vocabularies, so one per code point is rarely an underestimate)."""
+    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
 
 
 _BACKENDS = {
@@ -88,6 +118,7 @@ _BACKENDS = {
 
 
 def make_backend(cfg: ModelConfig) -> Backend:
+    """The backend for a model config; its optional dependency is imported only now."""
     module_name, _, cls_name = _BACKENDS[cfg.backend].partition(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
     backend: Backend = cls(cfg)

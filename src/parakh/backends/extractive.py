@@ -20,7 +20,7 @@ class ExtractiveBackend(Backend):
 
     def __init__(
         self,
-        cfg: ExtractiveModel,  # type: ignore[override]
+        cfg: ExtractiveModel,
         embedder: Embedder | None = None,
     ) -> None:
         super().__init__(cfg)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.request_builder import response_format, wire_messages
 from parakh.config.schema import LlamaCppModel
 from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_path
@@ -50,7 +51,7 @@ def resolve_model_path(cfg: LlamaCppModel) -> Path:
 class LlamaCppBackend(Backend):
     cfg: LlamaCppModel
 
-    def __init__(self, cfg: LlamaCppModel) -> None:  # type: ignore[override]
+    def __init__(self, cfg: LlamaCppModel) -> None:
         super().__init__(cfg)
         self.model_path = resolve_model_path(cfg)
         self._llm: Any = None
@@ -84,29 +85,41 @@ class LlamaCppBackend(Backend):
             )
         return self._llm
 
+    def count_tokens(self, text: str) -> int:
+        """Exact, with the model's own tokenizer (loads the model, which is cheap on CPU)."""
+        return len(self._load().tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
     def complete(self, request: ChatRequest) -> Completion:
         llm = self._load()
         s = request.sampling
         kwargs: dict[str, Any] = {
-            "messages": request.message_dicts(),
             "temperature": s.temperature,
             "top_p": s.top_p,
             "max_tokens": s.max_tokens,
             "seed": s.seed,
             "stop": s.stop or None,
         }
-        if request.json_schema is not None:
-            kwargs["response_format"] = {"type": "json_object", "schema": request.json_schema}
         start = time.perf_counter()
         try:
-            out = llm.create_chat_completion(**kwargs)
+            if request.prompt is not None:  # a base model: plain-text completion
+                out = llm.create_completion(prompt=request.prompt, **kwargs)
+                text = out["choices"][0]["text"]
+            else:
+                if request.json_schema is not None:
+                    kwargs["response_format"] = response_format(
+                        request.json_schema, "json_object_schema"
+                    )
+                out = llm.create_chat_completion(
+                    messages=wire_messages(request, self.cfg.system_role), **kwargs
+                )
+                text = out["choices"][0]["message"]["content"]
         except (ValueError, RuntimeError) as e:  # e.g. prompt longer than the context window
             return Completion(
                 text=None, error=f"llama.cpp: {e}", latency_s=time.perf_counter() - start
             )
         usage = out.get("usage", {})
         return Completion(
-            text=out["choices"][0]["message"]["content"] or "",
+            text=text or "",
             prompt_tokens=usage.get("prompt_tokens", 0),
             completion_tokens=usage.get("completion_tokens", 0),
             latency_s=time.perf_counter() - start,

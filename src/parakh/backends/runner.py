@@ -1,13 +1,17 @@
 """Run many requests through a backend with a response cache, resumably.
 
-Completed items are appended to a progress file as they finish (flushed and fsynced), so a
-crash or `kill -9` loses at most the items that were in flight; a re-run skips the done ones.
+Each finished item is appended to a progress file at once (written and flushed, so a crash or
+`kill -9` of the process loses at most the items in flight; fsynced at least every
+`FSYNC_EVERY_S` seconds and at the end, for machine crashes). A re-run keeps the rows whose
+request is unchanged and that succeeded, and redoes the rest: items that were in flight, items
+that failed, and items whose request changed since (another prompt, model or sampling).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,9 +22,13 @@ from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.cache import ResponseCache, request_hash
 from parakh.io import dumps
 
+FSYNC_EVERY_S = 0.5
+_KEY, _HASH, _OK = "_key", "_hash", "_ok"
+
 
 def read_progress(path: Path) -> dict[str, dict[str, Any]]:
-    """Done rows by key; a torn last line (the crash happened mid-write) is ignored."""
+    """Rows by key, the last one per key winning; a torn last line (the crash happened while
+    it was written) is ignored."""
     done: dict[str, dict[str, Any]] = {}
     if not path.exists():
         return done
@@ -29,8 +37,36 @@ def read_progress(path: Path) -> dict[str, dict[str, Any]]:
             row = json.loads(line)
         except json.JSONDecodeError:
             continue
-        done[row["_key"]] = row
+        if isinstance(row, dict) and _KEY in row:
+            done[row[_KEY]] = row
     return done
+
+
+def _reusable(row: dict[str, Any] | None, expected_hash: str) -> bool:
+    return row is not None and row.get(_OK, True) and row.get(_HASH, expected_hash) == expected_hash
+
+
+class _ProgressLog:
+    """Append-only JSONL of finished rows: flushed per row, fsynced at least every 0.5 s."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("a", encoding="utf-8")
+        self._synced = time.monotonic()
+
+    def append(self, row: dict[str, Any]) -> None:
+        self._file.write(dumps(row) + "\n")
+        self._file.flush()
+        if time.monotonic() - self._synced >= FSYNC_EVERY_S:
+            self.sync()
+
+    def sync(self) -> None:
+        os.fsync(self._file.fileno())
+        self._synced = time.monotonic()
+
+    def close(self) -> None:
+        self.sync()
+        self._file.close()
 
 
 def run_requests(
@@ -42,47 +78,49 @@ def run_requests(
     description: str = "",
     show_progress: bool = True,
 ) -> dict[str, dict[str, Any]]:
-    """Return {request key: row} for every request, each completed exactly once."""
-    done = read_progress(progress_path)
+    """Return {request key: row} for every request, each completed exactly once.
+
+    A row for a failed request is still returned (it says why); it is redone on the next run.
+    """
+    keys = [r.key for r in requests]
+    if len(set(keys)) != len(keys):
+        raise ValueError("request keys must be unique")
     identity = backend.identity()
+    hashes = {r.key: request_hash(identity, r) for r in requests}
+    previous = read_progress(progress_path)
+    done = {k: row for k, row in previous.items() if k in hashes and _reusable(row, hashes[k])}
     todo = [r for r in requests if r.key not in done]
-    progress_path.parent.mkdir(parents=True, exist_ok=True)
     bar = tqdm(
         total=len(requests),
-        initial=len(requests) - len(todo),
+        initial=len(done),
         desc=description,
         unit="item",
         disable=not show_progress,
         dynamic_ncols=True,
+        smoothing=0.1,
     )
-    hashes = {r.key: request_hash(identity, r) for r in todo}
+    log = _ProgressLog(progress_path)
+
+    def record(request: ChatRequest, completion: Completion) -> None:
+        row = to_row(request, completion, hashes[request.key])
+        log.append({**row, _KEY: request.key, _HASH: hashes[request.key], _OK: completion.ok})
+        done[request.key] = row
+        bar.update(1)
 
     def uncached() -> Iterator[ChatRequest]:
         for r in todo:
-            if cache is None or cache.get(hashes[r.key]) is None:
+            hit = cache.get(hashes[r.key]) if cache is not None else None
+            if hit is None:
                 yield r
+            else:
+                record(r, hit)
 
-    with progress_path.open("a", encoding="utf-8") as log:
-
-        def record(request: ChatRequest, completion: Completion) -> None:
-            row = to_row(request, completion, hashes[request.key])
-            row["_key"] = request.key
-            log.write(dumps(row) + "\n")
-            log.flush()
-            os.fsync(log.fileno())
-            done[request.key] = row
-            bar.update(1)
-
-        if cache is not None:
-            for r in todo:
-                hit = cache.get(hashes[r.key])
-                if hit is not None:
-                    record(r, hit)
+    try:
         for request, completion in backend.complete_many(list(uncached())):
             if cache is not None:
                 cache.put(hashes[request.key], completion)
             record(request, completion)
-    bar.close()
-    for row in done.values():
-        row.pop("_key", None)
-    return done
+    finally:
+        log.close()
+        bar.close()
+    return {k: {c: v for c, v in done[k].items() if c not in (_KEY, _HASH, _OK)} for k in keys}

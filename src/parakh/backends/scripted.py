@@ -11,7 +11,7 @@ from parakh.config.schema import ScriptedModel
 class ScriptedBackend(Backend):
     cfg: ScriptedModel
 
-    def __init__(self, cfg: ScriptedModel) -> None:  # type: ignore[override]
+    def __init__(self, cfg: ScriptedModel) -> None:
         super().__init__(cfg)
         self.calls = 0
 

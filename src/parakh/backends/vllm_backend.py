@@ -1,7 +1,13 @@
-"""In-process vLLM on GPUs: batched chat generation with guided JSON decoding.
+"""In-process vLLM on GPUs: batched chat generation with guided (structured) JSON decoding.
 
-Written against vLLM's documented offline API (`LLM`, `SamplingParams`, `LLM.chat`,
-`GuidedDecodingParams`). vLLM is optional and never needed for the demo or the tests.
+Written against vLLM's documented offline API: `LLM(model=..., tensor_parallel_size=...)`,
+`SamplingParams`, `LLM.chat(conversations, sampling_params)` for chat models (the tokenizer's
+chat template, or the catalog's `chat_template`), `LLM.generate(prompts, sampling_params)` for
+base models. JSON-schema constraints use `StructuredOutputsParams(json=...)` passed as
+`SamplingParams(structured_outputs=...)` (vLLM >= 0.10.2; the `guided_*` names were removed in
+0.12), or `GuidedDecodingParams(json=...)` as `SamplingParams(guided_decoding=...)` on older
+releases. The request numbers come from the request builder the OpenAI path uses too.
+vLLM is optional and never needed for the demo or the tests.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
-from parakh.backends.request_builder import sampling_params
+from parakh.backends.request_builder import sampling_params, wire_messages
 from parakh.config.schema import VLLMModel
 from parakh.errors import MissingDependencyError
+
+INSTALL = "pip install 'parakh[vllm]'"
 
 
 def vllm_sampling_kwargs(request: ChatRequest) -> dict[str, Any]:
@@ -21,17 +29,38 @@ def vllm_sampling_kwargs(request: ChatRequest) -> dict[str, Any]:
     return sampling_params(request)
 
 
+def structured_output_kwargs(vllm_sampling: Any, schema: dict[str, Any]) -> dict[str, Any]:
+    """The SamplingParams keyword that constrains output to `schema`, for this vLLM version."""
+    structured = getattr(vllm_sampling, "StructuredOutputsParams", None)
+    if structured is not None:
+        return {"structured_outputs": structured(json=schema)}
+    guided = getattr(vllm_sampling, "GuidedDecodingParams", None)
+    if guided is not None:
+        return {"guided_decoding": guided(json=schema)}
+    raise MissingDependencyError(
+        "a vLLM with structured outputs (StructuredOutputsParams or GuidedDecodingParams)",
+        "pip install -U 'parakh[vllm]'",
+    )
+
+
 class VLLMBackend(Backend):
     cfg: VLLMModel
 
-    def __init__(self, cfg: VLLMModel) -> None:  # type: ignore[override]
+    def __init__(self, cfg: VLLMModel) -> None:
         super().__init__(cfg)
         self._llm: Any = None
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": "vllm", "model_id": self.cfg.model_id, "revision": self.cfg.revision}
+        return {
+            "backend": "vllm",
+            "model_id": self.cfg.model_id,
+            "revision": self.cfg.revision,
+            "dtype": self.cfg.dtype,
+            "chat_template": self.cfg.chat_template,
+        }
 
     def engine_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of `vllm.LLM(...)`."""
         kwargs: dict[str, Any] = {
             "model": self.cfg.model_id,
             "revision": self.cfg.revision,
@@ -39,45 +68,73 @@ class VLLMBackend(Backend):
             "pipeline_parallel_size": self.cfg.pipeline_parallel_size,
             "dtype": self.cfg.dtype,
             "gpu_memory_utilization": self.cfg.gpu_memory_utilization,
+            "max_model_len": self.cfg.max_model_len or self.cfg.context_window,
+            "tokenizer_mode": self.cfg.tokenizer_mode,
+            "trust_remote_code": self.cfg.trust_remote_code,
             "seed": self.cfg.sampling.seed,
         }
-        if self.cfg.max_model_len:
-            kwargs["max_model_len"] = self.cfg.max_model_len
         return kwargs
+
+    def _vllm(self) -> Any:
+        try:
+            import vllm
+        except ImportError as e:
+            raise MissingDependencyError("vLLM", INSTALL) from e
+        return vllm
 
     def _load(self) -> Any:
         if self._llm is None:
-            try:
-                from vllm import LLM
-            except ImportError as e:
-                raise MissingDependencyError("vLLM", "pip install 'parakh[vllm]'") from e
-            self._llm = LLM(**self.engine_kwargs())
+            self._llm = self._vllm().LLM(**self.engine_kwargs())
         return self._llm
 
-    def _params(self, request: ChatRequest) -> Any:
-        from vllm import SamplingParams
+    def count_tokens(self, text: str) -> int:
+        return len(self._load().get_tokenizer().encode(text, add_special_tokens=False))
 
+    def sampling_params(self, request: ChatRequest) -> Any:
+        """The `vllm.SamplingParams` for one request."""
+        vllm = self._vllm()
         kwargs = vllm_sampling_kwargs(request)
         if request.json_schema is not None:
-            from vllm.sampling_params import GuidedDecodingParams
+            import vllm.sampling_params as vllm_sampling
 
-            kwargs["guided_decoding"] = GuidedDecodingParams(json=request.json_schema)
-        return SamplingParams(**kwargs)
+            kwargs.update(structured_output_kwargs(vllm_sampling, request.json_schema))
+        return vllm.SamplingParams(**kwargs)
 
     def complete(self, request: ChatRequest) -> Completion:
-        return next(self.complete_many([request]))[1]
+        return next(iter(self.complete_many([request])))[1]
 
     def complete_many(
         self, requests: Iterable[ChatRequest]
     ) -> Iterator[tuple[ChatRequest, Completion]]:
+        """One batched call per kind (chat, completion); vLLM schedules the batch itself."""
         batch = list(requests)
-        if not batch:
-            return
+        chat = [r for r in batch if r.prompt is None]
+        plain = [r for r in batch if r.prompt is not None]
+        if chat:
+            yield from self._run(chat, chat=True)
+        if plain:
+            yield from self._run(plain, chat=False)
+
+    def _run(
+        self, batch: list[ChatRequest], *, chat: bool
+    ) -> Iterator[tuple[ChatRequest, Completion]]:
         llm = self._load()
+        params = [self.sampling_params(r) for r in batch]
         start = time.perf_counter()
-        outputs = llm.chat(
-            [r.message_dicts() for r in batch], [self._params(r) for r in batch], use_tqdm=False
-        )
+        try:
+            if chat:
+                kwargs: dict[str, Any] = {"use_tqdm": False}
+                if self.cfg.chat_template:
+                    kwargs["chat_template"] = self.cfg.chat_template
+                outputs = llm.chat(
+                    [wire_messages(r, self.cfg.system_role) for r in batch], params, **kwargs
+                )
+            else:
+                outputs = llm.generate([r.prompt for r in batch], params, use_tqdm=False)
+        except ValueError as e:  # e.g. a prompt longer than max_model_len
+            for r in batch:
+                yield r, Completion(text=None, error=f"vLLM: {e}")
+            return
         latency = (time.perf_counter() - start) / len(batch)
         for request, out in zip(batch, outputs, strict=True):
             first = out.outputs[0]
@@ -88,5 +145,6 @@ class VLLMBackend(Backend):
                     latency_s=latency,
                     prompt_tokens=len(out.prompt_token_ids or []),
                     completion_tokens=len(first.token_ids),
+                    extra={"finish_reason": getattr(first, "finish_reason", None)},
                 ),
             )

@@ -16,7 +16,16 @@ from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, ParakhError
 from parakh.paths import conf_dir
 
-GROUPS = ("dataset", "model", "embedder", "retriever", "translator", "judge", "aggregate")
+GROUPS = (
+    "dataset",
+    "model",
+    "embedder",
+    "retriever",
+    "translator",
+    "judge",
+    "aggregate",
+    "generation",
+)
 
 
 def available(group: str) -> list[str]:

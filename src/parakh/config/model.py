@@ -1,4 +1,10 @@
-"""Schema of conf/model/*.yaml: one class per backend, chosen by `backend`."""
+"""Schema of conf/model/*.yaml: one class per backend, chosen by `backend`.
+
+Every model says what kind it is (`chat`: has a chat template; `base`: takes plain text and gets
+a completion-style prompt), how big its context window is (prompts are truncated to fit), and
+optionally what it costs, so that a run can account for its spend. API keys never live here:
+only the name of the environment variable that holds one.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +23,43 @@ class Sampling(Strict):
     stop: list[str] = Field(default_factory=list)
 
 
+class Prices(Strict):
+    """USD per million tokens; used only for accounting, never for caching."""
+
+    input_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0)
+    as_of: str = Field(default="", description="when these prices were read off the price list")
+
+
+class CompletionFormat(Strict):
+    """How chat turns become one text for a base model (no chat template).
+
+    Each template holds `{content}`; `generation_prefix` ends the prompt, where the model writes.
+    The defaults give `Question ... Answer:` style prompts; models trained on another layout
+    (e.g. Alpaca's `### Instruction:`) say so in their catalog entry.
+    """
+
+    system: str = "{content}\n\n"
+    user: str = "{content}\n"
+    assistant: str = "Answer: {content}\n\n"
+    generation_prefix: str = "Answer:"
+    stop: list[str] = Field(default_factory=lambda: ["\n\n"])
+
+
 class _ModelBase(Strict):
     name: str
     description: str = ""
     sampling: Sampling = Field(default_factory=Sampling)
-    context_window: int = 4096
+    context_window: int = Field(default=4096, gt=0, description="tokens, prompt + completion")
     kind: Literal["chat", "base"] = "chat"
+    system_role: bool = Field(
+        default=True,
+        description="false: the chat template rejects a system turn (Gemma); it is merged into "
+        "the first user turn",
+    )
+    completion_format: CompletionFormat = Field(default_factory=CompletionFormat)
+    prices: Prices | None = None
+    notes: str = Field(default="", description="chat-template and serving notes for humans")
 
 
 class LlamaCppModel(_ModelBase):
@@ -38,15 +75,30 @@ class LlamaCppModel(_ModelBase):
 
 
 class OpenAIModel(_ModelBase):
-    """Any OpenAI-compatible chat endpoint (vLLM serve, llama.cpp server, hosted APIs)."""
+    """Any OpenAI-compatible endpoint (vLLM serve, llama.cpp server, hosted APIs, Azure)."""
 
     backend: Literal["openai"]
     model_id: str
+    revision: str | None = Field(
+        default=None, description="weights revision the server runs; part of the cache key"
+    )
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
-    concurrency: int = 8
-    timeout_s: float = 60.0
-    max_retries: int = 5
+    azure_api_version: str | None = Field(
+        default=None,
+        description="set for Azure OpenAI: base_url is the endpoint and model_id "
+        "the deployment name",
+    )
+    structured_output: Literal["json_schema", "json_object_schema", "none"] = Field(
+        default="json_schema",
+        description="how a JSON schema is sent: OpenAI/vLLM `json_schema`; llama-cpp-python's "
+        "server takes `json_object` with a `schema`; `none` sends no constraint",
+    )
+    concurrency: int = Field(default=8, ge=1)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=5, ge=0)
+    backoff_s: float = Field(default=0.5, ge=0, description="first retry wait, doubled each try")
+    max_backoff_s: float = Field(default=30.0, ge=0)
 
 
 class VLLMModel(_ModelBase):
@@ -55,11 +107,16 @@ class VLLMModel(_ModelBase):
     backend: Literal["vllm"]
     model_id: str
     revision: str | None = None
-    tensor_parallel_size: int = 1
-    pipeline_parallel_size: int = 1
+    tensor_parallel_size: int = Field(default=1, ge=1)
+    pipeline_parallel_size: int = Field(default=1, ge=1)
     dtype: str = "auto"
     gpu_memory_utilization: float = 0.9
     max_model_len: int | None = None
+    tokenizer_mode: str = "auto"
+    trust_remote_code: bool = False
+    chat_template: str | None = Field(
+        default=None, description="a Jinja chat template to use instead of the tokenizer's"
+    )
 
 
 class ExtractiveModel(_ModelBase):

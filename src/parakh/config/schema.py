@@ -11,6 +11,7 @@ from pydantic import Field
 from parakh.config.aggregate import AggregateConfig, PathsConfig, TrackingConfig
 from parakh.config.base import Strict
 from parakh.config.dataset import DatasetConfig
+from parakh.config.generation import FewShotConfig, GenerationConfig
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import (
     ExtractiveModel,
@@ -29,6 +30,8 @@ __all__ = [
     "DatasetConfig",
     "EmbedderConfig",
     "ExtractiveModel",
+    "FewShotConfig",
+    "GenerationConfig",
     "JudgeConfig",
     "LlamaCppModel",
     "ModelConfig",
@@ -55,6 +58,7 @@ class ParakhConfig(Strict):
     translator: TranslatorConfig
     judge: JudgeConfig
     aggregate: AggregateConfig
+    generation: GenerationConfig = Field(default_factory=GenerationConfig)
     models: list[str] | None = Field(
         default=None, description="models to aggregate; None: the `models` list of params.yaml"
     )

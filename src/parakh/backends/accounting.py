@@ -1,0 +1,124 @@
+"""What a generation run cost: tokens, latency, attempts and money, per item and per run.
+
+Kept apart from the generations themselves (whose timing fields are zeroed so that re-runs are
+byte-identical): the accounting of each run is written beside the output and, if asked, logged
+to MLflow. Cost is computed only when the model's catalog entry has `prices`; cached items
+cost nothing in the run that reused them, and `cost_usd_uncached` says what all items would
+have cost had none been cached.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from parakh.config.model import Prices
+
+
+@dataclass(frozen=True)
+class ItemAccount:
+    question_id: str
+    status: str
+    cached: bool
+    attempts: int
+    latency_s: float
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    resumed: bool = False  # answered by an earlier, interrupted run (its progress file)
+
+
+def item_cost(prices: Prices | None, prompt_tokens: int, completion_tokens: int) -> float | None:
+    if prices is None:
+        return None
+    return (
+        prompt_tokens * prices.input_per_mtok + completion_tokens * prices.output_per_mtok
+    ) / 1e6
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summarize(
+    items: list[ItemAccount], *, wall_s: float, prices: Prices | None, truncated: int
+) -> dict[str, Any]:
+    """Per-run totals; `backend_*` count only the items the backend answered in this run."""
+    called = [i for i in items if not i.cached and not i.resumed]
+    latencies = [i.latency_s for i in called if i.status == "ok"]
+    summary: dict[str, Any] = {
+        "items": len(items),
+        "ok": sum(i.status == "ok" for i in items),
+        "errors": sum(i.status != "ok" for i in items),
+        "cached": sum(i.cached for i in items),
+        "resumed": sum(i.resumed and not i.cached for i in items),
+        "backend_items": len(called),
+        "backend_attempts": sum(i.attempts for i in called),
+        "retries": sum(max(0, i.attempts - 1) for i in called),
+        "truncated_prompts": truncated,
+        "prompt_tokens": sum(i.prompt_tokens for i in items),
+        "completion_tokens": sum(i.completion_tokens for i in items),
+        "backend_prompt_tokens": sum(i.prompt_tokens for i in called),
+        "backend_completion_tokens": sum(i.completion_tokens for i in called),
+        "wall_s": round(wall_s, 3),
+        "items_per_s": round(len(called) / wall_s, 3) if wall_s > 0 else 0.0,
+        "latency_mean_s": round(statistics.fmean(latencies), 4) if latencies else 0.0,
+        "latency_p50_s": round(_quantile(latencies, 0.5), 4),
+        "latency_p95_s": round(_quantile(latencies, 0.95), 4),
+        "cost_usd": None,
+        "cost_usd_uncached": None,
+    }
+    if prices is not None:
+        summary["cost_usd"] = round(sum(i.cost_usd or 0.0 for i in called), 6)
+        summary["cost_usd_uncached"] = round(
+            sum(item_cost(prices, i.prompt_tokens, i.completion_tokens) or 0.0 for i in items), 6
+        )
+        summary["prices"] = prices.model_dump()
+    return summary
+
+
+def accounting_path(state_dir: Path, dataset: str, name: str) -> Path:
+    """`<state>/accounting/<dataset>/<name>.json`, beside the response cache: outside the
+    stage outputs, whose folder later stages hash (a ledger changes every run)."""
+    return state_dir / "accounting" / dataset / f"{name}.json"
+
+
+def accounting_document(
+    run: dict[str, Any], summary: dict[str, Any], items: list[ItemAccount]
+) -> dict[str, Any]:
+    return {"run": run, "summary": summary, "items": [asdict(i) for i in items]}
+
+
+def log_accounting_to_mlflow(
+    *,
+    uri: str,
+    experiment: str,
+    run_name: str,
+    tags: dict[str, str],
+    summary: dict[str, Any],
+    artifact: Path,
+) -> str:
+    """One MLflow run holding the accounting numbers as metrics and the file as an artifact."""
+    import mlflow
+    from mlflow.entities import Metric
+    from mlflow.tracking import MlflowClient
+
+    mlflow.set_tracking_uri(uri)
+    client = MlflowClient(uri)
+    exp = client.get_experiment_by_name(experiment)
+    exp_id = exp.experiment_id if exp else client.create_experiment(experiment)
+    run = client.create_run(exp_id, tags={"stage": "generate", **tags}, run_name=run_name)
+    metrics = [
+        Metric(f"generate.{k}", float(v), 0, 0)
+        for k, v in sorted(summary.items())
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    client.log_batch(run.info.run_id, metrics=metrics)
+    client.log_artifact(run.info.run_id, str(artifact), artifact_path="accounting")
+    client.set_terminated(run.info.run_id)
+    return str(run.info.run_id)

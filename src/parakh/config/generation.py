@@ -1,0 +1,54 @@
+"""Schema of conf/generation/*.yaml: how the generate stage builds prompts for every model.
+
+`prompt` overrides the dataset's prompt (a sweep can range over prompt variants), `fewshot`
+adds k examples drawn deterministically from a file of questions that is never evaluated,
+and context is truncated to each model's window, with the truncation recorded per item.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from parakh.config.base import Strict
+
+
+class FewShotConfig(Strict):
+    k: int = Field(default=0, ge=0, description="examples per prompt (0, 1 and 3 in the study)")
+    path: str | None = Field(
+        default=None,
+        description="questions JSONL (parakh.schema.Question rows) that are never evaluated, "
+        "e.g. a dev split; required when k > 0",
+    )
+    same_language: bool = Field(
+        default=True, description="draw examples in the question's language when there are k"
+    )
+    seed: int = 0
+
+
+class GenerationConfig(Strict):
+    name: str = "default"
+    prompt: str | None = Field(
+        default=None, description="a file in conf/prompt/; null: the dataset's `prompt`"
+    )
+    fewshot: FewShotConfig = Field(default_factory=FewShotConfig)
+    truncate_context: bool = Field(
+        default=True, description="drop or trim context passages so the prompt fits the window"
+    )
+    margin_tokens: int = Field(
+        default=32, ge=0, description="tokens kept free for chat-template markup"
+    )
+    log_mlflow: bool = Field(
+        default=False, description="also log the run's accounting (tokens, latency, cost)"
+    )
+
+    def output_name(self, model: str) -> str:
+        """The generations file stem: the model name, plus the variant when not the default.
+
+        Sweeping prompt variants or shot counts must not overwrite one another's outputs.
+        """
+        if self.prompt is None and self.fewshot.k == 0:
+            return model
+        variant = f"{self.prompt or 'dataset-prompt'}.{self.fewshot.k}shot"
+        return f"{model}@{re.sub(r'[^A-Za-z0-9_.-]', '-', variant)}"

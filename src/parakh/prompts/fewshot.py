@@ -1,0 +1,68 @@
+"""k-shot examples, drawn deterministically from questions that are never evaluated.
+
+The pool is a file of `Question` rows (a dev split, or any held-out set); it must share no id
+and no question text with the evaluated questions, or the run fails before any model call.
+Examples are the same for every question of a language (as in the INDIC QA BENCHMARK's 0-, 1-
+and 3-shot comparisons): the pool is ordered by a seeded hash of each id and the first k of the
+question's language are taken, topped up from other languages when there are fewer than k.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from parakh.config.generation import FewShotConfig
+from parakh.errors import ConfigError
+from parakh.hashing import sha256_text
+from parakh.io import read_jsonl
+from parakh.paths import resolve
+from parakh.schema import Question
+from parakh.text.normalize import canonical_text
+
+
+def load_pool(cfg: FewShotConfig, evaluated: Sequence[Question]) -> list[Question]:
+    """The example pool, ordered by seeded hash; [] when k is 0."""
+    if cfg.k == 0:
+        return []
+    if cfg.path is None:
+        raise ConfigError(
+            "generation.fewshot.k > 0 needs generation.fewshot.path: a questions JSONL that is "
+            "never evaluated (e.g. a dev split)"
+        )
+    path = resolve(cfg.path)
+    if not path.is_file():
+        raise ConfigError(f"generation.fewshot.path: no file at {path}")
+    pool = read_jsonl(path, Question)
+    check_disjoint(pool, evaluated, str(path))
+    return sorted(pool, key=lambda q: sha256_text(f"{cfg.seed}:{q.id}"))
+
+
+def check_disjoint(pool: Sequence[Question], evaluated: Sequence[Question], where: str) -> None:
+    """Few-shot examples that are also test items would leak answers: refuse them."""
+    ids = {q.id for q in evaluated}
+    texts = {_match_key(q.text) for q in evaluated}
+    for example in pool:
+        if example.id in ids or _match_key(example.text) in texts:
+            raise ConfigError(
+                f"{where}: few-shot example '{example.id}' is also an evaluated question; the "
+                "few-shot pool must come from a split that is never evaluated"
+            )
+
+
+def choose_examples(
+    pool: Sequence[Question], question: Question, cfg: FewShotConfig
+) -> list[Question]:
+    """The k examples for `question` (same language first when `same_language`)."""
+    if cfg.k == 0:
+        return []
+    if cfg.same_language:
+        same = [q for q in pool if q.language == question.language]
+        other = [q for q in pool if q.language != question.language]
+        ordered = same + other
+    else:
+        ordered = list(pool)
+    return ordered[: cfg.k]
+
+
+def _match_key(text: str) -> str:
+    return " ".join(canonical_text(text).casefold().split())

@@ -1,0 +1,184 @@
+"""Answer prompts as data: one template class for every task, filled per question.
+
+A prompt file (conf/prompt/<name>.yaml) holds format strings over a fixed set of fields, and
+says where its context comes from: the retrieval stage (`retrieval`: the HealthBot RAG prompt's
+raw and KB-update chunks), the question itself (`question`: XQuAD's paragraph, NoMIRACL's ten
+passages), or nowhere (`none`: closed-book IndicQuest). Variants of a prompt (NoMIRACL's role,
+repeat and explanation variants) are separate files, so a sweep ranges over them by name.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from parakh.config.loading import load_named
+from parakh.errors import ConfigError
+from parakh.schema import Question, Retrieval
+from parakh.text.languages import language_name
+
+FIELDS = frozenset(
+    {
+        "question",
+        "query_language",
+        "response_language",
+        "refusal",
+        "raw_chunks",
+        "kb_update_chunks",
+        "passages",
+        "answerable_verdict",
+        "unanswerable_verdict",
+    }
+)
+
+
+class PromptTemplate(BaseModel):
+    """An answer prompt. `system` and `user` are format strings over `FIELDS`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    context: Literal["retrieval", "question", "none"] = Field(
+        default="retrieval",
+        description="retrieval: chunks from the index stage; question: the question's own "
+        "passages; none: closed-book",
+    )
+    system: str = ""
+    user: str
+    chunk: str = "[{n}] {text}"
+    update_chunk: str = "[{n}] {text}"
+    passage: str = "[{n}] {text}"
+    no_chunks: str = "(none)"
+    refusal: str = ""
+    answerable_verdict: str = ""
+    unanswerable_verdict: str = ""
+    example_answer: str = Field(
+        default="{reference}",
+        description="a few-shot example's answer turn; fields: reference, verdict",
+    )
+
+    @model_validator(mode="after")
+    def _known_fields(self) -> PromptTemplate:
+        for part in ("system", "user"):
+            used = {f for _, f, _, _ in string.Formatter().parse(getattr(self, part)) if f}
+            unknown = sorted(used - FIELDS)
+            if unknown:
+                raise ValueError(
+                    f"{part} uses unknown field(s) {unknown}; known: {', '.join(sorted(FIELDS))}"
+                )
+        return self
+
+
+def load_prompt(name: str) -> PromptTemplate:
+    prompt: PromptTemplate = load_named("prompt", name, PromptTemplate)
+    if prompt.name != name:
+        raise ConfigError(f"conf/prompt/{name}.yaml: `name` is '{prompt.name}', expected '{name}'")
+    return prompt
+
+
+@dataclass(frozen=True)
+class ContextPassage:
+    """One piece of context in the prompt: a raw chunk, a KB-update chunk or a given passage."""
+
+    slot: Literal["raw", "update", "passage"]
+    text: str
+    added_at: date | None = None
+
+
+def context_of(
+    prompt: PromptTemplate, question: Question, retrieval: Retrieval | None
+) -> list[ContextPassage]:
+    """The context in drop order's reverse: what is dropped first to fit a window comes last.
+
+    Retrieval context lists KB-update chunks (newest first) before raw chunks, so raw chunks go
+    first, lowest-ranked first, then the oldest updates.
+    """
+    if prompt.context == "none":
+        return []
+    if prompt.context == "question":
+        return [ContextPassage("passage", p.text.strip()) for p in question.contexts]
+    if retrieval is None:
+        return []
+    updates = [
+        ContextPassage("update", c.text.strip(), c.added_at) for c in retrieval.kb_update_chunks
+    ]
+    raws = [ContextPassage("raw", c.text.strip(), c.added_at) for c in retrieval.raw_chunks]
+    return [*updates, *raws]
+
+
+def _format_slot(prompt: PromptTemplate, passages: list[ContextPassage], slot: str) -> str:
+    template = {"raw": prompt.chunk, "update": prompt.update_chunk, "passage": prompt.passage}
+    chosen = [p for p in passages if p.slot == slot]
+    if not chosen:
+        return prompt.no_chunks
+    return "\n".join(
+        template[slot].format(n=i, text=p.text, added_at=p.added_at)
+        for i, p in enumerate(chosen, start=1)
+    )
+
+
+def field_values(
+    prompt: PromptTemplate, question: Question, passages: list[ContextPassage]
+) -> dict[str, str]:
+    passage_slot = "passage" if prompt.context == "question" else None
+    if passage_slot is None:  # retrieval context: `passages` lists updates then raw chunks
+        all_passages = (
+            "\n".join(
+                prompt.passage.format(n=i, text=p.text, added_at=p.added_at)
+                for i, p in enumerate(passages, start=1)
+            )
+            or prompt.no_chunks
+        )
+    else:
+        all_passages = _format_slot(prompt, passages, "passage")
+    return {
+        "question": question.text,
+        "query_language": language_name(question.language),
+        "response_language": language_name(question.answer_language),
+        "refusal": prompt.refusal,
+        "raw_chunks": _format_slot(prompt, passages, "raw"),
+        "kb_update_chunks": _format_slot(prompt, passages, "update"),
+        "passages": all_passages,
+        "answerable_verdict": prompt.answerable_verdict,
+        "unanswerable_verdict": prompt.unanswerable_verdict,
+    }
+
+
+def example_answer(prompt: PromptTemplate, example: Question) -> str:
+    """A few-shot example's answer turn: its reference answer, or its relevance verdict."""
+    verdict = prompt.answerable_verdict if example.answerable else prompt.unanswerable_verdict
+    reference = example.reference_answers[0] if example.reference_answers else ""
+    if not example.answerable and prompt.refusal and not reference:
+        reference = prompt.refusal
+    return prompt.example_answer.format(reference=reference.strip(), verdict=verdict)
+
+
+def render_turns(
+    prompt: PromptTemplate,
+    question: Question,
+    passages: list[ContextPassage],
+    examples: Sequence[Question] = (),
+) -> tuple[tuple[str, str], ...]:
+    """(role, content) turns: system, then each example as a user/assistant pair, then the
+    question. Examples carry their own passages (question context) or none."""
+    values = field_values(prompt, question, passages)
+    turns: list[tuple[str, str]] = []
+    system = prompt.system.format_map(values)
+    if system:
+        turns.append(("system", system))
+    for example in examples:
+        example_values = field_values(
+            prompt,
+            example,
+            context_of(prompt, example, None) if prompt.context == "question" else [],
+        )
+        turns.append(("user", prompt.user.format_map(example_values)))
+        turns.append(("assistant", example_answer(prompt, example)))
+    turns.append(("user", prompt.user.format_map(values)))
+    return tuple(turns)

@@ -1,0 +1,232 @@
+"""A fault-injecting OpenAI-compatible server for testing retries, resume and throughput.
+
+    python -m parakh.testing.fault_server --port 8123 --latency 0.2 --fail-rate 0.3
+
+Answers `/v1/chat/completions` and `/v1/completions` after `--latency` seconds with a
+deterministic answer derived from the request (the same request always gets the same text), so
+runs can be compared byte for byte. With `--fail-rate p` a request fails with probability p,
+as one of `--faults` (429 with Retry-After, 500, a timeout that outlasts the client, or a 200
+whose body is malformed JSON). Whether attempt n of a given request fails is a function of
+(seed, request, n), so a run's faults are reproducible whatever the concurrency.
+
+`GET /stats` returns counters; `POST /control` changes settings at run time (JSON body with any
+of the option names) and `POST /reset` zeroes counters. Loopback use only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+FAULT_KINDS = ("429", "500", "timeout", "garbage")
+
+
+@dataclass
+class FaultSettings:
+    latency: float = 0.0
+    fail_rate: float = 0.0
+    faults: list[str] = field(default_factory=lambda: list(FAULT_KINDS))
+    retry_after: float = 0.1
+    timeout_sleep: float = 30.0
+    seed: int = 0
+    require_key: str | None = None
+    echo_auth_in_errors: bool = False
+    model: str = "fault-model"
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def answer_text(body: dict[str, Any]) -> str:
+    """The deterministic answer to a request body (ignores nothing that changes the request)."""
+    key = _digest(body.get("messages"), body.get("prompt"), body.get("model"), body.get("seed"))
+    if body.get("response_format"):
+        return json.dumps({"Score": int(key[0], 16) % 3, "Justification": f"id {key[:8]}"})
+    return f"answer {key[:16]}"
+
+
+class FaultState:
+    def __init__(self, settings: FaultSettings) -> None:
+        self.settings = settings
+        self.attempts: Counter[str] = Counter()
+        self.stats: Counter[str] = Counter()
+        self.in_flight = 0
+
+    def decide(self, body: dict[str, Any]) -> str | None:
+        """The fault for this attempt of this request, or None to answer normally."""
+        s = self.settings
+        if s.fail_rate <= 0 or not s.faults:
+            return None  # fault-free: no bookkeeping, the server stays cheap under load
+        request_key = _digest(body)
+        attempt = self.attempts[request_key]
+        self.attempts[request_key] += 1
+        draw = int(_digest(s.seed, request_key, attempt)[:12], 16) / float(16**12)
+        if draw >= s.fail_rate:
+            return None
+        return s.faults[int(draw / s.fail_rate * len(s.faults)) % len(s.faults)]
+
+
+def create_app(settings: FaultSettings) -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    state = FaultState(settings)
+
+    def error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+        body = {"error": {"message": message, "type": "fault_injected", "code": status}}
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    async def generate(request: Request) -> Response:
+        state.in_flight += 1
+        state.stats["max_in_flight"] = max(state.stats["max_in_flight"], state.in_flight)
+        try:
+            return await answer(request)
+        finally:
+            state.in_flight -= 1
+
+    async def answer(request: Request) -> Response:
+        s = state.settings
+        state.stats["requests"] += 1
+        auth = request.headers.get("authorization", "")
+        if s.require_key is not None and auth != f"Bearer {s.require_key}":
+            state.stats["401"] += 1
+            detail = f" (got {auth!r})" if s.echo_auth_in_errors else ""
+            return error(401, f"Incorrect API key provided{detail}")
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return error(400, "request body is not JSON")
+        fault = state.decide(body)
+        if s.latency > 0:
+            await asyncio.sleep(s.latency)
+        if fault == "429":
+            state.stats["429"] += 1
+            return error(429, "rate limited", {"retry-after": f"{s.retry_after:g}"})
+        if fault == "500":
+            state.stats["500"] += 1
+            return error(500, "internal error")
+        if fault == "timeout":
+            state.stats["timeout"] += 1
+            await asyncio.sleep(s.timeout_sleep)
+            return error(504, "too late")
+        if fault == "garbage":
+            state.stats["garbage"] += 1
+            broken = (
+                '{"id": "x", "choices": [{"message": {"content": "cut'
+                if state.stats["garbage"] % 2
+                else '{"id": "x", "object": "chat.completion", "choices": []}'
+            )
+            return Response(broken, media_type="application/json")
+        state.stats["ok"] += 1
+        text = answer_text(body)
+        prompt_words = len(json.dumps(body.get("messages") or body.get("prompt") or "").split())
+        usage = {
+            "prompt_tokens": prompt_words,
+            "completion_tokens": len(text.split()),
+            "total_tokens": prompt_words + len(text.split()),
+        }
+        if request.url.path.endswith("/chat/completions"):
+            choice: dict[str, Any] = {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+            kind = "chat.completion"
+        else:
+            choice = {"index": 0, "text": text, "finish_reason": "stop"}
+            kind = "text_completion"
+        return JSONResponse(
+            {
+                "id": f"fault-{state.stats['requests']}",
+                "object": kind,
+                "created": 0,
+                "model": body.get("model", s.model),
+                "choices": [choice],
+                "usage": usage,
+            }
+        )
+
+    async def models(request: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": state.settings.model}]})
+
+    async def stats(request: Request) -> Response:
+        return JSONResponse({**state.stats, "settings": asdict(state.settings)})
+
+    async def reset(request: Request) -> Response:
+        state.stats.clear()
+        state.attempts.clear()
+        return JSONResponse({"ok": True})
+
+    async def control(request: Request) -> Response:
+        update = await request.json()
+        names = {f.name for f in fields(FaultSettings)}
+        unknown = set(update) - names
+        if unknown:
+            return error(400, f"unknown settings {sorted(unknown)}; known: {sorted(names)}")
+        for name, value in update.items():
+            setattr(state.settings, name, value)
+        return JSONResponse(asdict(state.settings))
+
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", generate, methods=["POST"]),
+            Route("/v1/completions", generate, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/stats", stats, methods=["GET"]),
+            Route("/reset", reset, methods=["POST"]),
+            Route("/control", control, methods=["POST"]),
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8123)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per answer")
+    parser.add_argument("--fail-rate", type=float, default=0.0, help="share of attempts failing")
+    parser.add_argument("--faults", default=",".join(FAULT_KINDS), help="kinds to mix")
+    parser.add_argument("--retry-after", type=float, default=0.1, help="Retry-After on 429")
+    parser.add_argument("--timeout-sleep", type=float, default=30.0, help="a timeout's stall")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--require-key", default=None, help="answer 401 without this key")
+    parser.add_argument("--echo-auth-in-errors", action="store_true")
+    args = parser.parse_args(argv)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        parser.error("the fault server listens on loopback only")
+    faults = [f for f in args.faults.split(",") if f]
+    unknown = sorted(set(faults) - set(FAULT_KINDS))
+    if unknown:
+        parser.error(f"unknown fault kinds {unknown}; known: {', '.join(FAULT_KINDS)}")
+    settings = FaultSettings(
+        latency=args.latency,
+        fail_rate=args.fail_rate,
+        faults=faults,
+        retry_after=args.retry_after,
+        timeout_sleep=args.timeout_sleep,
+        seed=args.seed,
+        require_key=args.require_key,
+        echo_auth_in_errors=args.echo_auth_in_errors,
+    )
+    import uvicorn
+
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+        timeout_keep_alive=30,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""A model whose backend's optional dependency is missing fails with the exact install line."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from parakh.backends import make_backend
+from parakh.backends.base import ChatRequest
+from parakh.config import compose
+from parakh.config.schema import Sampling
+from parakh.errors import MissingDependencyError
+
+
+@pytest.mark.parametrize(
+    ("model", "module", "install"),
+    [
+        ("gpt-4o", "openai", "pip install 'parakh[openai]'"),
+        ("smollm2", "llama_cpp", "pip install 'parakh[local]'"),
+        ("gemma-2-9b-it", "vllm", "pip install 'parakh[vllm]'"),
+    ],
+)
+def test_missing_dependency_names_the_install_line(
+    monkeypatch: pytest.MonkeyPatch, model: str, module: str, install: str
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # `import module` now raises ImportError
+    request = ChatRequest(key="q", messages=(("user", "hi"),), sampling=Sampling())
+    with pytest.raises(MissingDependencyError) as err:
+        make_backend(compose([f"model={model}"]).model).complete(request)
+    assert f"Install it with:\n    {install}" in str(err.value)

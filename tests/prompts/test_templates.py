@@ -1,0 +1,102 @@
+"""Answer prompts per dataset: HealthBot RAG, closed-book IndicQuest, XQuAD, NoMIRACL variants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from parakh.errors import ConfigError
+from parakh.prompts.rag import load_rag_prompt, render_messages
+from parakh.prompts.template import PromptTemplate, context_of, load_prompt, render_turns
+from parakh.schema import Passage, Question, Retrieval, RetrievedChunk
+
+NOMIRACL_VARIANTS = ["nomiracl_vanilla", "nomiracl_role", "nomiracl_repeat", "nomiracl_explanation"]
+
+
+def _nomiracl_question(answerable: bool = True) -> Question:
+    return Question(
+        id="nm1",
+        text="भारत की राजधानी क्या है?",
+        language="hi",
+        answerable=answerable,
+        subset="relevant" if answerable else "non_relevant",
+        contexts=[Passage(id=f"p{i}", text=f"passage number {i}") for i in range(1, 11)],
+    )
+
+
+def test_healthbot_prompt_keeps_raw_and_update_chunks_apart() -> None:
+    prompt = load_rag_prompt("healthbot")
+    question = Question(id="q", text="Kab nahana hai?", language="hi", response_language="en")
+    chunk = {"document_id": "d", "score": 1.0}
+    retrieval = Retrieval(
+        question_id="q",
+        raw_chunks=[RetrievedChunk(chunk_id="r1", kind="raw", text=" Raw text. ", **chunk)],
+        kb_update_chunks=[
+            RetrievedChunk(
+                chunk_id="u1", kind="update", text="New text.", added_at="2024-07-01", **chunk
+            )
+        ],
+    )
+    (_, system), (_, user) = render_messages(prompt, question, retrieval)
+    assert "The query is in Hindi and you must respond in English." in system
+    assert user == (
+        "RawChunks:\n[1] Raw text.\n\nKBUpdateChunks:\n[1] (added 2024-07-01) New text.\n\n"
+        "Query: Kab nahana hai?"
+    )
+    (_, _), (_, empty) = render_messages(prompt, question, None)
+    assert "RawChunks:\n(none)" in empty
+
+
+def test_closed_book_prompt_has_no_context_and_asks_for_the_question_language() -> None:
+    prompt = load_prompt("indicquest_closed_book")
+    question = Question(id="iq-1", text="ताजमहल किसने बनवाया?", language="hi")
+    (_, system), (_, user) = render_turns(prompt, question, context_of(prompt, question, None))
+    assert "Answer in Hindi" in system and user == "Question: ताजमहल किसने बनवाया?"
+
+
+@pytest.mark.parametrize("name", ["xquad_extractive", "xquad_abstractive"])
+def test_xquad_prompts_ground_on_the_questions_paragraph(name: str) -> None:
+    prompt = load_prompt(name)
+    question = Question(
+        id="x1",
+        text="Who won?",
+        language="en",
+        contexts=[Passage(id="c", text="The Broncos won Super Bowl 50.")],
+    )
+    turns = render_turns(prompt, question, context_of(prompt, question, None))
+    assert "Paragraph:\nThe Broncos won Super Bowl 50.\n\nQuestion: Who won?" in turns[-1][1]
+
+
+@pytest.mark.parametrize("name", NOMIRACL_VARIANTS)
+def test_nomiracl_variants_list_all_passages_and_both_verdicts(name: str) -> None:
+    prompt = load_prompt(name)
+    question = _nomiracl_question()
+    text = "\n".join(
+        c for _, c in render_turns(prompt, question, context_of(prompt, question, None))
+    )
+    assert "[1] passage number 1" in text and "[10] passage number 10" in text
+    assert '"Yes, answer is present"' in text and '"I don\'t know"' in text
+    assert question.text in text
+    if name == "nomiracl_repeat":
+        assert text.count('"Yes, answer is present"') == 2
+    if name == "nomiracl_role":
+        assert render_turns(prompt, question, [])[0][0] == "system"
+
+
+def test_a_prompt_with_an_unknown_field_is_rejected_with_the_field_named() -> None:
+    with pytest.raises(ValidationError, match="unknown field.*'context_text'"):
+        PromptTemplate(name="bad", user="{context_text} {question}")
+
+
+def test_a_prompt_file_with_an_unknown_key_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "conf" / "prompt").mkdir(parents=True)
+    (tmp_path / "conf" / "prompt" / "oops.yaml").write_text("name: oops\nuser: q\nshots: 3\n")
+    monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
+    with pytest.raises(ConfigError, match=r"oops\.yaml: field 'shots'"):
+        load_prompt("oops")
+    with pytest.raises(ConfigError, match="Unknown prompt 'opps'. Did you mean 'oops'"):
+        load_prompt("opps")

@@ -1,0 +1,285 @@
+"""The generate stage as users run it (`python -m parakh.stages.generate`), in a temp project,
+against the fault-injecting OpenAI-compatible server on loopback: resume after SIGKILL, a
+cached re-run of a sweep, accounting, and no trace of the API key anywhere it writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parakh.io import write_jsonl
+from parakh.schema import Question, Retrieval, RetrievedChunk
+from parakh.testing.servers import ServerProcess, start_python_server
+
+REPO = Path(__file__).resolve().parents[2]
+N_QUESTIONS = 60
+SECRET = "sk-parakh-test-5ecr3t-0123456789"
+
+
+def _stats(server: ServerProcess) -> dict[str, Any]:
+    with urllib.request.urlopen(server.url + "/stats", timeout=5) as response:
+        stats: dict[str, Any] = json.load(response)
+    return stats
+
+
+def _reset(server: ServerProcess) -> None:
+    urllib.request.urlopen(
+        urllib.request.Request(server.url + "/reset", data=b"{}", method="POST"), timeout=5
+    ).close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    log = tmp_path_factory.mktemp("fault") / "server.log"
+    with start_python_server(
+        ["parakh.testing.fault_server", "--latency", "0.03"], log_path=log
+    ) as started:
+        yield started
+
+
+def make_project(root: Path, base_url: str, **model_settings: Any) -> Path:
+    """A Parakh project with this checkout's conf/, tiny translate/index outputs, and model
+    configs `fault` and `fault2` pointing at the fault server."""
+    shutil.copytree(REPO / "conf", root / "conf")
+    questions = [
+        Question(
+            id=f"q{i:03d}",
+            text=f"Question number {i}?",
+            language="hi" if i % 2 else "en",
+            asked_at=date(2024, 8, 1),
+        )
+        for i in range(N_QUESTIONS)
+    ]
+    chunk = {"document_id": "d", "kind": "raw", "score": 1.0}
+    retrievals = [
+        Retrieval(
+            question_id=q.id,
+            raw_chunks=[RetrievedChunk(chunk_id=f"c{q.id}", text=f"Fact for {q.id}.", **chunk)],
+            kb_update_chunks=[],
+        )
+        for q in questions
+    ]
+    processed = root / "data" / "processed" / "demo"
+    write_jsonl(processed / "translate" / "questions.jsonl", questions)
+    write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)
+    for name in ("fault", "fault2"):
+        settings = {
+            "name": name,
+            "backend": "openai",
+            "model_id": f"{name}-model",
+            "base_url": base_url,
+            "api_key_env": "OPENAI_API_KEY",
+            "concurrency": 4,
+            "timeout_s": 10,
+            "max_retries": 2,
+            "backoff_s": 0.01,
+            "prices": {"input_per_mtok": 2.5, "output_per_mtok": 10.0},
+            **model_settings,
+        }
+        (root / "conf" / "model" / f"{name}.yaml").write_text(json.dumps(settings))
+    return root
+
+
+def stage(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    flags = [a for a in args if a.startswith("-")]
+    overrides = [a for a in args if not a.startswith("-")]
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "parakh.stages.generate",
+            *flags,
+            "dataset=demo",
+            "progress=false",
+            *overrides,
+        ],
+        cwd=root,
+        env={**os.environ, "PARAKH_ROOT": str(root), **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def finish(process: subprocess.Popen, timeout: float = 60) -> str:
+    out, _ = process.communicate(timeout=timeout)
+    assert process.returncode == 0, out
+    return out
+
+
+def output_of(root: Path, name: str = "fault") -> Path:
+    return root / "data" / "processed" / "demo" / "generate" / f"{name}.jsonl"
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_sigkill_at_random_points_then_resume_gives_the_uninterrupted_output(
+    tmp_path: Path, server: ServerProcess
+) -> None:
+    reference = make_project(tmp_path / "reference", server.base_url)
+    finish(stage(reference, "model=fault"))
+    expected = output_of(reference).read_bytes()
+    assert len(expected.splitlines()) == N_QUESTIONS
+
+    rng = random.Random(20240801)
+    for trial in range(5):
+        root = make_project(tmp_path / f"trial{trial}", server.base_url)
+        _reset(server)
+        progress = output_of(root).with_name(".fault.progress.jsonl")
+        kill_after = rng.randint(1, N_QUESTIONS - 10)
+        process = stage(root, "model=fault")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if progress.exists() and progress.read_bytes().count(b"\n") >= kill_after:
+                break
+            time.sleep(0.005)
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=30)
+        assert process.returncode == -signal.SIGKILL
+        assert not output_of(root).exists()  # the output appears only when complete
+        finish(stage(root, "model=fault"))
+        assert output_of(root).read_bytes() == expected, f"trial {trial}"
+        ids = [json.loads(line)["question_id"] for line in expected.splitlines()]
+        assert len(ids) == len(set(ids)) == N_QUESTIONS
+        # Only items in flight at the kill were asked twice.
+        assert _stats(server)["requests"] <= N_QUESTIONS + 4, f"trial {trial}"
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_a_second_run_of_a_sweep_makes_no_backend_call_and_accounts_for_it(
+    tmp_path: Path, server: ServerProcess
+) -> None:
+    root = make_project(tmp_path / "sweep", server.base_url)
+    _reset(server)
+    finish(stage(root, "-m", "model=fault,fault2"))
+    assert _stats(server)["requests"] == 2 * N_QUESTIONS
+    first = {name: output_of(root, name).read_bytes() for name in ("fault", "fault2")}
+    ledger = json.loads((root / ".parakh" / "accounting" / "demo" / "fault.json").read_text())
+    summary = ledger["summary"]
+    assert summary["items"] == summary["ok"] == summary["backend_items"] == N_QUESTIONS
+    assert summary["cost_usd"] > 0 and len(ledger["items"]) == N_QUESTIONS
+    assert all(item["latency_s"] > 0 for item in ledger["items"])
+
+    finish(stage(root, "-m", "model=fault,fault2"))
+    assert _stats(server)["requests"] == 2 * N_QUESTIONS  # zero calls the second time
+    for name in ("fault", "fault2"):
+        assert output_of(root, name).read_bytes() == first[name]
+    again = json.loads((root / ".parakh" / "accounting" / "demo" / "fault.json").read_text())
+    assert again["summary"]["cached"] == N_QUESTIONS and again["summary"]["cost_usd"] == 0
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_an_api_key_in_the_environment_leaves_no_trace(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Requests carry the key; the server echoes it in 401 errors; MLflow logging is on."""
+    log = tmp_path_factory.mktemp("secret") / "server.log"
+    with start_python_server(
+        ["parakh.testing.fault_server", "--require-key", SECRET, "--echo-auth-in-errors"],
+        log_path=log,
+    ) as keyed:
+        root = make_project(tmp_path / "secret", keyed.base_url)
+        (root / "conf" / "model" / "fault2.yaml").write_text(
+            (root / "conf" / "model" / "fault2.yaml")
+            .read_text()
+            .replace('"OPENAI_API_KEY"', '"PARAKH_OTHER_KEY"')
+        )
+        env = {"OPENAI_API_KEY": SECRET, "PARAKH_OTHER_KEY": SECRET[::-1]}
+        logs = [
+            finish(stage(root, "model=fault", "generation.log_mlflow=true", env=env), 180),
+            finish(stage(root, "model=fault2", env=env), 60),
+        ]
+    rows = [json.loads(line) for line in output_of(root, "fault2").read_text().splitlines()]
+    assert rows and all(r["status"] == "error" and "[redacted]" in r["error"] for r in rows)
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(f"sqlite:///{root / 'mlflow.db'}")
+    (run,) = client.search_runs(
+        [client.get_experiment_by_name("parakh").experiment_id], "tags.stage = 'generate'"
+    )
+    assert run.data.metrics["generate.items"] == N_QUESTIONS
+    assert run.data.metrics["generate.cost_usd"] > 0
+    for secret in (SECRET, SECRET[::-1]):
+        for text in logs:
+            assert secret not in text
+        for path in root.rglob("*"):
+            if path.is_file():
+                assert secret.encode() not in path.read_bytes(), path
+
+
+def test_a_prompt_variant_writes_its_own_file_and_records_truncation(
+    tmp_path: Path, tiny_questions
+) -> None:
+    """In-process: NoMIRACL-style passages, a small window, a prompt-variant output name."""
+    from parakh.backends.scripted import ScriptedBackend
+    from parakh.config import compose
+    from parakh.config.schema import ScriptedModel
+    from parakh.schema import Passage
+    from parakh.stages import generate
+
+    cfg = compose(["generation.prompt=nomiracl_role"])
+    model = ScriptedModel(
+        name="fake",
+        backend="scripted",
+        default_response="I don't know",
+        context_window=400,
+        sampling={"max_tokens": 16},
+    )
+    cfg = cfg.model_copy(update={"model": model})
+    questions = [
+        q.model_copy(
+            update={"contexts": [Passage(id=f"p{i}", text="word " * 60) for i in range(10)]}
+        )
+        for q in tiny_questions
+    ]
+    result = generate.generate(
+        cfg, questions, [], ScriptedBackend(model), None, tmp_path / "progress.jsonl"
+    )
+    assert cfg.generation.output_name("fake") == "fake@nomiracl_role.0shot"
+    assert [g.model for g in result.generations] == ["fake@nomiracl_role.0shot"] * 3
+    for g in result.generations:
+        assert (
+            g.messages[0]["role"] == "system" and "relevance assessor" in g.messages[0]["content"]
+        )
+        assert g.truncation is not None and g.truncation.passages_given == 10
+        assert 0 < g.truncation.passages_kept < 10 and not g.truncation.overflow
+    assert result.summary["truncated_prompts"] == 3
+
+
+def test_items_resumed_from_an_interrupted_run_are_not_billed_again(
+    tmp_path: Path, tiny_questions
+) -> None:
+    from parakh.backends.scripted import ScriptedBackend
+    from parakh.config import compose
+    from parakh.config.schema import ScriptedModel
+    from parakh.stages import generate
+
+    model = ScriptedModel(
+        name="fake",
+        backend="scripted",
+        default_response="ok",
+        prices={"input_per_mtok": 1.0, "output_per_mtok": 1.0},
+    )
+    cfg = compose().model_copy(update={"model": model})
+    progress = tmp_path / "progress.jsonl"
+    generate.generate(cfg, tiny_questions[:2], [], ScriptedBackend(model), None, progress)
+    result = generate.generate(cfg, tiny_questions, [], ScriptedBackend(model), None, progress)
+    summary = result.summary
+    assert summary["items"] == 3 and summary["resumed"] == 2 and summary["backend_items"] == 1
+    assert [i.resumed for i in result.items] == [True, True, False]
+    assert summary["cost_usd"] == pytest.approx(result.items[2].cost_usd)
