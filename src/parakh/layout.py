@@ -73,6 +73,18 @@ class Layout:
         return self.reports / "plots"
 
 
+def generation_name(cfg: ParakhConfig) -> str:
+    """The generations file stem of a run: the model, its prompt variant, its translator.
+
+    Direct inference with the dataset's prompt writes `<model>.jsonl`; a prompt or few-shot
+    variant or a translate-test run gets its own file, so sweeps never overwrite each other.
+    """
+    name = cfg.generation.output_name(cfg.model.name)
+    if cfg.translator.kind != "none":
+        name += f"@tt-{cfg.translator.name}"
+    return name
+
+
 def spec_path(output: Path) -> Path:
     """The run spec written beside an output: `x.jsonl` -> `x.runspec.json`."""
     return output.with_name(output.name.rsplit(".", 1)[0] + ".runspec.json")

@@ -32,7 +32,7 @@ from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout, spec_path
+from parakh.layout import Layout, generation_name, spec_path
 from parakh.paths import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool
@@ -40,6 +40,7 @@ from parakh.prompts.template import load_prompt
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
 from parakh.tracking.mlflow_log import tracking_uri
 from parakh.tracking.runspec import write_run_spec
+from parakh.translation.translate_test import TranslateTest
 
 
 def prompt_name(cfg: ParakhConfig) -> str:
@@ -140,9 +141,13 @@ def generate(
     progress_path: Path,
 ) -> GenerateResult:
     """Every question answered exactly once (or an error row), with the run's accounting."""
-    name = cfg.generation.output_name(cfg.model.name)
+    name = generation_name(cfg)
+    # translate-test: ask in English, back-translate answers; a pass-through for translator=none
+    translate_test = TranslateTest.open(cfg.translator, cache)
+    asked = [translate_test.question(q) for q in questions]
+    retrievals = translate_test.retrievals(questions, retrievals)
     requests, truncations = build_requests(
-        cfg, questions, {r.question_id: r for r in retrievals}, backend.count_tokens
+        cfg, asked, {r.question_id: r for r in retrievals}, backend.count_tokens
     )
     run_id = uuid.uuid4().hex  # tells this run's rows from those resumed from a progress file
     start = time.perf_counter()
@@ -179,6 +184,8 @@ def generate(
         )
         # Timing and cache-hit fields vary between runs; the output keeps what the model said.
         generations.append(g.model_copy(update={"latency_s": 0.0, "cached": False}))
+    generations = translate_test.finish(questions, generations)
+    translate_test.close()
     summary = summarize(items, wall_s=wall, prices=prices, truncated=len(truncations))
     return GenerateResult(generations, items, summary)
 
@@ -196,7 +203,7 @@ def run(
 
 def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
-    name = cfg.generation.output_name(cfg.model.name)
+    name = generation_name(cfg)
     out = layout.generations(name)
     questions = read_jsonl(layout.translated_questions, Question)
     retrievals = read_jsonl(layout.retrieval, Retrieval)

@@ -19,7 +19,7 @@ from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric import load_rubric
 from parakh.judging.summary import judge_summary
-from parakh.layout import Layout, spec_path
+from parakh.layout import Layout, generation_name, spec_path
 from parakh.metrics.scoring import resolve_metrics
 from parakh.paths import resolve
 from parakh.schema import Generation, Judgment, Question, Retrieval
@@ -74,9 +74,9 @@ def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
 
 def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
-    out = layout.judgments(cfg.judge.name, cfg.model.name)
+    out = layout.judgments(cfg.judge.name, generation_name(cfg))
     questions = read_jsonl(layout.translated_questions, Question)
-    generations = read_jsonl(layout.generations(cfg.model.name), Generation)
+    generations = read_jsonl(layout.generations(generation_name(cfg)), Generation)
     retrievals = read_jsonl(layout.retrieval, Retrieval)
     cache = ResponseCache(resolve(cfg.paths.cache))
     progress = out.with_name(f".{out.stem}.progress.jsonl")
@@ -84,6 +84,8 @@ def main_task(cfg: ParakhConfig) -> None:
         rows = run(cfg, questions, generations, retrievals, progress, cache)
     finally:
         cache.close()
+    if cfg.translator.kind != "none":  # translate-test rows stand apart on the leaderboard
+        rows = [r.model_copy(update={"translator": cfg.translator.name}) for r in rows]
     summary = summarize(cfg, rows)
     write_jsonl(out, rows)
     write_json(summary_path(out), summary)
@@ -95,7 +97,7 @@ def main_task(cfg: ParakhConfig) -> None:
         config={"judge": cfg.judge.model_dump()},
         inputs={
             "questions": layout.translated_questions,
-            "generations": layout.generations(cfg.model.name),
+            "generations": layout.generations(generation_name(cfg)),
         },
     )
     status = summary["status"]
