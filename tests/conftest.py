@@ -17,6 +17,9 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 def _project_root(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test resolves conf/ and paths against this checkout, wherever pytest runs."""
     monkeypatch.setenv("PARAKH_ROOT", str(REPO))
+    # Each test starts with no tracking URI from the environment, and whatever a test (or a
+    # library it calls) puts there is removed afterwards, so no later subprocess inherits it.
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
 
 
 @pytest.fixture

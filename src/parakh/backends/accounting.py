@@ -104,11 +104,11 @@ def log_accounting_to_mlflow(
     artifact: Path,
 ) -> str:
     """One MLflow run holding the accounting numbers as metrics and the file as an artifact."""
-    import mlflow
     from mlflow.entities import Metric
     from mlflow.tracking import MlflowClient
 
-    mlflow.set_tracking_uri(uri)
+    # No mlflow.set_tracking_uri: it writes MLFLOW_TRACKING_URI into os.environ, which every
+    # later subprocess would inherit. The client takes the URI explicitly.
     client = MlflowClient(uri)
     exp = client.get_experiment_by_name(experiment)
     exp_id = exp.experiment_id if exp else client.create_experiment(experiment)

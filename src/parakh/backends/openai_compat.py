@@ -228,13 +228,18 @@ class OpenAIBackend(Backend):
         )
         stop = threading.Event()
         loop_ready: list[asyncio.AbstractEventLoop] = []
+        slots: list[asyncio.Semaphore] = []
 
         async def run_all() -> None:
-            loop_ready.append(asyncio.get_running_loop())
             limit = asyncio.Semaphore(self.cfg.concurrency)
+            # A slot is held from a request's start until the consumer has recorded its row, so
+            # at most `concurrency` items are ever started-but-unrecorded: a crash loses no more.
+            slots.append(asyncio.Semaphore(self.cfg.concurrency))
+            loop_ready.append(asyncio.get_running_loop())
             client = self._client()
 
             async def worker(r: ChatRequest) -> None:
+                await slots[0].acquire()
                 results.put((r, await self._one(client, r, limit)))
 
             tasks = [asyncio.ensure_future(worker(r)) for r in pending]
@@ -262,7 +267,8 @@ class OpenAIBackend(Backend):
             while (item := results.get()) is not None:
                 if isinstance(item, BaseException):
                     raise item
-                yield item
+                yield item  # returns once the consumer has recorded the row
+                loop_ready[0].call_soon_threadsafe(slots[0].release)
         finally:
             stop.set()
             if thread.is_alive() and loop_ready:

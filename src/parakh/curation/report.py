@@ -93,13 +93,13 @@ def log_report(
     report: Mapping[str, Any], params: Mapping[str, Any], report_path: Path, uri: str
 ) -> str:
     """Log the report as one MLflow run (found again, not duplicated, for the same content)."""
-    import mlflow
     from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
 
     from parakh.tracking.mlflow_log import flatten
 
-    mlflow.set_tracking_uri(uri)
+    # No mlflow.set_tracking_uri: it writes MLFLOW_TRACKING_URI into os.environ, which every
+    # later subprocess would inherit. The client takes the URI explicitly.
     client = MlflowClient(uri)
     experiment = client.get_experiment_by_name(CURATION_EXPERIMENT)
     exp_id = (
