@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from tests.conftest import REPO
 
 

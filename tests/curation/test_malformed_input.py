@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.conftest import REPO
 from tests.curation.curate_project import (
     make_project,

@@ -7,10 +7,10 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from tests.conftest import REPO
 
 from parakh.datasets import adapter_names, get_adapter, load_dataset, parse_options
 from parakh.errors import ConfigError, InputError
+from tests.conftest import REPO
 
 DEMO = REPO / "data" / "raw" / "demo"
 
