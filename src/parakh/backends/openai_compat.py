@@ -10,6 +10,7 @@ its reason. The API key is read from the environment only, and scrubbed from eve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import json
 import os
@@ -268,7 +269,8 @@ class OpenAIBackend(Backend):
                 if isinstance(item, BaseException):
                     raise item
                 yield item  # returns once the consumer has recorded the row
-                loop_ready[0].call_soon_threadsafe(slots[0].release)
+                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+                    loop_ready[0].call_soon_threadsafe(slots[0].release)
         finally:
             stop.set()
             if thread.is_alive() and loop_ready:
