@@ -4,37 +4,18 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import string
 import sys
 import unicodedata
 from pathlib import Path
 
 import pytest
+from tests.metrics.test_lexical_metrics import squad_normalize_answer
 
 from parakh.errors import ConfigError
 from parakh.text.normalize import canonical_text, is_english, normalize_answer
 
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
-
-def squad_normalize_answer(s: str) -> str:
-    """The official SQuAD v1.1 `normalize_answer` (evaluate-v1.1.py), as the reference."""
-
-    def remove_articles(text: str) -> str:
-        return re.sub(r"\b(a|an|the)\b", " ", text)
-
-    def white_space_fix(text: str) -> str:
-        return " ".join(text.split())
-
-    def remove_punc(text: str) -> str:
-        exclude = set(string.punctuation)
-        return "".join(ch for ch in text if ch not in exclude)
-
-    def lower(text: str) -> str:
-        return text.lower()
-
-    return white_space_fix(remove_articles(remove_punc(lower(s))))
 
 
 def test_equals_squad_on_random_ascii() -> None:
