@@ -107,11 +107,10 @@ def log_accounting_to_mlflow(
     from mlflow.entities import Metric
     from mlflow.tracking import MlflowClient
 
-    # No mlflow.set_tracking_uri: it writes MLFLOW_TRACKING_URI into os.environ, which every
-    # later subprocess would inherit. The client takes the URI explicitly.
+    from parakh.tracking.mlflow_log import experiment_id
+
     client = MlflowClient(uri)
-    exp = client.get_experiment_by_name(experiment)
-    exp_id = exp.experiment_id if exp else client.create_experiment(experiment)
+    exp_id = experiment_id(client, experiment)
     run = client.create_run(exp_id, tags={"stage": "generate", **tags}, run_name=run_name)
     metrics = [
         Metric(f"generate.{k}", float(v), 0, 0)

@@ -96,15 +96,10 @@ def log_report(
     from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
 
-    from parakh.tracking.mlflow_log import flatten
+    from parakh.tracking.mlflow_log import experiment_id, flatten
 
-    # No mlflow.set_tracking_uri: it writes MLFLOW_TRACKING_URI into os.environ, which every
-    # later subprocess would inherit. The client takes the URI explicitly.
     client = MlflowClient(uri)
-    experiment = client.get_experiment_by_name(CURATION_EXPERIMENT)
-    exp_id = (
-        experiment.experiment_id if experiment else client.create_experiment(CURATION_EXPERIMENT)
-    )
+    exp_id = experiment_id(client, CURATION_EXPERIMENT)
     run_key = sha256_obj({"report": report, "params": dict(params)})
     found = client.search_runs(
         [exp_id], filter_string=f"tags.`parakh.run_key` = '{run_key}'", max_results=1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from parakh.hashing import sha256_obj
-from parakh.tracking.mlflow_log import flatten
+from parakh.tracking.mlflow_log import experiment_id, flatten
 
 
 def mlflow_metrics(metrics: dict[str, Any]) -> dict[str, float]:
@@ -41,8 +41,7 @@ def log_retrieval_run(
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(uri)
-    exp = client.get_experiment_by_name(experiment)
-    exp_id = exp.experiment_id if exp else client.create_experiment(experiment)
+    exp_id = experiment_id(client, experiment)
     values = mlflow_metrics(metrics)
     flat = flatten(params)
     run_key = sha256_obj({"dataset": dataset, "tags": tags, "params": flat, "metrics": values})

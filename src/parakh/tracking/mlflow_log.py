@@ -40,6 +40,16 @@ def tracking_uri(configured: str | None) -> str:
     return f"sqlite:///{project_root() / 'mlflow.db'}"
 
 
+def experiment_id(client: Any, name: str) -> str:
+    """The id of the named experiment, created if absent.
+
+    Callers pass the tracking URI to `MlflowClient` and never call `mlflow.set_tracking_uri`,
+    which writes MLFLOW_TRACKING_URI into os.environ for every later subprocess to inherit.
+    """
+    exp = client.get_experiment_by_name(name)
+    return str(exp.experiment_id if exp else client.create_experiment(name))
+
+
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
     out: dict[str, str] = {}
     for key, value in data.items():
@@ -210,8 +220,7 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(uri)
-    exp = client.get_experiment_by_name(sweep.experiment)
-    exp_id = exp.experiment_id if exp else client.create_experiment(sweep.experiment)
+    exp_id = experiment_id(client, sweep.experiment)
     key = sweep.run_key()
     existing = find_sweep(client, exp_id, key)
     if existing is not None:
