@@ -14,18 +14,19 @@ from parakh.errors import MissingDependencyError
 
 
 @pytest.mark.parametrize(
-    ("model", "module", "install"),
+    ("overrides", "module", "install"),
     [
-        ("gpt-4o", "openai", "pip install 'parakh[openai]'"),
-        ("smollm2", "llama_cpp", "pip install 'parakh[local]'"),
-        ("gemma-2-9b-it", "vllm", "pip install 'parakh[vllm]'"),
+        (["model=gpt-4o"], "aiohttp", "pip install 'parakh[openai]'"),
+        (["model=gpt-4o", "+model.transport=sdk"], "openai", "pip install 'parakh[openai]'"),
+        (["model=smollm2"], "llama_cpp", "pip install 'parakh[local]'"),
+        (["model=gemma-2-9b-it"], "vllm", "pip install 'parakh[vllm]'"),
     ],
 )
 def test_missing_dependency_names_the_install_line(
-    monkeypatch: pytest.MonkeyPatch, model: str, module: str, install: str
+    monkeypatch: pytest.MonkeyPatch, overrides: list[str], module: str, install: str
 ) -> None:
     monkeypatch.setitem(sys.modules, module, None)  # `import module` now raises ImportError
     request = ChatRequest(key="q", messages=(("user", "hi"),), sampling=Sampling())
     with pytest.raises(MissingDependencyError) as err:
-        make_backend(compose([f"model={model}"]).model).complete(request)
+        make_backend(compose(overrides).model).complete(request)
     assert f"Install it with:\n    {install}" in str(err.value)

@@ -1,65 +1,33 @@
 """Any OpenAI-compatible server: vLLM serve, llama.cpp server, hosted APIs, Azure OpenAI.
 
-Requests run concurrently on the `openai` SDK's async client, at most `concurrency` in flight.
-A 429, a 5xx, a timeout, a dropped connection or an unparsable answer is retried with
-exponential backoff and full jitter, waiting what `Retry-After` asks when the server says;
-other 4xx are final at once. After the retry budget an item becomes an error completion with
-its reason. The API key is read from the environment only, and scrubbed from every error text.
+Requests run concurrently on one asyncio event loop, spread over the model's servers (one, or
+several replicas of the model) with at most each server's `concurrency` in flight there. A 429,
+a 5xx, a timeout, a dropped connection or an unparsable answer is retried with exponential
+backoff and full jitter, waiting what `Retry-After` asks when the server says; a server that
+stops answering is routed around at once (see `server_pool`); other 4xx are final at once.
+After the retry budget an item becomes an error completion with its reason. The API key is read
+from the environment only, and scrubbed from every error text.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
-import json
 import os
 import queue
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.openai_http import CallFailed, Transport, make_transport
+from parakh.backends.openai_http import retry_after_seconds as retry_after_seconds
 from parakh.backends.request_builder import chat_body, completion_body
+from parakh.backends.server_pool import Outcome, ServerPool, ServerState
 from parakh.config.schema import OpenAIModel
-from parakh.errors import ConfigError, MissingDependencyError
-
-RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
-
-
-class _Retryable(Exception):
-    """A failed attempt worth another: the reason, and the wait the server asked for."""
-
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after = retry_after
-
-
-def retry_after_seconds(headers: Any) -> float | None:
-    """The wait a 429/503 asks for: `retry-after-ms`, `Retry-After` seconds or HTTP date."""
-    if headers is None:
-        return None
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        parsed = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, parsed.timestamp() - time.time())
 
 
 def parse_response(data: Any, chat: bool) -> tuple[str, str | None, tuple[int, int]]:
@@ -83,13 +51,12 @@ class OpenAIBackend(Backend):
 
     def __init__(self, cfg: OpenAIModel) -> None:
         super().__init__(cfg)
-        try:
-            import openai
-        except ImportError as e:
-            raise MissingDependencyError("openai", "pip install 'parakh[openai]'") from e
-        self._openai = openai
+        self._servers = [(s.base_url, s.concurrency or cfg.concurrency) for s in cfg.server_list()]
+        # Fails now, with the install line, when the transport's package is missing.
+        make_transport(cfg, self._api_key())
         self._rng = random.Random(cfg.sampling.seed)
         self.calls = 0  # HTTP attempts made, retries included
+        self.last_pool: ServerPool | None = None  # the last run's servers, for reports and tests
 
     def identity(self) -> dict[str, Any]:
         # The base URL is left out: replicas of one model give the same answers.
@@ -106,70 +73,29 @@ class OpenAIBackend(Backend):
         key = os.environ.get(self.cfg.api_key_env, "")
         return text.replace(key, "[redacted]") if len(key) >= 4 else text
 
-    def _http_client(self) -> Any:
-        """aiohttp under the SDK when installed (`openai[aiohttp]`): ~40% less CPU per request
-        than the default transport, which matters at hundreds of requests a second."""
-        try:
-            return self._openai.DefaultAioHttpClient(timeout=self.cfg.timeout_s)
-        except (AttributeError, RuntimeError):
-            return None
+    def _route(self, request: ChatRequest) -> tuple[str, dict[str, Any]]:
+        if request.prompt is not None:
+            return "/completions", completion_body(request, self.cfg.model_id)
+        body = chat_body(
+            request,
+            self.cfg.model_id,
+            structured_output=self.cfg.structured_output,
+            system_role=self.cfg.system_role,
+        )
+        return "/chat/completions", body
 
-    def _client(self) -> Any:
-        common = {
-            "api_key": self._api_key(),
-            "timeout": self.cfg.timeout_s,
-            "max_retries": 0,
-            "http_client": self._http_client(),
-        }
-        if self.cfg.azure_api_version:
-            if not self.cfg.base_url:
-                raise ConfigError(
-                    f"model '{self.cfg.name}': Azure OpenAI (azure_api_version set) needs "
-                    "`base_url`, the resource endpoint"
-                )
-            return self._openai.AsyncAzureOpenAI(
-                azure_endpoint=self.cfg.base_url,
-                api_version=self.cfg.azure_api_version,
-                **common,
-            )
-        return self._openai.AsyncOpenAI(base_url=self.cfg.base_url, **common)
-
-    async def _attempt(self, client: Any, request: ChatRequest) -> Completion:
-        """One HTTP call; raises _Retryable for failures worth retrying.
-
-        The body goes through the SDK client's `post` (auth, base URL, Azure deployment routing,
-        timeouts, its error classes) as the request builder made it, and the answer is parsed
-        here: the SDK's typed param transform and response models cost more CPU per request
-        than the whole HTTP exchange, and a malformed body is classified as such.
-        """
-        openai = self._openai
+    async def _attempt(
+        self, transport: Transport, server: ServerState, request: ChatRequest
+    ) -> Completion:
+        """One HTTP call to one server; raises CallFailed when it gave no usable answer."""
         self.calls += 1
         start = time.perf_counter()
-        if request.prompt is not None:
-            path, body = "/completions", completion_body(request, self.cfg.model_id)
-        else:
-            path = "/chat/completions"
-            body = chat_body(
-                request,
-                self.cfg.model_id,
-                structured_output=self.cfg.structured_output,
-                system_role=self.cfg.system_role,
-            )
-        try:
-            data = json.loads(await client.post(path, body=body, cast_to=bytes))
-        except openai.APIStatusError as e:
-            reason = f"HTTP {e.status_code}: {str(e)[:300]}"
-            if e.status_code in RETRYABLE_STATUS or e.status_code >= 500:
-                raise _Retryable(reason, retry_after_seconds(e.response.headers)) from e
-            return Completion(text=None, error=reason, latency_s=time.perf_counter() - start)
-        except (openai.APITimeoutError, openai.APIConnectionError) as e:
-            raise _Retryable(f"{type(e).__name__}: {e}") from e
-        except ValueError as e:  # the body is not JSON
-            raise _Retryable(f"malformed response: {e}") from e
+        path, body = self._route(request)
+        data = await transport.post(server.url, path, body)
         try:
             text, finish_reason, usage = parse_response(data, chat=request.prompt is None)
         except (KeyError, IndexError, TypeError, ValueError) as e:
-            raise _Retryable(f"malformed response: {type(e).__name__}: {e}") from e
+            raise CallFailed(f"malformed response: {type(e).__name__}: {e}") from e
         return Completion(
             text=text,
             latency_s=time.perf_counter() - start,
@@ -178,22 +104,40 @@ class OpenAIBackend(Backend):
             extra={"finish_reason": finish_reason},
         )
 
-    async def _one(self, client: Any, request: ChatRequest, limit: asyncio.Semaphore) -> Completion:
-        """A request with its retries; the semaphore is held only while a call is in flight."""
+    async def _one(
+        self, transport: Transport, pool: ServerPool, request: ChatRequest
+    ) -> Completion:
+        """A request with its retries; a server's slot is held only while a call is in flight.
+
+        A server that stopped answering hands the request to another at once (an attempt is
+        still counted); any other failure waits its backoff, or what Retry-After asked.
+        """
         started = time.perf_counter()
         reasons: list[str] = []
+        failed_on: ServerState | None = None
         for attempt in range(self.cfg.max_retries + 1):
-            async with limit:
-                try:
-                    completion = await self._attempt(client, request)
-                except _Retryable as e:
-                    reasons.append(e.reason)
-                    wait = e.retry_after
-                else:
-                    completion.attempts = attempt + 1
-                    if completion.error is not None:
-                        completion.error = self.redact(completion.error)
-                    return completion
+            server = await pool.acquire(avoid=failed_on)
+            try:
+                completion = await self._attempt(transport, server, request)
+            except CallFailed as e:
+                await pool.release(server, e.outcome)
+                where = f" ({server.url})" if len(pool.servers) > 1 else ""
+                reasons.append(e.reason + where)
+                if not e.retryable:
+                    return Completion(
+                        text=None,
+                        error=self.redact(e.reason),
+                        attempts=attempt + 1,
+                        latency_s=time.perf_counter() - started,
+                    )
+                failed_on = server
+                wait = e.retry_after
+                if e.outcome is not Outcome.ANSWERED and pool.others_up(server):
+                    wait = 0.0  # fail over now: another server is answering
+            else:
+                await pool.release(server, Outcome.ANSWERED)
+                completion.attempts = attempt + 1
+                return completion
             if attempt < self.cfg.max_retries:
                 if wait is None:
                     wait = backoff_seconds(
@@ -202,11 +146,7 @@ class OpenAIBackend(Backend):
                 await asyncio.sleep(min(wait, self.cfg.max_backoff_s))
         return Completion(
             text=None,
-            error=self.redact(
-                f"gave up after {len(reasons)} attempts; last: {reasons[-1]}"
-                if reasons
-                else "no attempt made"
-            ),
+            error=self.redact(f"gave up after {len(reasons)} attempts; last: {reasons[-1]}"),
             attempts=len(reasons),
             latency_s=time.perf_counter() - started,
         )
@@ -221,7 +161,7 @@ class OpenAIBackend(Backend):
 
         Closing the iterator early (an exception in the consumer) cancels what is in flight.
         """
-        pending = list(requests)
+        pending = deque(requests)
         if not pending:
             return
         results: queue.SimpleQueue[tuple[ChatRequest, Completion] | BaseException | None] = (
@@ -232,24 +172,32 @@ class OpenAIBackend(Backend):
         slots: list[asyncio.Semaphore] = []
 
         async def run_all() -> None:
-            limit = asyncio.Semaphore(self.cfg.concurrency)
+            pool = ServerPool(self._servers, self.cfg.server_cooldown_s, self.cfg.max_backoff_s)
+            self.last_pool = pool
             # A slot is held from a request's start until the consumer has recorded its row, so
-            # at most `concurrency` items are ever started-but-unrecorded: a crash loses no more.
-            slots.append(asyncio.Semaphore(self.cfg.concurrency))
+            # at most `capacity` items are ever started-but-unrecorded: a crash loses no more.
+            slots.append(asyncio.Semaphore(pool.capacity))
             loop_ready.append(asyncio.get_running_loop())
-            client = self._client()
+            transport = make_transport(self.cfg, self._api_key())
 
-            async def worker(r: ChatRequest) -> None:
-                await slots[0].acquire()
-                results.put((r, await self._one(client, r, limit)))
+            async def worker() -> None:
+                while pending:
+                    await slots[0].acquire()
+                    if not pending:
+                        slots[0].release()
+                        return
+                    request = pending.popleft()
+                    results.put((request, await self._one(transport, pool, request)))
 
-            tasks = [asyncio.ensure_future(worker(r)) for r in pending]
+            workers = [
+                asyncio.ensure_future(worker()) for _ in range(min(pool.capacity, len(pending)))
+            ]
             try:
-                await asyncio.gather(*tasks)
+                await asyncio.gather(*workers)
             finally:
-                for task in tasks:
+                for task in workers:
                     task.cancel()
-                await client.close()
+                await transport.close()
 
         def thread_main() -> None:
             try:

@@ -8,9 +8,10 @@ only the name of the environment variable that holds one.
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from parakh.config.base import Strict
 
@@ -74,15 +75,50 @@ class LlamaCppModel(_ModelBase):
     n_batch: int = 512
 
 
+OPENAI_API_URL = "https://api.openai.com/v1"
+
+
+class Server(Strict):
+    """One replica of a served model, with its own limit on requests in flight."""
+
+    base_url: str
+    concurrency: int | None = Field(
+        default=None, ge=1, description="requests in flight on this server; null: the model's"
+    )
+
+
 class OpenAIModel(_ModelBase):
-    """Any OpenAI-compatible endpoint (vLLM serve, llama.cpp server, hosted APIs, Azure)."""
+    """Any OpenAI-compatible endpoint (vLLM serve, llama.cpp server, hosted APIs, Azure).
+
+    Several replicas of one model (e.g. `vllm serve` on four nodes) are a list of base URLs, or
+    `servers` with a concurrency each: requests go to the least-loaded server that answers, and
+    move to the others while one stops answering.
+    """
 
     backend: Literal["openai"]
     model_id: str
     revision: str | None = Field(
         default=None, description="weights revision the server runs; part of the cache key"
     )
-    base_url: str | None = None
+    base_url: str | list[str] | None = Field(
+        default=None,
+        description="null: $OPENAI_BASE_URL or api.openai.com; a list: replicas of one model",
+    )
+    servers: list[Server] = Field(
+        default_factory=list,
+        description="replicas with per-server concurrency (not with a base_url list)",
+    )
+    transport: Literal["aiohttp", "sdk"] = Field(
+        default="aiohttp",
+        description="aiohttp: requests go straight over one aiohttp session (a fraction of the "
+        "CPU per request); sdk: through the openai SDK's async client `post`",
+    )
+    server_cooldown_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="a server that stops answering gets no requests for this long, then one "
+        "probe (the wait doubles after each failed probe, up to max_backoff_s)",
+    )
     api_key_env: str = "OPENAI_API_KEY"
     azure_api_version: str | None = Field(
         default=None,
@@ -99,6 +135,28 @@ class OpenAIModel(_ModelBase):
     max_retries: int = Field(default=5, ge=0)
     backoff_s: float = Field(default=0.5, ge=0, description="first retry wait, doubled each try")
     max_backoff_s: float = Field(default=30.0, ge=0)
+
+    @model_validator(mode="after")
+    def _one_way_to_list_servers(self) -> OpenAIModel:
+        if isinstance(self.base_url, list) and not self.base_url:
+            raise ValueError(f"model '{self.name}': `base_url` is an empty list")
+        if self.servers and self.base_url is not None:
+            raise ValueError(f"model '{self.name}': give either `base_url` or `servers`, not both")
+        return self
+
+    def server_list(self) -> list[Server]:
+        """Every replica with its concurrency. No base_url: $OPENAI_BASE_URL, else OpenAI's
+        API, as the openai SDK does."""
+        if self.servers:
+            return [
+                Server(base_url=s.base_url, concurrency=s.concurrency or self.concurrency)
+                for s in self.servers
+            ]
+        if isinstance(self.base_url, list):
+            urls = self.base_url
+        else:
+            urls = [self.base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL]
+        return [Server(base_url=url, concurrency=self.concurrency) for url in urls]
 
 
 class VLLMModel(_ModelBase):

@@ -125,7 +125,7 @@ def _error_kind(error: str | None) -> str:
     for marker, kind in (
         ("HTTP 429", "429"),
         ("HTTP 5", "5xx"),
-        ("Timeout", "timeout"),
+        ("timeout", "timeout"),
         ("malformed", "garbage"),
     ):
         if marker in text:
