@@ -75,6 +75,7 @@ def throughput_drill(
     concurrency: int = 32,
     workdir: Path | None = None,
     niceness: int | None = None,
+    transport: str = "aiohttp",
 ) -> dict[str, Any]:
     """Wall time of n requests at a fixed server latency, against the ideal n*latency/c.
 
@@ -87,7 +88,9 @@ def throughput_drill(
         tempfile.TemporaryDirectory(dir=workdir) as tmp,
         start_python_server(["parakh.testing.fault_server", "--latency", str(latency_s)]) as server,
     ):
-        backend = OpenAIBackend(_model(server, concurrency=concurrency, timeout_s=30))
+        backend = OpenAIBackend(
+            _model(server, concurrency=concurrency, timeout_s=30, transport=transport)
+        )
         cache = ResponseCache(Path(tmp) / "cache.sqlite")
         requests = drill_requests(n)
         load_before = os.getloadavg()
@@ -105,6 +108,7 @@ def throughput_drill(
         "requests": n,
         "latency_s": latency_s,
         "concurrency": concurrency,
+        "transport": transport,
         "ideal_wall_s": round(ideal, 3),
         "wall_s": round(wall, 3),
         "ratio_to_ideal": round(wall / ideal, 4),
