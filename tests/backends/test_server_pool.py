@@ -88,6 +88,19 @@ def test_an_unreachable_server_is_taken_out_then_probed_once_and_its_cooldown_do
     asyncio.run(scenario())
 
 
+def test_when_nothing_answers_requests_go_on_at_once_into_their_retry_budget() -> None:
+    async def scenario() -> float:
+        pool = ServerPool([("only", 4)], cooldown_s=30.0, max_cooldown_s=30.0)
+        await pool.release(await pool.acquire(), Outcome.UNREACHABLE)
+        assert pool.servers[0].down
+        start = time.monotonic()
+        for _ in range(3):
+            await pool.release(await pool.acquire(), Outcome.UNREACHABLE)
+        return time.monotonic() - start
+
+    assert asyncio.run(scenario()) < 1.0  # no 30 s cooldown wait
+
+
 def test_timeouts_take_a_server_out_only_when_they_repeat() -> None:
     async def scenario() -> None:
         pool = ServerPool([("a", 8)], cooldown_s=5.0, max_cooldown_s=5.0)
@@ -166,6 +179,18 @@ def test_a_server_that_never_answers_is_routed_around(fault_server) -> None:
     assert backend.last_pool is not None
     # One failure takes it out; then only a probe per cooldown reaches it.
     assert backend.last_pool.servers[0].requests <= 10
+
+
+@pytest.mark.server
+def test_a_single_dead_server_ends_in_error_rows_quickly() -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}/v1"
+    backend = OpenAIBackend(_model(base_url=nowhere, concurrency=4, max_retries=2))
+    start = time.monotonic()
+    results = list(backend.complete_many(_requests(20)))
+    assert time.monotonic() - start < 10
+    assert len(results) == 20
+    assert all(not c.ok and c.attempts == 3 for _, c in results)
+    assert all("connection error" in (c.error or "") for _, c in results)
 
 
 def test_servers_and_a_base_url_are_one_or_the_other() -> None:

@@ -4,8 +4,9 @@ Each server has its own limit on requests in flight. A request goes to the serve
 free room (in flight / limit lowest; the first listed wins ties). A server whose connection is
 refused or dropped is taken out at once; one that times out `TIMEOUTS_TO_DOWN` times in a row is
 too. A server taken out gets no requests for its cooldown, then a single probe: a success puts
-it back, a failure doubles the cooldown (up to a cap). While every server is out, requests wait
-for the first cooldown to end rather than fail.
+it back, a failure doubles the cooldown (up to a cap). While every server is out (a single
+server that stopped, say), requests still go to them and fail fast into their own retry
+budget: a dead endpoint ends as error rows, never as a stalled run.
 
 Everything here runs on one asyncio event loop; no locks beyond the loop's own condition.
 """
@@ -71,6 +72,11 @@ class ServerPool:
 
     def _pick(self, now: float, avoid: ServerState | None) -> ServerState | None:
         candidates = [s for s in self.servers if s.room(now) > 0]
+        if not candidates and all(s.down for s in self.servers):
+            # Nothing answers: waiting out cooldowns would stall the run, so requests go on
+            # as they would to a single server, failing fast into their own retry budget.
+            candidates = [s for s in self.servers if s.in_flight < s.limit]
+            candidates = sorted(candidates, key=lambda s: s.down_until)[:1]
         if avoid is not None and len(candidates) > 1:
             candidates = [s for s in candidates if s is not avoid] or candidates
         if not candidates:
