@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reproduce": ("reproduce", "rebuild a leaderboard from an MLflow run or DVC experiment"),
     "agreement": ("agreement", "judge-human agreement of judge rows with a human grades file"),
     "translate-dataset": ("translate_dataset", "translate a dataset, keep round-trip chrF >= 50"),
+    "merge-shards": ("merge_shards", "join the shards of a sharded generate or judge run"),
 }
 
 

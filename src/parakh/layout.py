@@ -55,6 +55,18 @@ class Layout:
     def judgments(self, judge: str, model: str) -> Path:
         return self.processed / "judge" / judge / f"{model}.jsonl"
 
+    def shard(self, output: Path, index: int, count: int) -> Path:
+        """Shard `index` of `count` of a generate or judge output, under `shards/`, outside the
+        stage folders that DVC and later stages hash:
+        `generate/m.jsonl` -> `shards/generate/m.shard-0-of-4.jsonl`."""
+        relative = output.relative_to(self.processed)
+        stem = relative.name.rsplit(".", 1)[0]
+        return self.shards / relative.parent / f"{stem}.shard-{index}-of-{count}.jsonl"
+
+    @property
+    def shards(self) -> Path:
+        return self.processed / "shards"
+
     # aggregate
     @property
     def leaderboard_md(self) -> Path:

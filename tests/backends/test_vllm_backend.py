@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import types
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -96,6 +97,7 @@ def test_chat_requests_get_the_openai_paths_messages_and_numbers(vllm_stub) -> N
     assert results[0][1].prompt_tokens == 7 and results[0][1].completion_tokens == 3
     assert record.engine["model"] == "meta-llama/Llama-3.1-70B-Instruct"
     assert record.engine["tensor_parallel_size"] == 4
+    assert record.engine["pipeline_parallel_size"] == 1
     assert record.engine["max_model_len"] == 32768
     ((conversations, params, kwargs),) = record.chat_calls
     body = chat_body(plain, cfg.model_id)  # what OpenAIBackend would send
@@ -105,6 +107,17 @@ def test_chat_requests_get_the_openai_paths_messages_and_numbers(vllm_stub) -> N
     key = "structured_outputs" if structured == "StructuredOutputsParams" else "guided_decoding"
     assert params[1].kwargs[key].json == schema
     assert kwargs == {"use_tqdm": False}
+
+
+def test_tensor_and_pipeline_parallel_sizes_reach_vllm(vllm_stub) -> None:
+    """Mistral Large on two nodes of four GPUs: TP 4 x PP 2, as overrides of its entry."""
+    _, record = vllm_stub
+    overrides = ["model.tensor_parallel_size=4", "model.pipeline_parallel_size=2"]
+    backend = make_backend(compose(["model=mistral-large-instruct-2407", *overrides]).model)
+    backend.complete(_request())
+    assert record.engine["tensor_parallel_size"] == 4
+    assert record.engine["pipeline_parallel_size"] == 2
+    assert record.engine["tokenizer_mode"] == "mistral"
 
 
 def test_gemma_gets_its_system_text_in_the_first_user_turn(vllm_stub) -> None:
@@ -160,3 +173,26 @@ def test_catalog_entries_resolve_to_the_vllm_backend(name: str) -> None:
     assert engine["tensor_parallel_size"] >= 1
     assert engine["max_model_len"] <= cfg.context_window
     assert cfg.notes, "catalog entries carry chat-template notes"
+
+
+def _readme_gpu_table() -> dict[str, tuple[int, int, int]]:
+    """model -> (GPUs, TP, PP) from the table in README's `scale:vllm` block."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- scale:vllm -->")[1].split("<!-- /scale:vllm -->")[0]
+    table: dict[str, tuple[int, int, int]] = {}
+    for line in block.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[3].isdigit():
+            for name in cells[0].split(", "):
+                table[name] = (int(cells[3]), int(cells[4]), int(cells[5]))
+    return table
+
+
+def test_the_readme_gpu_table_gives_each_vllm_entry_its_parallel_sizes() -> None:
+    table = _readme_gpu_table()
+    assert sorted(table) == sorted(VLLM_ENTRIES)
+    for name in VLLM_ENTRIES:
+        cfg = compose([f"model={name}"]).model
+        assert isinstance(cfg, VLLMModel)
+        tp, pp = cfg.tensor_parallel_size, cfg.pipeline_parallel_size
+        assert table[name] == (tp * pp, tp, pp), name

@@ -66,3 +66,7 @@ class ParakhConfig(Strict):
     paths: PathsConfig = Field(default_factory=PathsConfig)
     tracking: TrackingConfig = Field(default_factory=TrackingConfig)
     progress: bool = True
+    shard: int | None = Field(
+        default=None, ge=0, description="generate/judge only shard i of num_shards (parakh.scale)"
+    )
+    num_shards: int | None = Field(default=None, ge=1, description="null: unsharded")

@@ -74,16 +74,18 @@ def judge_with_rubrics(
     seed: int = 0,
     show_progress: bool = True,
     backend_factory: BackendFactory | None = None,
+    population: list[Question] | None = None,
 ) -> list[Judgment]:
     """Rubric rows for every (question, criterion) of one model's answers.
 
     `backend_factory` makes each judge model's backend (default `make_backend`; tests pass
-    deterministic fakes)."""
+    deterministic fakes). `population` (default `questions`) is what the per-language sample
+    is drawn from: a shard passes the whole dataset, so it samples as a single run does."""
     backend_factory = backend_factory or make_backend
     rubrics = judge_rubrics(cfg)
     jurors = judge_models(cfg)
     panel = make_panel(cfg, jurors, generator)
-    sampled = sample_per_language(questions, cfg.sample_per_language, seed)
+    sampled = sample_per_language(population or questions, cfg.sample_per_language, seed)
     prompt = load_judge_prompt(cfg.prompt)
     to_judge = [q for q in questions if q.id in sampled]
     ballots: dict[str, dict[str, Ballot]] = {}

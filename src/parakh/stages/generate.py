@@ -8,6 +8,11 @@ The output keeps what the model said (timing and cache fields zeroed, so a re-ru
 inputs is byte-identical); tokens, latency, retries and cost of the run go to
 `.parakh/accounting/<dataset>/<name>.json`, beside the response cache (and to MLflow with
 `generation.log_mlflow=true`).
+
+`shard=i num_shards=n` answers only shard i's questions (parakh.scale.shard) and writes the
+rows, run spec and ledger under `data/processed/<dataset>/shards/generate/`; it logs nothing to
+MLflow. `parakh merge-shards generate num_shards=n ...` (`merge_task`) writes the output, run
+spec and ledger a single run writes, and logs the merged ledger as a single run would.
 """
 
 from __future__ import annotations
@@ -37,8 +42,17 @@ from parakh.paths import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool
 from parakh.prompts.template import load_prompt
+from parakh.scale.shard import (
+    ShardSpec,
+    ledger_path,
+    merge_accounting,
+    merge_count,
+    merge_rows,
+    merged_run_spec,
+    shard_files,
+)
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
-from parakh.tracking.mlflow_log import tracking_uri
+from parakh.tracking.mlflow_log import parent_run_tags, tracking_uri
 from parakh.tracking.runspec import write_run_spec
 from parakh.translation.translate_test import TranslateTest
 
@@ -201,50 +215,124 @@ def run(
     return generate(cfg, questions, retrievals, backend, cache, progress_path).generations
 
 
+def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> dict[str, Any]:
+    """The config part of the run spec (the backend identity: None when not known)."""
+    config: dict[str, Any] = {
+        "model": cfg.model.model_dump(),
+        "prompt": prompt_name(cfg),
+        "generation": cfg.generation.model_dump(),
+    }
+    if backend_identity is not None:
+        config["backend_identity"] = backend_identity
+    return config
+
+
+def run_inputs(layout: Layout) -> dict[str, Path]:
+    return {"questions": layout.translated_questions, "retrieval": layout.retrieval}
+
+
 def main_task(cfg: ParakhConfig) -> None:
+    shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
     name = generation_name(cfg)
     out = layout.generations(name)
+    target = out if shard is None else layout.shard(out, shard.index, shard.count)
     questions = read_jsonl(layout.translated_questions, Question)
     retrievals = read_jsonl(layout.retrieval, Retrieval)
+    if shard is not None:
+        questions = shard.select(questions, lambda q: q.id)
+        retrievals = shard.select(retrievals, lambda r: r.question_id)
     backend = make_backend(cfg.model)
     cache = ResponseCache(resolve(cfg.paths.cache))
-    progress = out.with_name(f".{out.stem}.progress.jsonl")
+    progress = target.with_name(f".{target.stem}.progress.jsonl")
     try:
         result = generate(cfg, questions, retrievals, backend, cache, progress)
     finally:
         backend.close()
         cache.close()
+    run_info: dict[str, Any] = {
+        "dataset": cfg.dataset.name,
+        "model": cfg.model.name,
+        "output": name,
+    }
+    if shard is not None:  # the rows last: a shard file means a finished shard
+        config = {**run_config(cfg, backend.identity()), "shard": shard.as_dict()}
+        write_run_spec(
+            spec_path(target), stage="generate", config=config, inputs=run_inputs(layout)
+        )
+        document = accounting_document(
+            {**run_info, "shard": shard.as_dict()}, result.summary, result.items
+        )
+        write_json(ledger_path(target), document)
+        write_jsonl(target, result.generations)
+        progress.unlink(missing_ok=True)
+        _report(f"{name}, {shard}", result.summary, target)
+        return
     write_jsonl(out, result.generations)
     progress.unlink(missing_ok=True)
     write_run_spec(
         spec_path(out),
         stage="generate",
-        config={
-            "model": cfg.model.model_dump(),
-            "prompt": prompt_name(cfg),
-            "generation": cfg.generation.model_dump(),
-            "backend_identity": backend.identity(),
-        },
-        inputs={"questions": layout.translated_questions, "retrieval": layout.retrieval},
+        config=run_config(cfg, backend.identity()),
+        inputs=run_inputs(layout),
     )
+    _account(cfg, name, run_info, result.summary, result.items)
+    _report(name, result.summary, out)
+
+
+def merge_task(cfg: ParakhConfig) -> None:
+    """Join the `num_shards` shards of a sharded run into the output a single run writes."""
+    count = merge_count(cfg)
+    layout = Layout.of(cfg)
+    name = generation_name(cfg)
+    out = layout.generations(name)
+    files = shard_files(layout, out, count, stage="generate")
+    questions = read_jsonl(layout.translated_questions, Question)
+    spec = merged_run_spec(
+        files,
+        config=run_config(cfg, None),
+        inputs=run_inputs(layout),
+        ignore=("backend_identity",),
+    )
+    merged = merge_rows(files, Generation, questions)
+    summary, items = merge_accounting(files, questions, cfg.model.prices)
+    write_jsonl(out, merged.plain)
+    write_json(spec_path(out), spec)
     run_info = {"dataset": cfg.dataset.name, "model": cfg.model.name, "output": name}
+    _account(cfg, name, {**run_info, "shards": count}, summary, items)
+    _report(f"{name}, {count} shards merged", summary, out)
+
+
+def _account(
+    cfg: ParakhConfig,
+    name: str,
+    run_info: dict[str, Any],
+    summary: dict[str, Any],
+    items: list[ItemAccount],
+) -> None:
+    """The run's ledger beside the response cache, and in MLflow if asked."""
     ledger = accounting_path(resolve(cfg.paths.cache).parent, cfg.dataset.name, name)
-    write_json(ledger, accounting_document(run_info, result.summary, result.items))
+    write_json(ledger, accounting_document(run_info, summary, items))
     if cfg.generation.log_mlflow:
+        tags = {"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": prompt_name(cfg)}
+        tags.update(parent_run_tags())  # a job of a sweep with a parent run
+        if "shards" in run_info:
+            tags["shards"] = str(run_info["shards"])
         log_accounting_to_mlflow(
             uri=tracking_uri(cfg.tracking.uri),
             experiment=cfg.tracking.experiment,
             run_name=f"generate/{cfg.dataset.name}/{name}",
-            tags={"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": prompt_name(cfg)},
-            summary=result.summary,
+            tags=tags,
+            summary=summary,
             artifact=ledger,
         )
-    s = result.summary
+
+
+def _report(what: str, s: dict[str, Any], path: Path) -> None:
     cost = f", ${s['cost_usd']:.4f}" if s["cost_usd"] is not None else ""
     print(
-        f"generate ({name}): {s['items']} answers, {s['errors']} errors, {s['cached']} cached, "
-        f"{s['truncated_prompts']} truncated{cost} -> {out}"
+        f"generate ({what}): {s['items']} answers, {s['errors']} errors, {s['cached']} cached, "
+        f"{s['truncated_prompts']} truncated{cost} -> {path}"
     )
 
 

@@ -6,15 +6,22 @@ responses that address the judge, self-judged rows, jury agreement, NoMIRACL rat
 Re-judging never re-generates.
 
     python -m parakh.stages.judge dataset=demo model=smollm2 judge=smoke
+
+`shard=i num_shards=n` judges only shard i's questions (parakh.scale.shard; the per-language
+sample is still drawn from the whole dataset) and writes the rows, summary and run spec under
+`data/processed/<dataset>/shards/judge/<judge>/`; `parakh merge-shards judge num_shards=n ...`
+(`merge_task`) writes the output a single run writes, its summary computed over all rows.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
+from parakh.judging.llm_judge import judge_rubrics
 from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric import load_rubric
@@ -22,6 +29,7 @@ from parakh.judging.summary import judge_summary
 from parakh.layout import Layout, generation_name, spec_path
 from parakh.metrics.scoring import resolve_metrics
 from parakh.paths import resolve
+from parakh.scale.shard import ShardSpec, merge_count, merge_rows, merged_run_spec, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
 from parakh.tracking.runspec import write_run_spec
 
@@ -34,7 +42,11 @@ def run(
     progress_path: Path,
     cache: ResponseCache | None = None,
     backend_factory: BackendFactory | None = None,
+    population: list[Question] | None = None,
 ) -> list[Judgment]:
+    """Rows for `questions`: reference metrics for each, then rubric rows for each.
+
+    `population` (default `questions`) is the whole dataset when `questions` is one shard."""
     judge = cfg.judge
     by_id = {g.question_id: g for g in generations}
     metrics = resolve_metrics(judge.reference_metrics)
@@ -53,6 +65,7 @@ def run(
             seed=cfg.seed,
             show_progress=cfg.progress,
             backend_factory=backend_factory,
+            population=population,
         )
     return rows
 
@@ -72,40 +85,81 @@ def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
     return judge_summary(rows, jurors=jurors, integer_scale=integer_scale)
 
 
+def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
+    return {
+        "questions": layout.translated_questions,
+        "generations": layout.generations(generation_name(cfg)),
+    }
+
+
 def main_task(cfg: ParakhConfig) -> None:
+    shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
+    target = out if shard is None else layout.shard(out, shard.index, shard.count)
     questions = read_jsonl(layout.translated_questions, Question)
     generations = read_jsonl(layout.generations(generation_name(cfg)), Generation)
     retrievals = read_jsonl(layout.retrieval, Retrieval)
+    judged = questions if shard is None else shard.select(questions, lambda q: q.id)
     cache = ResponseCache(resolve(cfg.paths.cache))
-    progress = out.with_name(f".{out.stem}.progress.jsonl")
+    progress = target.with_name(f".{target.stem}.progress.jsonl")
     try:
-        rows = run(cfg, questions, generations, retrievals, progress, cache)
+        rows = run(cfg, judged, generations, retrievals, progress, cache, population=questions)
     finally:
         cache.close()
     if cfg.translator.kind != "none":  # translate-test rows stand apart on the leaderboard
         rows = [r.model_copy(update={"translator": cfg.translator.name}) for r in rows]
     summary = summarize(cfg, rows)
-    write_jsonl(out, rows)
-    write_json(summary_path(out), summary)
+    config: dict[str, Any] = {"judge": cfg.judge.model_dump()}
+    if shard is not None:  # the rows last: a shard file means a finished shard
+        config["shard"] = shard.as_dict()
+        write_json(summary_path(target), summary)
+        write_run_spec(
+            spec_path(target), stage="judge", config=config, inputs=run_inputs(cfg, layout)
+        )
+        write_jsonl(target, rows)
+    else:
+        write_jsonl(out, rows)
+        write_json(summary_path(out), summary)
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
         leftover.unlink(missing_ok=True)
-    write_run_spec(
-        spec_path(out),
-        stage="judge",
-        config={"judge": cfg.judge.model_dump()},
-        inputs={
-            "questions": layout.translated_questions,
-            "generations": layout.generations(generation_name(cfg)),
-        },
+    if shard is None:
+        write_run_spec(spec_path(out), stage="judge", config=config, inputs=run_inputs(cfg, layout))
+    _report(cfg, "" if shard is None else f", {shard}", len(rows), summary, target)
+
+
+def merge_task(cfg: ParakhConfig) -> None:
+    """Join the `num_shards` shards of a sharded run into the output a single run writes."""
+    count = merge_count(cfg)
+    layout = Layout.of(cfg)
+    out = layout.judgments(cfg.judge.name, generation_name(cfg))
+    files = shard_files(layout, out, count, stage="judge")
+    questions = read_jsonl(layout.translated_questions, Question)
+    spec = merged_run_spec(
+        files, config={"judge": cfg.judge.model_dump()}, inputs=run_inputs(cfg, layout)
     )
+    rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
+    merged = merge_rows(
+        files,
+        Judgment,
+        questions,
+        section=lambda row: int(row.metric in rubric_metrics),  # as `run` orders them
+        every_question=False,  # a question may have no row (NoMIRACL rows only on its subset)
+    )
+    summary = summarize(cfg, merged.rows)
+    write_jsonl(out, merged.plain)
+    write_json(summary_path(out), summary)
+    write_json(spec_path(out), spec)
+    _report(cfg, f", {count} shards merged", len(merged.rows), summary, out)
+
+
+def _report(cfg: ParakhConfig, what: str, rows: int, summary: dict[str, Any], path: Path) -> None:
     status = summary["status"]
     print(
-        f"judge ({cfg.judge.name}) {cfg.model.name}: {len(rows)} rows, {status.get('ok', 0)} "
+        f"judge ({cfg.judge.name}) {cfg.model.name}{what}: {rows} rows, {status.get('ok', 0)} "
         f"scored, {status.get('invalid', 0)} invalid, {status.get('error', 0)} errors, "
         f"{status.get('skipped', 0)} skipped; {summary['injection']['responses']} responses "
-        f"address the judge, {summary['self_judged_rows']} self-judged rows -> {out}"
+        f"address the judge, {summary['self_judged_rows']} self-judged rows -> {path}"
     )
     for agreement in summary.get("jury_agreement", []):
         alpha, share = agreement["alpha"], agreement["percent_agreement"]

@@ -27,6 +27,7 @@ RUN_KEY = "parakh.run_key"
 LEVEL = "parakh.level"
 COMPLETE = "parakh.complete"
 PARENT = "mlflow.parentRunId"
+PARENT_RUN_ENV = "PARAKH_MLFLOW_PARENT_RUN_ID"
 CELL_FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_\-. /:]")
 
@@ -41,13 +42,51 @@ def tracking_uri(configured: str | None) -> str:
 
 
 def experiment_id(client: Any, name: str) -> str:
-    """The id of the named experiment, created if absent.
+    """The id of the named experiment, created if absent (by this process or, in a sweep whose
+    jobs start together, by another one between the lookup and the create).
 
     Callers pass the tracking URI to `MlflowClient` and never call `mlflow.set_tracking_uri`,
     which writes MLFLOW_TRACKING_URI into os.environ for every later subprocess to inherit.
     """
+    from mlflow.exceptions import MlflowException
+
     exp = client.get_experiment_by_name(name)
-    return str(exp.experiment_id if exp else client.create_experiment(name))
+    if exp is not None:
+        return str(exp.experiment_id)
+    try:
+        return str(client.create_experiment(name))
+    except MlflowException:
+        exp = client.get_experiment_by_name(name)  # another job created it first
+        if exp is None:
+            raise
+        return str(exp.experiment_id)
+
+
+def parent_run_tags() -> dict[str, str]:
+    """The tag that makes a run the child of its sweep's parent run, when the job runs under a
+    driver that exported the parent's id as PARAKH_MLFLOW_PARENT_RUN_ID (`start_parent_run`)."""
+    parent = os.environ.get(PARENT_RUN_ENV)
+    return {PARENT: parent} if parent else {}
+
+
+def start_parent_run(
+    uri: str, experiment: str, name: str, tags: dict[str, str] | None = None
+) -> str:
+    """Create the parent run of a sweep whose jobs log in parallel (SLURM, joblib); give its id
+    to the jobs as PARAKH_MLFLOW_PARENT_RUN_ID, and end it with `end_parent_run`."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(uri)
+    run = client.create_run(
+        experiment_id(client, experiment), tags={LEVEL: "jobs", **(tags or {})}, run_name=name
+    )
+    return str(run.info.run_id)
+
+
+def end_parent_run(uri: str, run_id: str, *, failed: bool = False) -> None:
+    from mlflow.tracking import MlflowClient
+
+    MlflowClient(uri).set_terminated(run_id, status="FAILED" if failed else "FINISHED")
 
 
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:

@@ -1,0 +1,299 @@
+"""Sharded generate and judge: which questions a shard takes, what it writes, and the merge.
+
+`shard=i num_shards=n` makes `generate` or `judge` answer only the questions whose id hashes to
+shard i (`shard_of`) and write under `data/processed/<dataset>/shards/` (`Layout.shard`), never
+the usual output: the rows, their run spec, and the shard's accounting ledger (generate) or
+summary (judge) beside them. `parakh merge-shards <stage> num_shards=n ...` checks that all n
+shards are there, that they ran with one config on the current inputs, and that each question
+sits in the shard it hashes to; then it writes the file a single run writes, byte for byte (the
+rows in the unsharded order), with the same run spec, and the summary or ledger of the whole.
+
+Why a hash of the question id rather than contiguous ranges of the question list: a question's
+shard depends on its id and n alone, not on the order of the file or on the other questions, so
+adding or removing questions moves no other question between shards (a shard's progress file
+and cached responses stay valid), and every shard gets a mix of languages and sources where a
+file sorted by language would hand one range all of one language. Shards are balanced in
+expectation: with N questions each holds about N/n, give or take sqrt(N/n).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from parakh.backends.accounting import ItemAccount, summarize
+from parakh.config.model import Prices
+from parakh.config.schema import ParakhConfig
+from parakh.errors import ConfigError, InputError
+from parakh.hashing import sha256_text
+from parakh.io import iter_json_objects, read_text, validate_row
+from parakh.layout import Layout, spec_path
+from parakh.schema import Question
+from parakh.tracking.runspec import input_hashes
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+SHARD_FILE = re.compile(r"^(?P<stem>.+)\.shard-(?P<index>\d+)-of-(?P<count>\d+)\.jsonl$")
+
+
+def shard_of(question_id: str, count: int) -> int:
+    """The shard (0..count-1) a question belongs to: its id's sha256, modulo `count`."""
+    return int(sha256_text(question_id)[:16], 16) % count
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """Shard `index` of `count`."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def of(cls, cfg: ParakhConfig) -> ShardSpec | None:
+        """The shard a stage run is (None: unsharded); ConfigError for an impossible spec."""
+        index, count = cfg.shard, cfg.num_shards
+        if index is None:
+            if count is not None:
+                raise ConfigError(
+                    f"num_shards={count} without shard: run each shard with shard=<0..{count - 1}>"
+                    f" num_shards={count}, then join them with `parakh merge-shards <stage> "
+                    f"num_shards={count} ...`"
+                )
+            return None
+        if count is None:
+            raise ConfigError(f"shard={index} needs num_shards=<n>, the number of shards")
+        if index >= count:
+            raise ConfigError(
+                f"shard={index} is out of range for num_shards={count}: shards are numbered "
+                f"0 to {count - 1}"
+            )
+        return cls(index, count)
+
+    def select(self, items: Sequence[T], question_id: Callable[[T], str]) -> list[T]:
+        """The items of this shard, in their original order."""
+        return [item for item in items if shard_of(question_id(item), self.count) == self.index]
+
+    def as_dict(self) -> dict[str, int]:
+        return {"index": self.index, "count": self.count}
+
+    def __str__(self) -> str:
+        return f"shard {self.index} of {self.count}"
+
+
+def merge_count(cfg: ParakhConfig) -> int:
+    """The number of shards a merge joins: `num_shards`, with no `shard` given."""
+    if cfg.num_shards is None:
+        raise ConfigError("merge-shards needs num_shards=<n>: the number of shards that were run")
+    if cfg.shard is not None:
+        raise ConfigError(f"merge-shards joins every shard: leave out shard={cfg.shard}")
+    return cfg.num_shards
+
+
+def ledger_path(shard_file: Path) -> Path:
+    """A shard's accounting ledger: `m.shard-0-of-4.jsonl` -> `m.shard-0-of-4.accounting.json`.
+
+    Beside the shard, not under `.parakh/accounting/` (which may be local to the node that ran
+    it), so the merge finds it wherever the shard ran."""
+    return shard_file.with_name(shard_file.name.rsplit(".", 1)[0] + ".accounting.json")
+
+
+def shard_files(layout: Layout, output: Path, count: int, stage: str) -> list[Path]:
+    """The `count` shard files of `output`, all present and none split another way."""
+    expected = [layout.shard(output, i, count) for i in range(count)]
+    stem = output.name.rsplit(".", 1)[0]
+    folder = expected[0].parent
+    others: dict[int, list[Path]] = {}
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        match = SHARD_FILE.match(path.name)
+        if match and match["stem"] == stem and int(match["count"]) != count:
+            others.setdefault(int(match["count"]), []).append(path)
+    missing = [i for i, path in enumerate(expected) if not path.is_file()]
+    split = ", ".join(f"num_shards={n} ({len(paths)} files)" for n, paths in sorted(others.items()))
+    if missing:
+        i = missing[0]
+        more = f" (also missing: shards {', '.join(map(str, missing[1:]))})" if missing[1:] else ""
+        hint = (
+            f"; found shards of this output split another way: {split}; merge with that num_shards"
+            if others
+            else ""
+        )
+        raise InputError(
+            expected[i],
+            f"shard {i} of {count} is missing{more}: run `python -m parakh.stages.{stage} "
+            f"shard={i} num_shards={count} ...` with the overrides of the other shards{hint}",
+        )
+    if others:
+        stale = next(iter(others.values()))[0]
+        raise InputError(
+            stale,
+            f"the shards disagree on num_shards: merging {count} shards, but shards of the same "
+            f"output split another way are there too: {split}. Remove the stale ones "
+            f"({folder}/{stem}.shard-*-of-<n>.*) and merge again",
+        )
+    return expected
+
+
+@dataclass
+class MergedRows(Generic[M]):
+    """The shards' rows in the unsharded order: as read (for a byte-identical write) and
+    validated."""
+
+    plain: list[dict[str, Any]]
+    rows: list[M]
+
+
+def merge_rows(
+    files: Sequence[Path],
+    model: type[M],
+    questions: Sequence[Question],
+    *,
+    section: Callable[[M], int] | None = None,
+    every_question: bool = True,
+) -> MergedRows[M]:
+    """Rows of every shard, ordered as a single run orders them.
+
+    A single run writes its rows in question order within each `section` (judge: reference
+    metrics for every question, then rubric rows for every question), so a stable sort by
+    (section, question position) restores that order: all rows of one question come from one
+    shard, in the order that shard wrote them. Each row's question must belong to its shard's
+    hash (else the shards overlap or were split with another num_shards); with
+    `every_question`, each question must have a row.
+    """
+    count = len(files)
+    position = {q.id: k for k, q in enumerate(questions)}
+    keyed: list[tuple[tuple[int, int], dict[str, Any], M]] = []
+    seen: set[str] = set()
+    for index, path in enumerate(files):
+        for line, obj in iter_json_objects(path):
+            row = validate_row(model, obj, path, line)
+            question_id = str(obj["question_id"])
+            if question_id not in position:
+                raise InputError(
+                    path,
+                    f"question '{question_id}' is not in the questions file: this shard ran on "
+                    "other inputs; re-run it",
+                    line=line,
+                )
+            owner = shard_of(question_id, count)
+            if owner != index:
+                raise InputError(
+                    path,
+                    f"question '{question_id}' belongs to shard {owner} of {count}, not shard "
+                    f"{index}: the shards overlap (split with another num_shards?); re-run it",
+                    line=line,
+                )
+            seen.add(question_id)
+            keyed.append(((section(row) if section else 0, position[question_id]), obj, row))
+    if every_question:
+        absent = [q.id for q in questions if q.id not in seen]
+        if absent:
+            owner = shard_of(absent[0], count)
+            more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
+            raise InputError(
+                files[owner],
+                f"no row for question '{absent[0]}'{more}: shard {owner} of {count} ran on "
+                "other questions; re-run it",
+            )
+    keyed.sort(key=lambda entry: entry[0])
+    return MergedRows([obj for _, obj, _ in keyed], [row for _, _, row in keyed])
+
+
+def _differences(a: Any, b: Any, prefix: str = "") -> list[str]:
+    """Dotted keys at which two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b), key=str):
+            name = f"{prefix}.{key}" if prefix else str(key)
+            out += [name] if key not in a or key not in b else _differences(a[key], b[key], name)
+        return out
+    return [] if a == b else [prefix or "(value)"]
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def merged_run_spec(
+    files: Sequence[Path],
+    *,
+    config: Mapping[str, Any],
+    inputs: Mapping[str, Path],
+    ignore: Collection[str] = (),
+) -> dict[str, Any]:
+    """The run spec of the merged output: the one every shard wrote, less its `shard` entry.
+
+    Each shard's spec must exist and agree with shard 0's; their config (less the `ignore`d
+    keys, e.g. a backend identity the merge cannot compute without loading the model) must be
+    `config`, and their input hashes those of `inputs` now. The result is the spec a single
+    run on these inputs writes."""
+    count = len(files)
+    agreed: dict[str, Any] | None = None
+    for index, path in enumerate(files):
+        spec_file = spec_path(path)
+        if not spec_file.is_file():
+            raise InputError(spec_file, f"no run spec beside shard {index} of {count}: re-run it")
+        spec = json.loads(read_text(spec_file))
+        shard = spec.get("config", {}).pop("shard", None)
+        if shard != {"index": index, "count": count}:
+            raise InputError(spec_file, f"records shard {shard}, not shard {index} of {count}")
+        if agreed is None:
+            agreed = spec
+        elif spec != agreed:
+            where = ", ".join(_differences(agreed, spec)[:5])
+            raise InputError(
+                spec_file,
+                f"shard {index} ran with another config or on other inputs than shard 0 "
+                f"(they differ at {where}): re-run the shards with the same overrides",
+            )
+    assert agreed is not None
+    expected = {k: v for k, v in _json(dict(config)).items() if k not in ignore}
+    recorded = {k: v for k, v in agreed["config"].items() if k not in ignore}
+    if recorded != expected:
+        where = ", ".join(f"config.{d}" for d in _differences(recorded, expected)[:5])
+        raise ConfigError(
+            f"the shards ran with another config than this merge's (they differ at {where}): "
+            "merge with the overrides the shards ran with"
+        )
+    now = input_hashes(dict(inputs))
+    if agreed["inputs"] != now:
+        changed = ", ".join(_differences(agreed["inputs"], now))
+        raise InputError(
+            spec_path(files[0]),
+            f"the shards ran on inputs that have changed since ({changed}): re-run them",
+        )
+    return agreed
+
+
+def merge_accounting(
+    files: Sequence[Path], questions: Sequence[Question], prices: Prices | None
+) -> tuple[dict[str, Any], list[ItemAccount]]:
+    """One ledger for the merged generations: the shards' items in question order, totals over
+    all of them; `wall_s` is the sum of the shards' wall times (the work done, whether the
+    shards ran one after another or at once), each shard's in `shard_wall_s`."""
+    items: dict[str, ItemAccount] = {}
+    walls: list[float] = []
+    truncated = 0
+    ledgers = [ledger_path(path) for path in files]
+    for index, ledger in enumerate(ledgers):
+        if not ledger.is_file():
+            raise InputError(ledger, f"no accounting ledger beside shard {index}: re-run it")
+        document = json.loads(read_text(ledger))
+        walls.append(float(document["summary"]["wall_s"]))
+        truncated += int(document["summary"]["truncated_prompts"])
+        for item in document["items"]:
+            items[item["question_id"]] = ItemAccount(**item)
+    for q in questions:
+        if q.id not in items:
+            ledger = ledgers[shard_of(q.id, len(files))]
+            raise InputError(ledger, f"no item for question '{q.id}': re-run this shard")
+    ordered = [items[q.id] for q in questions]
+    summary = summarize(ordered, wall_s=sum(walls), prices=prices, truncated=truncated)
+    summary["shards"] = len(files)
+    summary["shard_wall_s"] = walls
+    return summary, ordered

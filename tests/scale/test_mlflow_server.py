@@ -1,0 +1,168 @@
+"""Eight parallel jobs log to one real `mlflow server` (SQLite store, local artifact root) on
+loopback, under one parent run for the sweep: every job's run holds every metric of its
+ledger, its artifact and the parent link; eight jobs creating one experiment at once agree on
+it."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+import traceback
+import uuid
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parakh.config import compose
+from parakh.io import write_jsonl
+from parakh.schema import Question, Retrieval, RetrievedChunk
+from parakh.stages import generate
+from parakh.testing.servers import ServerProcess, free_port
+from parakh.tracking.mlflow_log import (
+    PARENT,
+    PARENT_RUN_ENV,
+    end_parent_run,
+    experiment_id,
+    start_parent_run,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.server]
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+JOBS = 8
+MODELS = [f"model{k}" for k in range(JOBS)]
+
+
+@pytest.fixture(scope="module")
+def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`mlflow server` with a SQLite backend store and a local artifact root, on loopback."""
+    root = tmp_path_factory.mktemp("mlflow-server")
+    port = free_port()
+    args = [
+        str(BIN / "mlflow"),
+        "server",
+        "--backend-store-uri",
+        f"sqlite:///{root / 'mlflow.db'}",
+        "--artifacts-destination",
+        str(root / "artifacts"),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+    ]
+    with ServerProcess(args, port, log_path=root / "server.log") as server:
+        server.wait_ready("/health", timeout_s=120)
+        yield server.url
+
+
+def make_project(root: Path) -> Path:
+    """conf/ of this checkout, 6 questions, and eight scripted models."""
+    shutil.copytree(REPO / "conf", root / "conf")
+    questions = [
+        Question(id=f"q{i}", text=f"Question {i}?", language="en", asked_at=date(2024, 8, 1))
+        for i in range(6)
+    ]
+    chunk = RetrievedChunk(chunk_id="c", text="A fact.", document_id="d", kind="raw", score=1.0)
+    processed = root / "data" / "processed" / "demo"
+    write_jsonl(processed / "translate" / "questions.jsonl", questions)
+    write_jsonl(
+        processed / "index" / "retrieval.jsonl",
+        [Retrieval(question_id=q.id, raw_chunks=[chunk], kb_update_chunks=[]) for q in questions],
+    )
+    for k, name in enumerate(MODELS):
+        model = {
+            "name": name,
+            "backend": "scripted",
+            "default_response": f"Answer {k} to {{question}}",
+            "prices": {"input_per_mtok": 1.0 + k, "output_per_mtok": 2.0},
+        }
+        (root / "conf" / "model" / f"{name}.yaml").write_text(json.dumps(model))
+    return root
+
+
+def _job(
+    root: str, uri: str, experiment: str, race: str, model: str, start: Any, results: Any
+) -> None:
+    """One sweep job: all eight create the `race` experiment at once, then each runs generate
+    for its model, logging to the server as a child of the sweep's parent run."""
+    try:
+        os.environ["PARAKH_ROOT"] = root
+        os.environ["MLFLOW_TRACKING_URI"] = uri
+        from mlflow.tracking import MlflowClient
+
+        start.wait(timeout=60)
+        race_id = experiment_id(MlflowClient(uri), race)
+        start.wait(timeout=60)
+        overrides = [f"model={model}", f"tracking.experiment={experiment}"]
+        cfg = compose(["dataset=demo", "progress=false", "generation.log_mlflow=true", *overrides])
+        generate.main_task(cfg)
+        results.put((model, "ok", race_id))
+    except BaseException:
+        start.abort()
+        results.put((model, traceback.format_exc(), None))
+
+
+def test_eight_parallel_jobs_log_every_metric_under_one_parent_run(
+    tmp_path: Path, mlflow_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mlflow.tracking import MlflowClient
+
+    root = make_project(tmp_path / "project")
+    experiment, race = f"sweep-{uuid.uuid4().hex[:8]}", f"race-{uuid.uuid4().hex[:8]}"
+    parent = start_parent_run(mlflow_server, experiment, "sweep/demo/generate", {"models": "8"})
+    monkeypatch.setenv(PARENT_RUN_ENV, parent)  # what the driver exports to its jobs
+
+    context = multiprocessing.get_context("fork")  # the jobs start at once, imports done
+    start = context.Barrier(JOBS)
+    results = context.Queue()
+    jobs = [
+        context.Process(
+            target=_job, args=(str(root), mlflow_server, experiment, race, m, start, results)
+        )
+        for m in MODELS
+    ]
+    for job in jobs:
+        job.start()
+    outcomes = {
+        model: (status, race_id)
+        for model, status, race_id in (results.get(timeout=120) for _ in jobs)
+    }
+    for job in jobs:
+        job.join(timeout=30)
+    failures = [status for status, _ in outcomes.values() if status != "ok"]
+    assert not failures, "\n".join(failures)
+    end_parent_run(mlflow_server, parent)
+
+    client = MlflowClient(mlflow_server)
+    race_ids = {race_id for _, race_id in outcomes.values()}
+    assert len(race_ids) == 1, "the eight jobs created the experiment once and agree on its id"
+    assert [e.name for e in client.search_experiments(filter_string=f"name = '{race}'")] == [race]
+
+    exp_id = client.get_experiment_by_name(experiment).experiment_id
+    assert client.get_run(parent).info.status == "FINISHED"
+    children = client.search_runs(
+        [exp_id], filter_string=f"tags.`{PARENT}` = '{parent}'", max_results=100
+    )
+    assert sorted(r.data.tags["model"] for r in children) == MODELS
+    for run in children:
+        model = run.data.tags["model"]
+        ledger = root / ".parakh" / "accounting" / "demo" / f"{model}.json"
+        summary = json.loads(ledger.read_text())["summary"]
+        expected = {
+            f"generate.{k}": float(v)
+            for k, v in summary.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        assert "generate.cost_usd" in expected and expected["generate.items"] == 6
+        assert run.data.metrics == expected, model
+        assert run.info.status == "FINISHED" and run.info.run_name == f"generate/demo/{model}"
+        artifacts = [a.path for a in client.list_artifacts(run.info.run_id, "accounting")]
+        assert artifacts == [f"accounting/{model}.json"]
