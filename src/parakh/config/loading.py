@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, ParakhError
-from parakh.paths import conf_dir
+from parakh.paths import conf_dir, project_root
 
 GROUPS = (
     "dataset",
@@ -109,12 +109,17 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
     import hydra
 
     def main() -> None:
+        from parakh.scale.dvc_params import check_dvc_run, pin_project_root_to_stage_folder
+
+        pin_project_root_to_stage_folder()  # under DVC: the stage's folder, e.g. a queued exp's
         check_overrides_or_exit(sys.argv[1:])
 
         @hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")
         def _app(cfg: DictConfig) -> None:
             try:
-                task(validate(cfg))
+                config = validate(cfg)
+                check_dvc_run(config.models, project_root())  # params.yaml and conf/ agree
+                task(config)
             except ParakhError as e:
                 print(f"error: {e}", file=sys.stderr)
                 sys.exit(e.exit_code)
