@@ -30,7 +30,10 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
     binary = "b" in mode
     os.chmod(tmp_name, 0o666 & ~_umask())
     try:
-        with os.fdopen(fd, mode, **({} if binary else {"encoding": "utf-8", "newline": "\n"})) as f:
+        f: IO[Any] = (
+            os.fdopen(fd, mode) if binary else os.fdopen(fd, mode, encoding="utf-8", newline="\n")
+        )
+        with f:
             yield f
             f.flush()
             os.fsync(f.fileno())

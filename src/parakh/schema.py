@@ -226,8 +226,9 @@ class Judgment(Row):
     raw_output: str | None = None
     reason: str | None = None
     label: str | None = Field(
-        default=None, description="a categorical verdict behind the score (NoMIRACL: "
-        "answer_present / i_dont_know / invalid)"
+        default=None,
+        description="a categorical verdict behind the score (NoMIRACL: "
+        "answer_present / i_dont_know / invalid)",
     )
     flags: list[str] = Field(
         default_factory=list,

@@ -105,11 +105,10 @@ def log_accounting_to_mlflow(
 ) -> str:
     """One MLflow run holding the accounting numbers as metrics and the file as an artifact."""
     from mlflow.entities import Metric
-    from mlflow.tracking import MlflowClient
 
-    from parakh.tracking.mlflow_log import experiment_id
+    from parakh.tracking.mlflow_log import experiment_id, open_client
 
-    client = MlflowClient(uri)
+    client = open_client(uri)
     exp_id = experiment_id(client, experiment)
     run = client.create_run(exp_id, tags={"stage": "generate", **tags}, run_name=run_name)
     metrics = [

@@ -94,11 +94,10 @@ def log_report(
 ) -> str:
     """Log the report as one MLflow run (found again, not duplicated, for the same content)."""
     from mlflow.entities import Metric, Param
-    from mlflow.tracking import MlflowClient
 
-    from parakh.tracking.mlflow_log import experiment_id, flatten
+    from parakh.tracking.mlflow_log import experiment_id, flatten, open_client
 
-    client = MlflowClient(uri)
+    client = open_client(uri)
     exp_id = experiment_id(client, CURATION_EXPERIMENT)
     run_key = sha256_obj({"report": report, "params": dict(params)})
     found = client.search_runs(

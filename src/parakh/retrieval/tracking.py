@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from parakh.hashing import sha256_obj
-from parakh.tracking.mlflow_log import experiment_id, flatten
+from parakh.tracking.mlflow_log import experiment_id, flatten, open_client
 
 
 def mlflow_metrics(metrics: dict[str, Any]) -> dict[str, float]:
@@ -38,9 +38,8 @@ def log_retrieval_run(
 ) -> str:
     """Log (or find, if already logged) the run; returns its id."""
     from mlflow.entities import Metric, Param
-    from mlflow.tracking import MlflowClient
 
-    client = MlflowClient(uri)
+    client = open_client(uri)
     exp_id = experiment_id(client, experiment)
     values = mlflow_metrics(metrics)
     flat = flatten(params)

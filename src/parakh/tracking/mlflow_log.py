@@ -14,6 +14,7 @@ on unchanged inputs logs nothing twice; a sweep counts as logged only once it is
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 from dataclasses import dataclass, field
@@ -41,11 +42,43 @@ def tracking_uri(configured: str | None) -> str:
     return f"sqlite:///{project_root() / 'mlflow.db'}"
 
 
+def sqlite_path(uri: str) -> Path | None:
+    """The database file of a `sqlite:///` tracking URI; None for any other store."""
+    prefix = "sqlite:///"
+    return Path(uri[len(prefix) :]) if uri.startswith(prefix) else None
+
+
+def open_client(uri: str) -> Any:
+    """An MlflowClient for `uri`, its store ready.
+
+    A new SQLite store is created (tables, then schema migrations) by the first client that
+    touches it; parallel jobs (a Hydra launcher's workers) doing that at once collide ("duplicate
+    column", alembic's "expected to match one row"). So the first touch of a SQLite store holds
+    an exclusive lock on `<db>.lock` beside it: one process creates, the others then find it
+    made. Tracking servers serialise this themselves.
+    """
+    from mlflow.tracking import MlflowClient
+
+    database = sqlite_path(uri)
+    if database is None:
+        return MlflowClient(uri)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    with open(database.with_name(database.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            client = MlflowClient(uri)  # creates and migrates a new store
+            client.search_experiments(max_results=1)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return client
+    return client
+
+
 def experiment_id(client: Any, name: str) -> str:
     """The id of the named experiment, created if absent (by this process or, in a sweep whose
     jobs start together, by another one between the lookup and the create).
 
-    Callers pass the tracking URI to `MlflowClient` and never call `mlflow.set_tracking_uri`,
+    Callers pass the tracking URI to `open_client` and never call `mlflow.set_tracking_uri`,
     which writes MLFLOW_TRACKING_URI into os.environ for every later subprocess to inherit.
     """
     from mlflow.exceptions import MlflowException
@@ -74,9 +107,7 @@ def start_parent_run(
 ) -> str:
     """Create the parent run of a sweep whose jobs log in parallel (SLURM, joblib); give its id
     to the jobs as PARAKH_MLFLOW_PARENT_RUN_ID, and end it with `end_parent_run`."""
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(uri)
+    client = open_client(uri)
     run = client.create_run(
         experiment_id(client, experiment), tags={LEVEL: "jobs", **(tags or {})}, run_name=name
     )
@@ -84,9 +115,7 @@ def start_parent_run(
 
 
 def end_parent_run(uri: str, run_id: str, *, failed: bool = False) -> None:
-    from mlflow.tracking import MlflowClient
-
-    MlflowClient(uri).set_terminated(run_id, status="FAILED" if failed else "FINISHED")
+    open_client(uri).set_terminated(run_id, status="FAILED" if failed else "FINISHED")
 
 
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
@@ -256,9 +285,7 @@ def find_sweep(client: Any, experiment_id: str, key: str) -> SweepIds | None:
 
 def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
     """Log the sweep (or find the identical complete one); returns the run ids."""
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(uri)
+    client = open_client(uri)
     exp_id = experiment_id(client, sweep.experiment)
     key = sweep.run_key()
     existing = find_sweep(client, exp_id, key)

@@ -26,7 +26,7 @@ from parakh.layout import Layout
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, compute
-from parakh.tracking.mlflow_log import LEVEL, PARENT, model_metrics, sweep_metrics
+from parakh.tracking.mlflow_log import LEVEL, PARENT, model_metrics, open_client, sweep_metrics
 from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS
 
 Figures = dict[str, dict[str, float]]  # run (model, or "sweep") -> metric name -> value
@@ -88,10 +88,9 @@ def rebuild(folder: Path, config: dict[str, Any]) -> tuple[ParakhConfig, Aggrega
 def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
     from mlflow.artifacts import download_artifacts
     from mlflow.exceptions import MlflowException
-    from mlflow.tracking import MlflowClient
 
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
-    client = MlflowClient(uri)
+    client = open_client(uri)
     try:
         run = client.get_run(run_id)
     except MlflowException as e:

@@ -1,0 +1,45 @@
+"""Parallel jobs logging to one new SQLite MLflow store (a Hydra sweep's first run, say): the
+first process creates the tables while the others wait, and every job's run lands."""
+
+from __future__ import annotations
+
+import multiprocessing
+import traceback
+from pathlib import Path
+from typing import Any
+
+from parakh.tracking.mlflow_log import experiment_id, open_client
+
+JOBS = 4
+
+
+def _job(uri: str, job: int, start: Any, results: Any) -> None:
+    try:
+        start.wait(timeout=60)
+        client = open_client(uri)
+        run = client.create_run(experiment_id(client, "race"), run_name=f"job-{job}")
+        client.log_metric(run.info.run_id, "score", float(job))
+        client.set_terminated(run.info.run_id)
+        results.put((job, "ok"))
+    except BaseException:
+        start.abort()
+        results.put((job, traceback.format_exc()))
+
+
+def test_jobs_opening_a_new_sqlite_store_together_all_log(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    start = context.Barrier(JOBS)
+    results = context.Queue()
+    jobs = [context.Process(target=_job, args=(uri, j, start, results)) for j in range(JOBS)]
+    for process in jobs:
+        process.start()
+    outcomes = dict(results.get(timeout=240) for _ in jobs)
+    for process in jobs:
+        process.join(timeout=30)
+    failures = [error for error in outcomes.values() if error != "ok"]
+    assert not failures, "\n".join(failures)
+
+    client = open_client(uri)
+    runs = client.search_runs([experiment_id(client, "race")])
+    assert sorted(r.data.metrics["score"] for r in runs) == [0.0, 1.0, 2.0, 3.0]
