@@ -10,13 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from tests.conftest import REPO
 
 from parakh.errors import ConfigError, InputError
 from parakh.scale.dvc_params import (
@@ -26,6 +26,7 @@ from parakh.scale.dvc_params import (
     params_read_by_pipeline,
     pin_project_root_to_stage_folder,
 )
+from tests.conftest import REPO
 
 QUESTIONS = 6
 METRICS = "reports/demo/metrics.json"
@@ -38,6 +39,28 @@ def _run(
     if ok:
         assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
     return out
+
+
+def _run_queue(
+    root: Path, env: dict[str, str], names: tuple[str, ...], workers: int, timeout_s: float = 240
+) -> str:
+    """Process the queue with `dvc queue start -j`, polling `dvc queue status` until every named
+    experiment has ended. Not `dvc exp run --run-all`: its foreground wait sometimes never
+    returns after the experiments are done (treeverse/dvc#10398, #10428)."""
+    _run(["dvc", "queue", "start", "-j", str(workers)], root, env)
+    deadline = time.monotonic() + timeout_s
+    status = ""
+    try:
+        while time.monotonic() < deadline:
+            status = _run(["dvc", "queue", "status"], root, env).stdout
+            rows = [line for line in status.splitlines() if any(n in line for n in names)]
+            ended = [r for r in rows if "Success" in r or "Failed" in r]
+            if len(ended) == len(names):
+                return status
+            time.sleep(2)
+    finally:
+        _run(["dvc", "queue", "stop", "--kill"], root, env, ok=False)
+    raise AssertionError(f"queued experiments still running after {timeout_s} s:\n{status}")
 
 
 def _ran(out: subprocess.CompletedProcess[str]) -> set[str]:
@@ -194,9 +217,8 @@ def test_queued_experiments_run_in_their_own_copies(project: tuple[Path, dict[st
     queue = ["dvc", "exp", "run", "--queue"]
     _run([*queue, "-n", "q-echo", "-S", "models=[echo]"], root, env)
     _run([*queue, "-n", "q-three", "-S", "conf/model/extractive.yaml:max_sentences=3"], root, env)
-    _run(["dvc", "exp", "run", "--run-all", "-j", "2"], root, env)
-    status = _run(["dvc", "queue", "status"], root, env).stdout
-    assert "q-echo" in status and "q-three" in status and "Failed" not in status
+    status = _run_queue(root, env, names=("q-echo", "q-three"), workers=2)
+    assert "Failed" not in status, status
     shown = _exp_show(root, env)
     assert _params(shown["q-echo"])["models"] == ["echo"]
     assert set(_metrics(shown["q-echo"])) == {"echo"}

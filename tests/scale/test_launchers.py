@@ -15,6 +15,7 @@ import pytest
 import yaml
 from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig
+
 from tests.conftest import REPO
 
 MODELS = ("extractive", "echo", "dunno")

@@ -113,6 +113,10 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
 
         pin_project_root_to_stage_folder()  # under DVC: the stage's folder, e.g. a queued exp's
         check_overrides_or_exit(sys.argv[1:])
+        if not any(a.startswith("hydra.job.name=") for a in sys.argv[1:]):
+            # Hydra names the job after the file holding @hydra.main (this one); the stage's
+            # name is what SLURM job names, sweep parent runs and Hydra's help should show.
+            sys.argv.append(f"hydra.job.name={_stage_name(task)}")
 
         @hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")
         def _app(cfg: DictConfig) -> None:
@@ -127,6 +131,15 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
         _app()
 
     return main
+
+
+def _stage_name(task: Callable[..., object]) -> str:
+    """`generate` for parakh.stages.generate, also when it runs as `python -m` (`__main__`)."""
+    module = task.__module__
+    if module == "__main__":
+        spec = getattr(sys.modules["__main__"], "__spec__", None)
+        module = spec.name if spec is not None else Path(sys.argv[0]).stem
+    return module.rsplit(".", 1)[-1]
 
 
 def check_overrides_or_exit(argv: Sequence[str]) -> None:
