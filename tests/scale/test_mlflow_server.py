@@ -6,11 +6,8 @@ it."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
-import sys
-import traceback
 import uuid
 from collections.abc import Iterator
 from datetime import date
@@ -23,18 +20,19 @@ from parakh.config import compose
 from parakh.io import write_jsonl
 from parakh.schema import Question, Retrieval, RetrievedChunk
 from parakh.stages import generate
-from parakh.testing.servers import ServerProcess, free_port
+from parakh.testing.servers import start_mlflow_server
+from parakh.testing.together import run_together
 from parakh.tracking.mlflow_log import (
     PARENT,
     PARENT_RUN_ENV,
     end_parent_run,
     experiment_id,
+    open_client,
     start_parent_run,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 REPO = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 JOBS = 8
 MODELS = [f"model{k}" for k in range(JOBS)]
 
@@ -42,24 +40,7 @@ MODELS = [f"model{k}" for k in range(JOBS)]
 @pytest.fixture(scope="module")
 def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`mlflow server` with a SQLite backend store and a local artifact root, on loopback."""
-    root = tmp_path_factory.mktemp("mlflow-server")
-    port = free_port()
-    args = [
-        str(BIN / "mlflow"),
-        "server",
-        "--backend-store-uri",
-        f"sqlite:///{root / 'mlflow.db'}",
-        "--artifacts-destination",
-        str(root / "artifacts"),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        "2",
-    ]
-    with ServerProcess(args, port, log_path=root / "server.log") as server:
-        server.wait_ready("/health", timeout_s=120)
+    with start_mlflow_server(tmp_path_factory.mktemp("mlflow-server"), workers=2) as server:
         yield server.url
 
 
@@ -88,62 +69,38 @@ def make_project(root: Path) -> Path:
     return root
 
 
-def _job(
-    root: str, uri: str, experiment: str, race: str, model: str, start: Any, results: Any
-) -> None:
+def _job(root: str, uri: str, experiment: str, race: str, model: str, start: Any) -> str:
     """One sweep job: all eight create the `race` experiment at once, then each runs generate
     for its model, logging to the server as a child of the sweep's parent run."""
-    try:
-        os.environ["PARAKH_ROOT"] = root
-        os.environ["MLFLOW_TRACKING_URI"] = uri
-        from mlflow.tracking import MlflowClient
-
-        start.wait(timeout=60)
-        race_id = experiment_id(MlflowClient(uri), race)
-        start.wait(timeout=60)
-        overrides = [f"model={model}", f"tracking.experiment={experiment}"]
-        cfg = compose(["dataset=demo", "progress=false", "generation.log_mlflow=true", *overrides])
-        generate.main_task(cfg)
-        results.put((model, "ok", race_id))
-    except BaseException:
-        start.abort()
-        results.put((model, traceback.format_exc(), None))
+    os.environ["PARAKH_ROOT"] = root
+    os.environ["MLFLOW_TRACKING_URI"] = uri
+    start.wait(timeout=60)
+    race_id = experiment_id(open_client(uri), race)
+    start.wait(timeout=60)
+    overrides = [f"model={model}", f"tracking.experiment={experiment}"]
+    cfg = compose(["dataset=demo", "progress=false", "generation.log_mlflow=true", *overrides])
+    generate.main_task(cfg)
+    return race_id
 
 
 def test_eight_parallel_jobs_log_every_metric_under_one_parent_run(
     tmp_path: Path, mlflow_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mlflow.tracking import MlflowClient
-
     root = make_project(tmp_path / "project")
     experiment, race = f"sweep-{uuid.uuid4().hex[:8]}", f"race-{uuid.uuid4().hex[:8]}"
     parent = start_parent_run(mlflow_server, experiment, "sweep/demo/generate", {"models": "8"})
     monkeypatch.setenv(PARENT_RUN_ENV, parent)  # what the driver exports to its jobs
 
-    context = multiprocessing.get_context("fork")  # the jobs start at once, imports done
-    start = context.Barrier(JOBS)
-    results = context.Queue()
-    jobs = [
-        context.Process(
-            target=_job, args=(str(root), mlflow_server, experiment, race, m, start, results)
-        )
-        for m in MODELS
-    ]
-    for job in jobs:
-        job.start()
-    outcomes = {
-        model: (status, race_id)
-        for model, status, race_id in (results.get(timeout=120) for _ in jobs)
-    }
-    for job in jobs:
-        job.join(timeout=30)
-    failures = [status for status, _ in outcomes.values() if status != "ok"]
-    assert not failures, "\n".join(failures)
+    race_ids = run_together(  # fork: the jobs start at once, imports done
+        _job,
+        [(str(root), mlflow_server, experiment, race, m) for m in MODELS],
+        method="fork",
+        timeout_s=120,
+    )
     end_parent_run(mlflow_server, parent)
 
-    client = MlflowClient(mlflow_server)
-    race_ids = {race_id for _, race_id in outcomes.values()}
-    assert len(race_ids) == 1, "the eight jobs created the experiment once and agree on its id"
+    client = open_client(mlflow_server)
+    assert len(set(race_ids)) == 1, "the eight jobs created the experiment once and agree on its id"
     assert [e.name for e in client.search_experiments(filter_string=f"name = '{race}'")] == [race]
 
     exp_id = client.get_experiment_by_name(experiment).experiment_id

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from tests.report.synthetic_project import make_project
 
-from parakh.testing.servers import ServerProcess, free_port
+from parakh.testing.servers import start_mlflow_server
 
 BIN = Path(sys.executable).parent
 
@@ -20,28 +20,8 @@ BIN = Path(sys.executable).parent
 @pytest.fixture(scope="session")
 def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`mlflow server` with a SQLite store; yields its URL, stops it at the end."""
-    root = tmp_path_factory.mktemp("mlflow-server")
-    port = free_port()
-    args = [
-        str(BIN / "mlflow"),
-        "server",
-        "--backend-store-uri",
-        f"sqlite:///{root / 'mlflow.db'}",
-        "--artifacts-destination",
-        str(root / "artifacts"),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        "1",
-    ]
-    server = ServerProcess(args, port, log_path=root / "server.log")
-    try:
-        server.wait_ready("/health", timeout_s=120)
+    with start_mlflow_server(tmp_path_factory.mktemp("mlflow-server")) as server:
         yield server.url
-    finally:
-        server.close()
 
 
 def run_parakh(

@@ -3,42 +3,26 @@ first process creates the tables while the others wait, and every job's run land
 
 from __future__ import annotations
 
-import multiprocessing
-import traceback
 from pathlib import Path
 from typing import Any
 
+from parakh.testing.together import run_together
 from parakh.tracking.mlflow_log import experiment_id, open_client
 
 JOBS = 4
 
 
-def _job(uri: str, job: int, start: Any, results: Any) -> None:
-    try:
-        start.wait(timeout=60)
-        client = open_client(uri)
-        run = client.create_run(experiment_id(client, "race"), run_name=f"job-{job}")
-        client.log_metric(run.info.run_id, "score", float(job))
-        client.set_terminated(run.info.run_id)
-        results.put((job, "ok"))
-    except BaseException:
-        start.abort()
-        results.put((job, traceback.format_exc()))
+def _job(uri: str, job: int, start: Any) -> None:
+    start.wait(timeout=60)
+    client = open_client(uri)
+    run = client.create_run(experiment_id(client, "race"), run_name=f"job-{job}")
+    client.log_metric(run.info.run_id, "score", float(job))
+    client.set_terminated(run.info.run_id)
 
 
 def test_jobs_opening_a_new_sqlite_store_together_all_log(tmp_path: Path) -> None:
-    context = multiprocessing.get_context("spawn")
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    start = context.Barrier(JOBS)
-    results = context.Queue()
-    jobs = [context.Process(target=_job, args=(uri, j, start, results)) for j in range(JOBS)]
-    for process in jobs:
-        process.start()
-    outcomes = dict(results.get(timeout=240) for _ in jobs)
-    for process in jobs:
-        process.join(timeout=30)
-    failures = [error for error in outcomes.values() if error != "ok"]
-    assert not failures, "\n".join(failures)
+    run_together(_job, [(uri, j) for j in range(JOBS)])
 
     client = open_client(uri)
     runs = client.search_runs([experiment_id(client, "race")])

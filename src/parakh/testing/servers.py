@@ -90,3 +90,26 @@ def start_python_server(
     port = free_port()
     args = [sys.executable, "-m", *module_args, "--host", "127.0.0.1", "--port", str(port)]
     return ServerProcess(args, port, log_path).wait_ready(ready_path, timeout_s)
+
+
+def start_mlflow_server(root: Path, *, workers: int = 1, timeout_s: float = 120.0) -> ServerProcess:
+    """`mlflow server` on loopback with a SQLite backend store and proxied artifacts, all under
+    `root`; returned once /health answers."""
+    root.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    mlflow = Path(sys.executable).parent / "mlflow"
+    args = [
+        *([str(mlflow)] if mlflow.exists() else [sys.executable, "-m", "mlflow"]),
+        "server",
+        "--backend-store-uri",
+        f"sqlite:///{root / 'mlflow.db'}",
+        "--artifacts-destination",
+        str(root / "artifacts"),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
+    return ServerProcess(args, port, log_path=root / "server.log").wait_ready("/health", timeout_s)
