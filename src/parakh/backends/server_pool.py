@@ -130,9 +130,3 @@ class ServerPool:
     def others_up(self, server: ServerState) -> bool:
         """Whether another server could take a request now or soon (not taken out)."""
         return any(s is not server and not s.down for s in self.servers)
-
-    def summary(self) -> list[dict[str, object]]:
-        return [
-            {"url": s.url, "requests": s.requests, "failures": s.failures, "down": s.down}
-            for s in self.servers
-        ]

@@ -111,20 +111,13 @@ def main_task(cfg: ParakhConfig) -> None:
         rows = [r.model_copy(update={"translator": cfg.translator.name}) for r in rows]
     summary = summarize(cfg, rows)
     config: dict[str, Any] = {"judge": cfg.judge.model_dump()}
-    if shard is not None:  # the rows last: a shard file means a finished shard
+    if shard is not None:
         config["shard"] = shard.as_dict()
-        write_json(summary_path(target), summary)
-        write_run_spec(
-            spec_path(target), stage="judge", config=config, inputs=run_inputs(cfg, layout)
-        )
-        write_jsonl(target, rows)
-    else:
-        write_jsonl(out, rows)
-        write_json(summary_path(out), summary)
+    write_json(summary_path(target), summary)
+    write_run_spec(spec_path(target), stage="judge", config=config, inputs=run_inputs(cfg, layout))
+    write_jsonl(target, rows)  # the rows last: a shard's rows file means a finished shard
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
         leftover.unlink(missing_ok=True)
-    if shard is None:
-        write_run_spec(spec_path(out), stage="judge", config=config, inputs=run_inputs(cfg, layout))
     _report(cfg, "" if shard is None else f", {shard}", len(rows), summary, target)
 
 

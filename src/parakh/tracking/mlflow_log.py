@@ -71,7 +71,6 @@ def open_client(uri: str) -> Any:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return client
-    return client
 
 
 def experiment_id(client: Any, name: str) -> str:
