@@ -7,6 +7,8 @@ STAMP  := $(VENV)/.parakh-installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # llama-cpp-python compiles llama.cpp from source: use both cores.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
+# The judge DVC runs (params.yaml); leaderboards live under reports/<dataset>/<judge>/.
+JUDGE  := $(shell sed -n 's/^judge: *\([A-Za-z0-9_.-]*\).*/\1/p' params.yaml)
 
 .PHONY: install demo test lint clean-outputs
 
@@ -21,7 +23,7 @@ $(STAMP): pyproject.toml
 demo: install
 	dvc repro
 	@echo
-	@cat reports/demo/leaderboard.md
+	@cat reports/demo/$(JUDGE)/leaderboard.md
 	@echo
 	@echo "Open the runs with: .venv/bin/mlflow ui --backend-store-uri sqlite:///mlflow.db"
 

@@ -86,11 +86,11 @@ def test_dvc_repro_runs_every_stage(project: tuple[Path, dict[str, str]]) -> Non
         "aggregate@demo",
     ):
         assert f"Running stage '{stage}'" in out
-    board = (root / "reports/demo/leaderboard.md").read_text()
+    board = (root / "reports/demo/smoke/leaderboard.md").read_text()
     assert "extractive" in board and "smollm2" in board and "Smoke-test judge" in board
-    metrics = json.loads((root / "reports/demo/metrics.json").read_text())
+    metrics = json.loads((root / "reports/demo/smoke/metrics.json").read_text())
     assert set(metrics) == {"extractive", "smollm2"}
-    assert (root / "reports/demo/plots/heatmap.png").stat().st_size > 1000
+    assert (root / "reports/demo/smoke/plots/heatmap.png").stat().st_size > 1000
     judged = [
         json.loads(line)
         for line in (root / "data/processed/demo/judge/smoke/smollm2.jsonl")
@@ -114,7 +114,7 @@ def test_mlflow_has_one_run_per_model_with_every_metric_language(
         filter_string="tags.`parakh.level` = 'model'",  # child runs; the sweep is their parent
     )
     assert sorted(r.data.tags["model"] for r in runs) == ["extractive", "smollm2"]
-    metrics = json.loads((root / "reports/demo/metrics.json").read_text())
+    metrics = json.loads((root / "reports/demo/smoke/metrics.json").read_text())
     for run in runs:
         model = run.data.tags["model"]
         assert run.data.tags["dataset"] == "demo" and run.data.tags["judge"] == "smoke"

@@ -18,7 +18,7 @@ class Layout:
     def of(cls, cfg: ParakhConfig) -> Layout:
         return cls(
             processed=resolve(cfg.paths.processed) / cfg.dataset.name,
-            reports=resolve(cfg.paths.reports) / cfg.dataset.name,
+            reports=report_folder(resolve(cfg.paths.reports), cfg.dataset.name, cfg.judge.name),
         )
 
     # curate
@@ -83,6 +83,12 @@ class Layout:
     @property
     def plots(self) -> Path:
         return self.reports / "plots"
+
+
+def report_folder(reports: Path, dataset: str, judge: str) -> Path:
+    """A leaderboard's folder, `reports/<dataset>/<judge>/`: one per (dataset, judge), so a
+    second judge's leaderboard never overwrites the first's (dvc.yaml names the same path)."""
+    return reports / dataset / judge
 
 
 def generation_name(cfg: ParakhConfig) -> str:

@@ -29,7 +29,7 @@ from parakh.scale.dvc_params import (
 from tests.conftest import REPO
 
 QUESTIONS = 6
-METRICS = "reports/demo/metrics.json"
+METRICS = "reports/demo/reference/metrics.json"
 
 
 def _run(

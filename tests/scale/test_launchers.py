@@ -149,8 +149,8 @@ def test_parallel_launchers_give_the_sequential_leaderboard(prepared: Path, tmp_
     processed = "data/processed/demo"
     per_model = [f"{processed}/generate/{m}.jsonl" for m in MODELS]
     per_model += [f"{processed}/judge/reference/{m}.jsonl" for m in MODELS]
-    reports = [f"reports/demo/{name}" for name in LEADERBOARD_FILES]
+    reports = [f"reports/demo/reference/{name}" for name in LEADERBOARD_FILES]
     for parallel in (joblib, submitit):
         _same_files(sequential, parallel, per_model + reports)
-    board = (sequential / "reports/demo/leaderboard.md").read_text()
+    board = (sequential / "reports/demo/reference/leaderboard.md").read_text()
     assert all(f"| {m} |" in board for m in MODELS)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from tests.conftest import REPO
-from tests.report.synthetic_project import MODELS, make_project
+from tests.report.synthetic_project import MODELS, judgments, make_project
 
 from parakh.config import compose
 from parakh.errors import ConfigError
@@ -65,13 +65,13 @@ def test_means_weights_and_counts() -> None:
 # --- the stage on a synthetic project -------------------------------------------------------
 
 
-def _outputs_in_dvc_yaml(dataset: str) -> list[str]:
+def _outputs_in_dvc_yaml(dataset: str, judge: str) -> list[str]:
     stage = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]["aggregate"]["do"]
     paths = []
     for section in ("outs", "metrics", "plots"):
         for entry in stage.get(section, []):
             name = entry if isinstance(entry, str) else next(iter(entry))
-            paths.append(name.replace("${item}", dataset))
+            paths.append(name.replace("${item}", dataset).replace("${judge}", judge))
     return paths
 
 
@@ -85,9 +85,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_stage_writes_every_output_dvc_yaml_declares(project: Path) -> None:
     cfg = compose(["tracking.enabled=false"])
     aggregate.main_task(cfg)
-    for path in _outputs_in_dvc_yaml("demo"):
+    outputs = _outputs_in_dvc_yaml("demo", "smoke")
+    assert len(outputs) == 11
+    for path in outputs:
+        assert path.startswith("reports/demo/smoke/")
         assert (project / path).is_file(), path
-    spec = json.loads((project / "reports/demo/leaderboard.runspec.json").read_text())
+    spec = json.loads((project / "reports/demo/smoke/leaderboard.runspec.json").read_text())
     assert spec["config"]["models"] == MODELS and spec["config"]["seed"] == 0
     assert set(spec["inputs"]) >= {"questions", "judgments.alpha", "generations.alpha"}
     before = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
@@ -96,13 +99,34 @@ def test_stage_writes_every_output_dvc_yaml_declares(project: Path) -> None:
     assert after == before
 
 
+def _files(folder: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_each_judge_has_its_own_report_folder(project: Path) -> None:
+    """A second judge's leaderboard of the same dataset lands beside the first, not over it."""
+    aggregate.main_task(compose(["tracking.enabled=false"]))
+    smoke = _files(project / "reports/demo/smoke")
+    for model in MODELS:
+        rows = [r for r in judgments(model, judge="reference") if r.scale_max != 2.0]
+        write_jsonl(project / f"data/processed/demo/judge/reference/{model}.jsonl", rows)
+    aggregate.main_task(compose(["tracking.enabled=false", "judge=reference"]))
+    assert _files(project / "reports/demo/smoke") == smoke
+    assert sorted(p.name for p in (project / "reports/demo").iterdir()) == ["reference", "smoke"]
+    document = json.loads((project / "reports/demo/reference/leaderboard.json").read_text())
+    assert set(document["models"]) == set(MODELS)
+    spec = json.loads((project / "reports/demo/reference/leaderboard.runspec.json").read_text())
+    assert spec["config"]["judge"]["name"] == "reference"
+    assert "token_f1" in document["metrics"] and "factual_correctness" not in document["metrics"]
+
+
 def test_reference_only_judge_ranks_by_its_first_metric(project: Path) -> None:
     for model in MODELS:
         path = project / f"data/processed/demo/judge/smoke/{model}.jsonl"
         rows = [json.loads(line) for line in path.read_text().splitlines()]
         write_jsonl(path, [r for r in rows if r["scale_max"] != 2.0])
     aggregate.main_task(compose(["tracking.enabled=false"]))
-    document = json.loads((project / "reports/demo/leaderboard.json").read_text())
+    document = json.loads((project / "reports/demo/smoke/leaderboard.json").read_text())
     assert document["primary_metric"] == "chrf" and WEIGHTED not in document["metrics"]
     with pytest.raises(ConfigError, match="Unknown metric 'bleu'"):
         aggregate.main_task(compose(["tracking.enabled=false", "aggregate.primary_metric=bleu"]))
@@ -120,10 +144,10 @@ def test_configured_human_grades_reach_the_report(project: Path) -> None:
         aggregate.main_task(compose(overrides))
     mapping = "+aggregate.agreement.mappings.factual_correctness.table={1: 0, 2: 0, 3: 1, 4: 2}"
     aggregate.main_task(compose([*overrides, mapping]))
-    document = json.loads((project / "reports/demo/leaderboard.json").read_text())
+    document = json.loads((project / "reports/demo/smoke/leaderboard.json").read_text())
     (agreement,) = document["agreement"]
     assert agreement["metric"] == "factual_correctness" and agreement["overall"]["n_pairs"] > 0
-    page = (project / "reports/demo/report.html").read_text()
+    page = (project / "reports/demo/smoke/report.html").read_text()
     assert "human grades mapped by table 1-&gt;0" in page
 
 

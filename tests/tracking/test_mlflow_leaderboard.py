@@ -18,7 +18,7 @@ from parakh.report.tables import format_mean
 from parakh.tracking.mlflow_log import CELL_FIGURES, cell_metric_name
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
-REPORTS = Path("reports/demo")
+REPORTS = Path("reports/demo/smoke")  # reports/<dataset>/<judge>/
 
 
 def _sweep(uri: str, root: Path) -> tuple[Any, dict[str, Any], list[Any]]:

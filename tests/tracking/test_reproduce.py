@@ -17,7 +17,7 @@ from tests.tracking.conftest import BIN, experiment_of, run_parakh
 from parakh.tracking.reproduce import compare, figures_of
 
 pytestmark = pytest.mark.slow
-REPORTS = Path("reports/demo")
+REPORTS = Path("reports/demo/smoke")  # reports/<dataset>/<judge>/
 
 
 def _cells(path: Path) -> list[dict]:

@@ -2,7 +2,8 @@
 that every number comes out identical.
 
     parakh reproduce --mlflow-run <run id> [--tracking-uri URI] [--output DIR]
-    parakh reproduce --dvc-exp <experiment name or git revision> [--dataset demo] [--output DIR]
+    parakh reproduce --dvc-exp <experiment name or git revision> [--dataset demo] [--judge J]
+                     [--output DIR]
 
 Writes the rebuilt leaderboard files (markdown, CSV, JSON, HTML report) to --output (default
 reports/reproduced/<source>/), prints how many figures were compared, and exits 1 listing the
@@ -32,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--tracking-uri", help="MLflow tracking URI (default as for aggregate)")
     parser.add_argument("--dataset", default="demo", help="dataset of the DVC leaderboard")
+    parser.add_argument(
+        "--judge", help="judge of the DVC leaderboard (default: params.yaml's, at that revision)"
+    )
     parser.add_argument("--output", type=Path, help="folder for the rebuilt leaderboard files")
 
 
@@ -48,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             reproduction = from_mlflow(args.mlflow_run, tracking_uri(args.tracking_uri), workdir)
             name = f"mlflow-{args.mlflow_run}"
         else:
-            reproduction = from_dvc(project_root(), args.dvc_exp, args.dataset, workdir)
+            reproduction = from_dvc(project_root(), args.dvc_exp, args.dataset, args.judge, workdir)
             name = f"dvc-{args.dvc_exp}"
         output = args.output or resolve("reports") / "reproduced" / _slug(name)
         write_reports(

@@ -7,7 +7,7 @@ and compare every figure with what was recorded.
 - an MLflow run id (the sweep's parent or any model's child run): inputs from the parent's
   `inputs/` artifacts; recorded figures are the runs' metrics;
 - a DVC experiment name or any git revision: inputs read at that revision with `dvc.api`
-  (from the DVC cache or git); recorded figures are `reports/<dataset>/leaderboard.json`.
+  (from the DVC cache or git); recorded figures are `reports/<dataset>/<judge>/leaderboard.json`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from parakh.config.loading import unknown_name_message
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, InputError
-from parakh.layout import Layout
+from parakh.layout import Layout, report_folder
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, compute
@@ -152,7 +154,11 @@ def resolve_revision(repo: Path, name: str) -> str:
     )
 
 
-def from_dvc(repo: Path, revision: str, dataset: str, workdir: Path) -> Reproduction:
+def from_dvc(
+    repo: Path, revision: str, dataset: str, judge: str | None, workdir: Path
+) -> Reproduction:
+    """The leaderboard of (`dataset`, `judge`) at `revision`, rebuilt from its recorded inputs;
+    `judge=None` takes the `judge` of params.yaml at that revision (the one DVC ran)."""
     import dvc.api
 
     commit = resolve_revision(repo, revision)
@@ -164,7 +170,10 @@ def from_dvc(repo: Path, revision: str, dataset: str, workdir: Path) -> Reproduc
             raise InputError(path, f"not found at revision {revision} ({commit[:10]}): {e}") from e
         return data
 
-    spec = json.loads(read(f"reports/{dataset}/leaderboard.runspec.json"))
+    if judge is None:
+        judge = str(yaml.safe_load(read("params.yaml"))["judge"])
+    recorded_files = ReportFiles(report_folder(Path("reports"), dataset, judge))
+    spec = json.loads(read(recorded_files.runspec.as_posix()))
     config = dict(spec["config"])
     models = config.pop("models")
     cfg = ParakhConfig.model_validate(config)
@@ -182,7 +191,7 @@ def from_dvc(repo: Path, revision: str, dataset: str, workdir: Path) -> Reproduc
         destination.write_bytes(read(path.as_posix()))
     cfg2, inputs = rebuild(folder, {"config": config, "models": models})
     result = compute(cfg2, inputs)
-    files = ReportFiles(Path(cfg.paths.reports) / dataset)
+    files = ReportFiles(report_folder(Path(cfg.paths.reports), dataset, judge))
     recorded_document = json.loads(read(files.leaderboard_json.as_posix()))
     expected = figures_of(result.document(), result.board.models)
     recorded = figures_of(recorded_document, recorded_document["models"])
