@@ -33,7 +33,10 @@ class AgreementConfig(Strict):
 
 class AggregateConfig(Strict):
     weights: dict[str, float]
-    primary_metric: str = "weighted"
+    primary_metric: str | None = Field(
+        default=None,
+        description="the metric that orders the leaderboard; None: the judge's primary_metric",
+    )
     statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
     agreement: AgreementConfig = Field(default_factory=AgreementConfig)
     answers_page: bool = Field(default=True, description="write the side-by-side answers page")

@@ -43,6 +43,13 @@ class JudgeConfig(Strict):
         description="reference metrics by registry name or alias (parakh.metrics.registry); "
         "`nomiracl` adds the NoMIRACL verdict rows",
     )
+    primary_metric: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="the metric that orders this judge's leaderboard, in the direction its "
+        "MetricSpec declares (nomiracl_hallucination: lowest first); `aggregate.primary_metric` "
+        "overrides it. None: the report falls back to its first metric and says so",
+    )
     model: ModelConfig | None = None
     jury: JuryConfig | None = None
     allow_self_judging: bool = Field(

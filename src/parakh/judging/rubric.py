@@ -4,7 +4,9 @@ A rubric scores one or more criteria in one judge call. A HEALTH-PARIKSHA rubric
 criterion whose score the judge writes as `Score` (0..2, integers) next to a `Justification`;
 the IndicQuest rubric scores six criteria (Factual Accuracy ... Overall, 1..5, decimals allowed)
 in one JSON object, as its authors did, and `split()` turns it into one call per criterion.
-Each criterion becomes the metric of its judge rows.
+Each criterion becomes the metric of its judge rows, and declares its `MetricSpec`: the
+rubric's scale, a mean of per-item scores, and the rubric's `direction` (higher is better unless
+the file says `direction: lower`; a criterion may override it).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from parakh.config.loading import load_named
+from parakh.metrics.specs import Direction, MetricSpec
 
 SCORE_KEY = "Score"
 JUSTIFICATION_KEY = "Justification"
@@ -52,6 +55,9 @@ class Criterion(BaseModel):
     key: str = Field(min_length=1)
     title: str
     description: str
+    direction: Direction | None = Field(
+        default=None, description="which way is better; None: the rubric's direction"
+    )
 
 
 class Rubric(BaseModel):
@@ -70,6 +76,9 @@ class Rubric(BaseModel):
     )
     justification: bool = Field(
         default=True, description="the judge also writes a `Justification` string"
+    )
+    direction: Direction = Field(
+        default="higher", description="which way is better for every criterion's score"
     )
 
     @model_validator(mode="after")
@@ -103,6 +112,20 @@ class Rubric(BaseModel):
     @property
     def metrics(self) -> list[str]:
         return [c.name for c in self.criteria_list()]
+
+    def metric_specs(self) -> list[MetricSpec]:
+        """Each criterion's metric: the rubric's scale, its direction, a mean per item."""
+        return [
+            MetricSpec(
+                c.name,
+                c.direction or self.direction,
+                float(self.scale.min),
+                float(self.scale.max),
+                "mean",
+                f"{self.title}: {c.title}" if c.title != self.title else self.title,
+            )
+            for c in self.criteria_list()
+        ]
 
     def split(self) -> list[Rubric]:
         """One single-criterion rubric per criterion (one judge call each), same keys and scale."""

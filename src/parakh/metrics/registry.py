@@ -1,4 +1,5 @@
-"""The per-sample metrics by name, with the scale each one reports on and its short aliases.
+"""The per-sample metrics by name, with the scale each one reports on and its short aliases,
+and `metric_spec`: the direction, scale and aggregation of any metric name in judge rows.
 
 Reference metrics score a prediction against reference answers (or, for `language_match`,
 against the requested language); `nomiracl` classifies a NoMIRACL verdict and is scored by
@@ -9,11 +10,23 @@ short aliases people type (`em`, `f1`, `rougeL`, `chrf++`, ...).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from parakh.errors import ConfigError
 from parakh.metrics import embedding, language, lexical
+from parakh.metrics.specs import (
+    NOMIRACL_SPECS,
+    WEIGHTED,
+    WEIGHTED_SPEC,
+    Direction,
+    MetricSpec,
+    undeclared_spec,
+)
+
+if TYPE_CHECKING:
+    from parakh.judging.rubric import Rubric
 
 ReferenceMetricFn = Callable[[str, Sequence[str], str | None], float]
 
@@ -25,7 +38,9 @@ class ReferenceMetric:
     """A per-sample metric of a prediction against reference answers.
 
     `fn(prediction, references, language)` returns the best score over the references, on
-    0..`scale_max`. A metric with `needs_reference` False ignores the references.
+    0..`scale_max`. A metric with `needs_reference` False ignores the references. Every
+    reference metric today is higher-is-better and a mean of per-item scores; `direction`
+    says so explicitly so a future distance (e.g. an error rate) declares itself.
     """
 
     name: str
@@ -33,6 +48,14 @@ class ReferenceMetric:
     fn: ReferenceMetricFn
     description: str
     needs_reference: bool = True
+    direction: Direction = "higher"
+    scale_min: float = 0.0
+
+    @property
+    def spec(self) -> MetricSpec:
+        return MetricSpec(
+            self.name, self.direction, self.scale_min, self.scale_max, "mean", self.description
+        )
 
 
 REFERENCE_METRICS: dict[str, ReferenceMetric] = {
@@ -130,3 +153,94 @@ def get_reference_metric(name: str) -> ReferenceMetric:
     if resolved == NOMIRACL:
         raise ConfigError(f"'{name}' is not a reference metric; score it with parakh.metrics")
     return REFERENCE_METRICS[resolved]
+
+
+# A NoMIRACL row without a subset carries the bare metric name; it is only ever an error row.
+_NOMIRACL_UNSCORED = MetricSpec(
+    NOMIRACL,
+    "lower",
+    0.0,
+    1.0,
+    "rate",
+    "NoMIRACL rows without a subset (error rows only; scored rows are nomiracl_hallucination "
+    "or nomiracl_error)",
+)
+
+
+def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:
+    """Specs of every rubric criterion, by metric name; None: every file in conf/rubric/."""
+    if rubrics is None:
+        from parakh.config.loading import available
+        from parakh.judging.rubric import load_rubric
+
+        rubrics = [load_rubric(name) for name in available("rubric")]
+    specs: dict[str, MetricSpec] = {}
+    owner: dict[str, str] = {}
+    for rubric in rubrics:
+        for spec in rubric.metric_specs():
+            known = specs.get(spec.name)
+            if known is not None and (known.direction, known.scale_min, known.scale_max) != (
+                spec.direction,
+                spec.scale_min,
+                spec.scale_max,
+            ):
+                raise ConfigError(
+                    f"metric '{spec.name}' is declared twice with different directions or "
+                    f"scales: rubric '{owner[spec.name]}' and rubric '{rubric.name}'"
+                )
+            specs.setdefault(spec.name, spec)
+            owner.setdefault(spec.name, rubric.name)
+    return specs
+
+
+def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:
+    """Every declared metric spec: reference metrics, NoMIRACL, rubric criteria, `weighted`."""
+    specs = {name: metric.spec for name, metric in REFERENCE_METRICS.items()}
+    specs.update(NOMIRACL_SPECS)
+    specs[NOMIRACL] = _NOMIRACL_UNSCORED
+    specs[WEIGHTED] = WEIGHTED_SPEC
+    for name, spec in rubric_specs(rubrics).items():
+        if name in specs and specs[name] != spec:
+            raise ConfigError(
+                f"rubric metric '{name}' has the name of a built-in metric; rename the criterion"
+            )
+        specs[name] = spec
+    return specs
+
+
+def metric_spec(
+    name: str,
+    *,
+    rubrics: Sequence[Rubric] | None = None,
+    default_scale_max: float | None = None,
+) -> MetricSpec:
+    """The spec of a metric name found in judge rows (or an alias of a reference metric).
+
+    Rubric criteria come from `rubrics` (None: every rubric in conf/rubric/). A name nobody
+    declares is a ConfigError naming the close matches, unless `default_scale_max` is given:
+    then it gets the documented default, higher is better on 0..default_scale_max
+    (`undeclared_spec`), marked `declared=False` so reports can say so.
+    """
+    return spec_in(declared_specs(rubrics), name, default_scale_max=default_scale_max)
+
+
+def spec_in(
+    specs: Mapping[str, MetricSpec], name: str, *, default_scale_max: float | None = None
+) -> MetricSpec:
+    """`metric_spec` on a catalogue already built by `declared_specs` (one load for many)."""
+    if name in specs:
+        return specs[name]
+    folded = name.strip().casefold()
+    if folded in specs:
+        return specs[folded]
+    if folded in ALIASES and ALIASES[folded] in specs:
+        return specs[ALIASES[folded]]
+    if default_scale_max is not None:
+        return undeclared_spec(name, default_scale_max)
+    available = sorted(specs)
+    matches = difflib.get_close_matches(folded, available, n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(repr(c) for c in matches)}?" if matches else ""
+    raise ConfigError(
+        f"Unknown metric '{name}': no reference metric, NoMIRACL rate or rubric criterion "
+        f"declares it.{hint} Available: {', '.join(available)}"
+    )

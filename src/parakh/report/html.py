@@ -11,7 +11,7 @@ import yaml
 from parakh.report.agreement import AgreementStats, MetricAgreement
 from parakh.report.html_parts import bar_chart, colour, esc, is_light, page, table
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
-from parakh.report.tables import format_cell, format_mean
+from parakh.report.tables import format_cell, format_mean, weights_line
 
 
 @dataclass
@@ -28,14 +28,17 @@ class ReportContext:
     agreement: list[MetricAgreement] = field(default_factory=list)
     answers_page: str | None = "answers.html"
     n_questions: int = 0
+    primary_note: str | None = None
 
 
-def _cell_html(cell: Cell | None) -> str:
+def _cell_html(cell: Cell | None, *, best: bool = False) -> str:
+    """A cell: mean (percent of its scale unless 0..1), interval, counts; `best` marks the
+    best mean of its column in the metric's direction."""
     if cell is None or cell.mean is None:
         text = "–"
     else:
         text = esc(format_mean(cell.mean, cell.scale_max))
-        if cell.scale_max != 1.0:
+        if (cell.scale_min, cell.scale_max) != (0.0, 1.0):
             text += f' <span class="ci">({cell.percent:.1f}%)</span>'
         if cell.ci_low is not None and cell.ci_high is not None:
             low, high = (format_mean(v, cell.scale_max) for v in (cell.ci_low, cell.ci_high))
@@ -45,11 +48,19 @@ def _cell_html(cell: Cell | None) -> str:
             f'<br><span class="counts" title="invalid / error / skipped rows">'
             f"{cell.invalid} inv · {cell.errors} err · {cell.skipped} skip</span>"
         )
+    if best:
+        return f'<td class="num best" title="best">{text}</td>'
     return f'<td class="num">{text}</td>'
+
+
+def metric_heading(board: Leaderboard, metric: str) -> str:
+    """A column heading: the metric and an arrow for its direction (↑ higher, ↓ lower)."""
+    return f"{metric} {'↑' if board.spec(metric).higher_is_better else '↓'}"
 
 
 def leaderboard_section(board: Leaderboard, primary: str) -> str:
     ranks = board.ranks.get(primary, {})
+    best = {metric: board.best(metric) for metric in board.metrics}
     rows = []
     for i, m in enumerate(board.ranking(primary), start=1):
         r = ranks.get(m)
@@ -58,17 +69,23 @@ def leaderboard_section(board: Leaderboard, primary: str) -> str:
                 f'<td class="num">{i}</td>',
                 esc(m),
                 f'<td class="num">{r.low}–{r.high}</td>' if r else "–",
-                *[_cell_html(board.get(m, metric)) for metric in board.metrics],
+                *[
+                    _cell_html(board.get(m, metric), best=m in best[metric])
+                    for metric in board.metrics
+                ],
             ]
         )
     level = f"{100 * board.settings.confidence:g}%"
+    headings = [metric_heading(board, metric) for metric in board.metrics]
     return (
         '<h2 id="leaderboard-title">Leaderboard</h2>'
-        + table(["rank", "model", "rank interval", *board.metrics], rows, table_id="leaderboard")
+        + table(["rank", "model", "rank interval", *headings], rows, table_id="leaderboard")
         + f'<p class="note">Mean over scored rows on each metric\'s own scale (percent of the '
         f"scale in brackets where it is not 0..1), its {level} bootstrap interval over questions "
         f"({board.settings.resamples} resamples, seed {board.settings.seed}), and the rows "
-        f"without a score: invalid, error, skipped. Ranked by <b>{esc(primary)}</b>; the rank "
+        f"without a score: invalid, error, skipped. Ranked by <b>{esc(primary)}</b> "
+        f"({esc(board.spec(primary).direction_text)}); ↑ marks a metric where higher is better, "
+        f"↓ one where lower is better, and the best of each column is in bold. The rank "
         f"interval is the {level} range of each model's rank over the same resamples.</p>"
     )
 
@@ -80,23 +97,28 @@ def heatmap_section(board: Leaderboard, primary: str) -> str:
     )
     grids = []
     for metric in board.metrics:
+        spec = board.spec(metric)
         rows = []
         for m in board.ranking(metric):
             cells = [esc(m)]
             for language in [*board.languages, ALL]:
                 cell = board.get(m, metric, language)
-                value = None if cell is None or cell.mean is None else cell.mean / cell.scale_max
+                value = None if cell is None else cell.unit(cell.mean)
+                # the colour map runs from the bad end to the good end, reversed when lower
+                # is better, so the good end has one colour for every metric
+                good = None if value is None else (value if spec.higher_is_better else 1 - value)
                 tip = "no score" if cell is None else format_cell(cell)
-                cls = "hm light" if is_light(value) else "hm"
+                cls = "hm light" if is_light(good) else "hm"
                 text = "–" if value is None else f"{value:.2f}"
                 cells.append(
-                    f'<td class="{cls}" style="background:{colour(value)}" '
+                    f'<td class="{cls}" style="background:{colour(good)}" '
                     f'title="{esc(tip)}">{text}</td>'
                 )
             rows.append(cells)
         hidden = "" if metric == primary else " hidden"
         grids.append(
-            f'<div class="heatmap-grid" data-metric="{esc(metric)}"{hidden}>'
+            f'<div class="heatmap-grid" data-metric="{esc(metric)}" '
+            f'data-direction="{spec.direction}"{hidden}>'
             + table(["model", *board.languages, ALL], rows, cls="heatmap")
             + "</div>"
         )
@@ -104,8 +126,10 @@ def heatmap_section(board: Leaderboard, primary: str) -> str:
         '<h2>Model × language</h2><section id="heatmap">'
         f'<label>metric <select id="heatmap-metric">{options}</select></label>'
         + "".join(grids)
-        + '<p class="note">Each cell is the mean scaled to 0..1; hover for the interval and '
-        "counts.</p></section>"
+        + '<p class="note">Each cell is the mean placed on 0..1 by its scale (min to max); '
+        "bright yellow is the good end, whichever way the metric runs (the colours are "
+        "reversed for a lower-is-better metric); hover for the interval and counts.</p>"
+        "</section>"
     )
 
 
@@ -120,10 +144,7 @@ g.hidden=g.getAttribute('data-metric')!==hm.value;});});}
 def _scaled(cell: Cell | None) -> tuple[float | None, float | None, float | None]:
     if cell is None or cell.mean is None:
         return (None, None, None)
-    s = cell.scale_max
-    low = None if cell.ci_low is None else cell.ci_low / s
-    high = None if cell.ci_high is None else cell.ci_high / s
-    return (cell.mean / s, low, high)
+    return (cell.unit(cell.mean), cell.unit(cell.ci_low), cell.unit(cell.ci_high))
 
 
 def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) -> str:
@@ -134,8 +155,12 @@ def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) 
         (m, [_scaled(board.cell(m, primary, dimension, v)) for v in values])
         for m in board.ranking(primary)
     ]
+    best = {v: board.best(primary, dimension, v) for v in values}
     rows = [
-        [esc(m), *[_cell_html(board.cell(m, primary, dimension, v)) for v in values]]
+        [
+            esc(m),
+            *[_cell_html(board.cell(m, primary, dimension, v), best=m in best[v]) for v in values],
+        ]
         for m in board.ranking(primary)
     ]
     chart = (
@@ -144,7 +169,7 @@ def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) 
         else ""
     )
     return (
-        f"<h2>{esc(title)} ({esc(primary)})</h2>"
+        f"<h2>{esc(title)} ({esc(primary)}, {esc(board.spec(primary).direction_text)})</h2>"
         + chart
         + table(["model", *values], rows, table_id=f"{dimension}-table")
     )
@@ -185,6 +210,7 @@ def paired_section(board: Leaderboard, primary: str) -> str:
                 f'<td class="num">{r.n}</td>',
                 f'<td class="num">{r.difference:+.3f}</td>',
                 f'<td class="num">{interval}</td>',
+                esc(c.better or "tie"),
                 f'<td class="num">{r.p_value:.4f}</td>',
                 f'<td class="num">{c.p_holm:.4f}</td>',
             ]
@@ -194,12 +220,24 @@ def paired_section(board: Leaderboard, primary: str) -> str:
     return (
         "<h2>Paired tests</h2>"
         + table(
-            ["metric", "model A", "model B", "items", "A − B", "interval", "p", "p (Holm)"],
+            [
+                "metric",
+                "model A",
+                "model B",
+                "items",
+                "A − B",
+                "interval",
+                "better",
+                "p",
+                "p (Holm)",
+            ],
             rows,
             table_id="paired",
         )
         + '<p class="note">On the questions both models were scored on: mean difference '
-        "(weighted: per question over the metrics scored on it), its bootstrap interval, a "
+        "(weighted: per question over the metrics scored on it), the model whose mean is "
+        "better in the metric's direction (the lower one for a lower-is-better rate), "
+        "the difference's bootstrap interval, a "
         "two-sided sign-flip permutation p-value, and Holm's correction across the pairs of "
         "each metric.</p>"
     )
@@ -299,11 +337,15 @@ def render_report(board: Leaderboard, ctx: ReportContext) -> str:
         if ctx.smoke_test
         else ""
     )
-    weights = ", ".join(f"{k} {v:g}" for k, v in ctx.weights.items())
+    spec = board.spec(primary)
+    weighted = weights_line(board, ctx.weights)
     summary = (
-        f'<p class="note">{len(board.models)} models · {ctx.n_questions} questions · '
-        f"{len(board.languages)} languages · judge <b>{esc(ctx.judge)}</b> · weighted aggregate: "
-        f"{esc(weights)} (each metric scaled to 0..1).</p>"
+        f'<p class="note" id="summary">{len(board.models)} models · {ctx.n_questions} questions · '
+        f"{len(board.languages)} languages · judge <b>{esc(ctx.judge)}</b> · primary metric "
+        f"<b>{esc(primary)}</b> ({esc(spec.direction_text)})"
+        + (f" · {esc(ctx.primary_note)}" if ctx.primary_note else "")
+        + (f" · {esc(weighted)}" if weighted else "")
+        + ".</p>"
     )
     body = "".join(
         [

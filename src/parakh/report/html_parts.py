@@ -36,6 +36,7 @@ table{border-collapse:collapse;margin:.5em 0;font-size:.85rem}
 th,td{border:1px solid #cfcfcf;padding:3px 7px;text-align:left;vertical-align:top}
 thead th{background:#1f3a5f;color:#fff}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.best{font-weight:700}
 .ci{color:#555;font-size:.8em}.counts{color:#a33;font-size:.8em}
 .warn{background:#fff4d6;border:1px solid #e0b84c;padding:8px 12px;border-radius:4px}
 .note{color:#555;font-size:.9rem}
@@ -70,7 +71,8 @@ def esc(value: object) -> str:
 
 
 def colour(value: float | None) -> str:
-    """viridis colour of a 0..1 value (grey when there is no value)."""
+    """viridis colour of a 0..1 value (grey when there is no value). Callers pass the value's
+    goodness (1 - x for a lower-is-better metric), so bright yellow is always the good end."""
     if value is None:
         return MISSING_COLOUR
     x = min(1.0, max(0.0, value)) * 10.0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from parakh.errors import InputError
+from parakh.metrics.specs import MetricSpec, undeclared_spec
 from parakh.schema import Judgment
 from parakh.stats.bootstrap import ItemScores
 
@@ -51,10 +52,15 @@ class ItemIndex:
     languages: list[str]
     categories: list[str]
     domains: list[str]
+    specs: dict[str, MetricSpec] = field(default_factory=dict)
 
     @property
     def metrics(self) -> set[str]:
         return set(self.scale_max)
+
+    def spec(self, metric: str) -> MetricSpec:
+        """The metric's spec (set by the leaderboard); the documented default if unset."""
+        return self.specs.get(metric) or undeclared_spec(metric, self.scale_max.get(metric, 1.0))
 
     @classmethod
     def of(
@@ -128,7 +134,17 @@ class ItemIndex:
             not_scored.update(s.not_scored.get(q, Counter()))
         return ItemScores.single(sums, counts), {k: not_scored[k] for k in NOT_SCORED}, questions
 
-    def _matrix(self, system: str, weights: dict[str, float], questions: list[str]) -> ItemScores:
+    def _matrix(
+        self,
+        system: str,
+        weights: dict[str, float],
+        questions: list[str],
+        *,
+        goodness: bool = True,
+    ) -> ItemScores:
+        """Per-question sums and counts; with `goodness`, each metric's sums are mapped to its
+        0..1 goodness (min..max to 0..1, flipped when lower is better), which is linear, so
+        the mean of mapped sums is the goodness of the mean."""
         metrics = list(weights)
         sums = np.zeros((len(questions), len(metrics)))
         counts = np.zeros((len(questions), len(metrics)))
@@ -136,37 +152,42 @@ class ItemIndex:
             s = self.series.get((system, metric))
             if s is None:
                 continue
+            spec = self.spec(metric)
+            span = spec.scale_max - spec.scale_min
             for i, q in enumerate(questions):
-                sums[i, j] = s.sums.get(q, 0.0) / self.scale_max[metric]
-                counts[i, j] = s.counts.get(q, 0)
+                total, count = s.sums.get(q, 0.0), s.counts.get(q, 0)
+                if goodness:
+                    total = (total - count * spec.scale_min) / span
+                    if not spec.higher_is_better:
+                        total = count - total
+                sums[i, j] = total
+                counts[i, j] = count
         return ItemScores(sums, counts, np.array([weights[m] for m in metrics], dtype=float))
 
     def weighted_table(
         self, system: str, weights: dict[str, float], key: SliceKey
     ) -> tuple[ItemScores, list[str]]:
-        """Item scores of the weighted aggregate (each metric scaled to 0..1) in one slice."""
+        """Item scores of the weighted aggregate (each metric's 0..1 goodness) in one slice."""
         questions = self._questions(system, list(weights), key)
         return self._matrix(system, weights, questions), questions
 
-    def aligned(self, systems: list[str], weights: dict[str, float]) -> dict[str, ItemScores]:
+    def aligned(
+        self, systems: list[str], weights: dict[str, float], *, goodness: bool
+    ) -> dict[str, ItemScores]:
         """Every model's overall item scores on one shared list of questions (for ranking).
 
-        A single metric (weight 1) keeps its own scale; several are scaled to 0..1.
+        `goodness` False keeps a metric's own values and direction (one metric); True maps
+        each metric to its 0..1 goodness, higher is better (the weighted aggregate).
         """
         questions = sorted({q for s in systems for q in self._questions(s, list(weights), OVERALL)})
-        tables = {s: self._matrix(s, weights, questions) for s in systems}
-        if len(weights) == 1:
-            (metric,) = weights
-            factor = self.scale_max.get(metric, 1.0)
-            tables = {
-                s: ItemScores(t.sums * factor, t.counts, t.weights) for s, t in tables.items()
-            }
-        return tables
+        return {s: self._matrix(s, weights, questions, goodness=goodness) for s in systems}
 
-    def per_item(self, system: str, weights: dict[str, float]) -> dict[str, float]:
-        """Each scored question's value: a metric's mean, or the weighted mean of the metrics
-        scored on that question (each scaled to 0..1), for paired comparisons."""
-        scores = self.aligned([system], weights)[system]
+    def per_item(
+        self, system: str, weights: dict[str, float], *, goodness: bool
+    ) -> dict[str, float]:
+        """Each scored question's value: a metric's mean on its own scale, or the weighted mean
+        of the 0..1 goodness of the metrics scored on that question, for paired comparisons."""
+        scores = self.aligned([system], weights, goodness=goodness)[system]
         with np.errstate(invalid="ignore", divide="ignore"):
             means = scores.sums / scores.counts
         present = scores.counts > 0

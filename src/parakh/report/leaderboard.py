@@ -3,8 +3,11 @@
 A cell is one (model, metric, slice) figure: the mean over scored rows on the metric's scale,
 its seeded bootstrap interval, and the invalid, error and skipped counts beside it, never
 folded into it. Slices are the whole set (`all`), each language, each query category and each
-domain. The weighted aggregate combines the configured metrics after scaling each to 0..1.
-Rank intervals and paired tests between models sit on top of the same per-item tables.
+domain. Each metric's `MetricSpec` (parakh.metrics.registry.metric_spec) says which way is
+better and its scale: rankings put the best first (lowest first for NoMIRACL's hallucination
+rate), a cell's percent runs from the scale's min to its max (1..5 rubrics too), and the
+weighted aggregate combines the configured metrics after mapping each to 0..1 with 1 the good
+end. Rank intervals and paired tests between models sit on top of the same per-item tables.
 
 Translate-test rows (`Judgment.translator` set) form their own leaderboard entry,
 `<model> via <translator>`, next to the model's direct entry, so the two are compared rather
@@ -15,10 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
+from parakh.errors import InputError
 from parakh.hashing import sha256_obj
+from parakh.metrics.registry import declared_specs, spec_in
+from parakh.metrics.specs import WEIGHTED, WEIGHTED_SPEC, MetricSpec, undeclared_spec
 from parakh.report.items import ALL, OVERALL, ItemIndex, system_name
 from parakh.schema import Judgment
 from parakh.stats.bootstrap import (
@@ -31,9 +38,17 @@ from parakh.stats.bootstrap import (
 from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust, paired_test
 from parakh.stats.ranks import RankInterval, rank_intervals
 
-WEIGHTED = "weighted"
 DIMENSIONS = ("language", "category", "domain")
-__all__ = ["ALL", "OVERALL", "WEIGHTED", "Cell", "Leaderboard", "build_leaderboard", "system_name"]
+__all__ = [
+    "ALL",
+    "OVERALL",
+    "WEIGHTED",
+    "Cell",
+    "Leaderboard",
+    "MetricSpec",
+    "build_leaderboard",
+    "system_name",
+]
 
 
 @dataclass(frozen=True)
@@ -48,7 +63,7 @@ class Settings:
 
 @dataclass
 class Cell:
-    """One (model, metric, slice) figure with its interval and counts."""
+    """One (model, metric, slice) figure with its interval and counts, on the metric's scale."""
 
     mean: float | None
     n: int
@@ -58,21 +73,48 @@ class Cell:
     skipped: int = 0
     ci_low: float | None = None
     ci_high: float | None = None
+    scale_min: float = 0.0
 
     @property
     def percent(self) -> float | None:
-        return None if self.mean is None else 100.0 * self.mean / self.scale_max
+        """Where the mean sits on its scale, min 0% to max 100% (a 3 on 1..5 is 50%)."""
+        if self.mean is None:
+            return None
+        return 100.0 * (self.mean - self.scale_min) / (self.scale_max - self.scale_min)
+
+    @overload
+    def unit(self, value: float) -> float: ...
+    @overload
+    def unit(self, value: None) -> None: ...
+    @overload
+    def unit(self, value: float | None) -> float | None: ...
+    def unit(self, value: float | None) -> float | None:
+        """A figure of this cell placed on 0..1 by the scale (direction unchanged)."""
+        if value is None:
+            return None
+        return (value - self.scale_min) / (self.scale_max - self.scale_min)
 
 
 @dataclass(frozen=True)
 class PairedComparison:
-    """Two models on the items both were scored on, for one metric (overall)."""
+    """Two models on the items both were scored on, for one metric (overall).
+
+    `result.difference` is A minus B on the metric's own values; `better` names the model whose
+    mean is better in the metric's direction (for a lower-is-better rate, the lower one), None
+    on a tie.
+    """
 
     metric: str
     model_a: str
     model_b: str
     result: PairedResult
     p_holm: float
+
+    @property
+    def better(self) -> str | None:
+        if self.result.better is None:
+            return None
+        return self.model_a if self.result.better == "a" else self.model_b
 
 
 @dataclass
@@ -87,6 +129,7 @@ class Leaderboard:
     paired: list[PairedComparison] = field(default_factory=list)
     systems: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
+    specs: dict[str, MetricSpec] = field(default_factory=dict)
 
     def get(self, model: str, metric: str, language: str = ALL) -> Cell | None:
         key = OVERALL if language == ALL else ("language", language)
@@ -103,29 +146,88 @@ class Leaderboard:
             ALL: [ALL],
         }[dimension]
 
-    def ranking(self, metric: str = WEIGHTED) -> list[str]:
+    def spec(self, metric: str) -> MetricSpec:
+        """The metric's declared direction and scale (the documented default if undeclared)."""
+        if metric in self.specs:
+            return self.specs[metric]
+        if metric == WEIGHTED:
+            return WEIGHTED_SPEC
+        scales = [c.scale_max for (_, m, _, _), c in self.cells.items() if m == metric]
+        return undeclared_spec(metric, scales[0] if scales else 1.0)
+
+    def ranking(self, metric: str = WEIGHTED, dimension: str = ALL, value: str = ALL) -> list[str]:
+        """Models best first in the metric's direction (lowest first for a lower-is-better
+        metric) on one slice; models without a score last, then by name."""
+        spec = self.spec(metric)
+
         def key(m: str) -> float:
-            cell = self.get(m, metric)
-            return -(cell.mean if cell and cell.mean is not None else float("-inf"))
+            cell = self.cell(m, metric, dimension, value)
+            if cell is None or cell.mean is None:
+                return float("inf")
+            return -spec.signed(cell.mean)
 
         return sorted(self.models, key=lambda m: (key(m), m))
 
+    def best(self, metric: str, dimension: str = ALL, value: str = ALL) -> set[str]:
+        """The models with the best mean of one slice in the metric's direction (ties all)."""
+        spec = self.spec(metric)
+        means = {
+            m: c.mean
+            for m in self.models
+            if (c := self.cell(m, metric, dimension, value)) is not None and c.mean is not None
+        }
+        if not means:
+            return set()
+        top = max(spec.signed(v) for v in means.values())
+        return {m for m, v in means.items() if spec.signed(v) == top}
 
-def weighted_cell(cells: dict[str, Cell], weights: dict[str, float]) -> Cell | None:
-    """Weighted mean of the metrics' 0..1 scores, over the weighted metrics that have a score."""
-    parts = [(w, cells[m]) for m, w in weights.items() if m in cells and cells[m].mean is not None]
+
+def weighted_cell(
+    cells: dict[str, Cell], weights: dict[str, float], specs: Mapping[str, MetricSpec]
+) -> Cell | None:
+    """Weighted mean of the metrics' 0..1 goodness (`MetricSpec.goodness`: min..max mapped to
+    0..1, flipped for lower-is-better metrics), over the weighted metrics that have a score."""
+    parts = [
+        (w, specs[m], cells[m].mean)
+        for m, w in weights.items()
+        if m in cells and cells[m].mean is not None
+    ]
     if not parts:
         return None
-    total = sum(w for w, _ in parts)
-    mean = sum(w * (c.mean or 0.0) / c.scale_max for w, c in parts) / total
+    total = sum(w for w, _, _ in parts)
+    mean = sum(w * spec.goodness(x or 0.0) for w, spec, x in parts) / total
+    used = [cells[m] for m in weights if m in cells and cells[m].mean is not None]
     return Cell(
         mean=mean,
-        n=min(c.n for _, c in parts),
+        n=min(c.n for c in used),
         scale_max=1.0,
-        invalid=sum(c.invalid for _, c in parts),
-        errors=sum(c.errors for _, c in parts),
-        skipped=sum(c.skipped for _, c in parts),
+        invalid=sum(c.invalid for c in used),
+        errors=sum(c.errors for c in used),
+        skipped=sum(c.skipped for c in used),
     )
+
+
+def metric_specs_of(
+    scale_max: Mapping[str, float],
+    specs: Mapping[str, MetricSpec] | None = None,
+) -> dict[str, MetricSpec]:
+    """The spec of every metric in the rows: `specs` where given, else the declared one
+    (`parakh.metrics.registry.declared_specs`), else the documented default (higher is
+    better on 0..the rows' scale_max). A declared scale_max the rows contradict is an error."""
+    given = dict(specs or {})
+    catalogue = declared_specs() if set(scale_max) - set(given) else {}
+    found: dict[str, MetricSpec] = {}
+    for metric, row_max in scale_max.items():
+        spec = given.get(metric) or spec_in(catalogue, metric, default_scale_max=row_max)
+        if spec.scale_max != row_max:
+            raise InputError(
+                "judge rows",
+                f"metric '{metric}' rows are on 0..{row_max:g} but its declaration says "
+                f"{spec.scale_min:g}..{spec.scale_max:g}",
+                field="scale_max",
+            )
+        found[metric] = spec
+    return found
 
 
 def _systems(rows: list[Judgment], models: list[str]) -> dict[str, tuple[str, str | None]]:
@@ -163,15 +265,18 @@ def build_leaderboard(
     *,
     domains: Mapping[str, str | None] | None = None,
     settings: Settings | None = None,
+    specs: Mapping[str, MetricSpec] | None = None,
 ) -> Leaderboard:
     """Every cell of every slice, the weighted aggregate, rank intervals and paired tests.
 
     `domains` maps question ids to their domain (from the questions file); rows whose
-    question has none are left out of the domain slices only.
+    question has none are left out of the domain slices only. `specs` overrides the declared
+    `MetricSpec` of a metric (tests, notebooks); the rest come from `metric_specs_of`.
     """
     settings = settings or Settings()
     systems = _systems(rows, models)
     index = ItemIndex.of(rows, domains or {})
+    index.specs = metric_specs_of(index.scale_max, specs)
     metrics = sorted(index.metrics, key=lambda m: (m not in weights, m))
     board = Leaderboard(
         models=list(systems),
@@ -181,6 +286,7 @@ def build_leaderboard(
         domains=index.domains,
         systems=systems,
         settings=settings,
+        specs={**index.specs, WEIGHTED: WEIGHTED_SPEC},
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     for system in board.models:
@@ -198,6 +304,7 @@ def build_leaderboard(
                     errors=counts["error"],
                     skipped=counts["skipped"],
                     scale_max=index.scale_max[metric],
+                    scale_min=index.specs[metric].scale_min,
                     ci_low=low,
                     ci_high=high,
                 )
@@ -208,7 +315,7 @@ def build_leaderboard(
                 by_metric = {
                     m: c for m in weighted if (c := board.cells.get((system, m, *key))) is not None
                 }
-                cell = weighted_cell(by_metric, weighted)
+                cell = weighted_cell(by_metric, weighted, index.specs)
                 if cell is None:
                     continue
                 scores, questions = index.weighted_table(system, weighted, key)
@@ -217,14 +324,19 @@ def build_leaderboard(
         board.metrics = [WEIGHTED, *metrics]
     for metric in board.metrics:
         metric_weights = weighted if metric == WEIGHTED else {metric: 1.0}
-        aligned = index.aligned(board.models, metric_weights)
+        combined = metric == WEIGHTED
+        aligned = index.aligned(board.models, metric_weights, goodness=combined)
+        higher = board.spec(metric).higher_is_better
         board.ranks[metric] = rank_intervals(
             aligned,
             seed=derive_seed(settings.seed, "rank", metric),
             resamples=settings.resamples,
             confidence=settings.confidence,
+            higher_is_better=higher,
         )
-        board.paired += _paired(index, board.models, metric, metric_weights, settings)
+        board.paired += _paired(
+            index, board.models, metric, metric_weights, settings, higher, goodness=combined
+        )
     return board
 
 
@@ -234,9 +346,12 @@ def _paired(
     metric: str,
     weights: dict[str, float],
     settings: Settings,
+    higher_is_better: bool,
+    *,
+    goodness: bool,
 ) -> list[PairedComparison]:
     """Every pair of models on the items both have a score for; Holm across the pairs."""
-    per_item = {s: index.per_item(s, weights) for s in systems}
+    per_item = {s: index.per_item(s, weights, goodness=goodness) for s in systems}
     found: list[tuple[str, str, PairedResult]] = []
     for i, a in enumerate(systems):
         for b in systems[i + 1 :]:
@@ -254,6 +369,7 @@ def _paired(
                         permutations=settings.permutations,
                         resamples=settings.resamples,
                         confidence=settings.confidence,
+                        higher_is_better=higher_is_better,
                     ),
                 )
             )

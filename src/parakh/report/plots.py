@@ -1,12 +1,47 @@
 """Plots people would rather look at than read: a model x language heatmap, category bars,
-and the data files behind `dvc plots`."""
+and the data files behind `dvc plots`.
+
+Values are placed on 0..1 by their metric's scale (min to max, so a 1..5 rubric's 1 is 0).
+A lower-is-better metric keeps its values and reverses the colour map, so the good end is
+the same colour for every metric.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from parakh.io import atomic_open
 from parakh.report.leaderboard import Leaderboard
+
+COLOUR_MAP = "viridis"
+
+
+@dataclass(frozen=True)
+class HeatmapData:
+    """Models (best first) x languages, each cell the mean on 0..1 (NaN: no score), and the
+    colour map that puts the good end at viridis' bright yellow."""
+
+    models: list[str]
+    languages: list[str]
+    values: np.ndarray
+    colour_map: str
+    label: str
+
+
+def heatmap_data(board: Leaderboard, metric: str) -> HeatmapData:
+    spec = board.spec(metric)
+    models, languages = board.ranking(metric), board.languages
+    values = np.full((len(models), len(languages)), np.nan)
+    for i, m in enumerate(models):
+        for j, la in enumerate(languages):
+            cell = board.get(m, metric, la)
+            if cell is not None and cell.mean is not None:
+                values[i, j] = cell.unit(cell.mean)
+    colour_map = COLOUR_MAP if spec.higher_is_better else f"{COLOUR_MAP}_r"
+    return HeatmapData(models, languages, values, colour_map, f"{metric} ({spec.direction_text})")
 
 
 def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
@@ -14,17 +49,12 @@ def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
-    models, languages = board.ranking(metric), board.languages
-    values = np.full((len(models), len(languages)), np.nan)
-    for i, m in enumerate(models):
-        for j, la in enumerate(languages):
-            cell = board.get(m, metric, la)
-            if cell is not None and cell.mean is not None:
-                values[i, j] = cell.mean / cell.scale_max
+    data = heatmap_data(board, metric)
+    models, languages, values = data.models, data.languages, data.values
+    higher = board.spec(metric).higher_is_better
     fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(languages), 1.0 + 0.5 * len(models)))
-    image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap="viridis", aspect="auto")
+    image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap=data.colour_map, aspect="auto")
     ax.set_xticks(range(len(languages)), languages)
     ax.set_yticks(range(len(models)), models)
     for i in range(len(models)):
@@ -36,11 +66,14 @@ def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
                     f"{values[i, j]:.2f}",
                     ha="center",
                     va="center",
-                    color="white" if values[i, j] < 0.6 else "black",
+                    color="black"
+                    if (values[i, j] if higher else 1 - values[i, j]) >= 0.6
+                    else "white",
                     fontsize=8,
                 )
     ax.set_title(title, fontsize=10)
-    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    bar.set_label(data.label, fontsize=8)
     fig.tight_layout()
     with atomic_open(path, "wb") as f:
         fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
@@ -48,12 +81,12 @@ def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
 
 
 def category_bars(board: Leaderboard, metric: str, path: Path, title: str) -> None:
-    """Grouped horizontal bars: each category's 0..1 score per model, with bootstrap intervals."""
+    """Grouped horizontal bars: each category's 0..1 score per model (min..max of the scale),
+    with bootstrap intervals; models best first."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     categories = board.categories or ["all"]
     dimension = "category" if board.categories else "all"
@@ -65,10 +98,9 @@ def category_bars(board: Leaderboard, metric: str, path: Path, title: str) -> No
         means, lows, highs = [], [], []
         for c in categories:
             cell = board.cell(m, metric, dimension, c)
-            scale = cell.scale_max if cell else 1.0
-            mean = cell.mean / scale if cell and cell.mean is not None else np.nan
-            low = cell.ci_low / scale if cell and cell.ci_low is not None else mean
-            high = cell.ci_high / scale if cell and cell.ci_high is not None else mean
+            mean = cell.unit(cell.mean) if cell and cell.mean is not None else np.nan
+            low = cell.unit(cell.ci_low) if cell and cell.ci_low is not None else mean
+            high = cell.unit(cell.ci_high) if cell and cell.ci_high is not None else mean
             means.append(mean)
             lows.append(mean - low)
             highs.append(high - mean)
@@ -83,7 +115,7 @@ def category_bars(board: Leaderboard, metric: str, path: Path, title: str) -> No
     ax.set_yticks(y + height * (len(models) - 1) / 2, categories)
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
-    ax.set_xlabel(f"{metric} (scaled to 0..1)")
+    ax.set_xlabel(f"{metric} (scaled to 0..1, {board.spec(metric).direction_text})")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
@@ -93,8 +125,10 @@ def category_bars(board: Leaderboard, metric: str, path: Path, title: str) -> No
 
 
 def plot_rows(board: Leaderboard, metric: str, dimension: str) -> list[dict[str, object]]:
-    """Rows for `dvc plots`: one per (model, slice), `score` the metric scaled to 0..1 (a
-    fixed field name, so dvc.yaml's plot definitions hold whichever metric is primary)."""
+    """Rows for `dvc plots`: one per (model, slice), `score` the metric placed on 0..1 by its
+    scale (a fixed field name, so dvc.yaml's plot definitions hold whichever metric is
+    primary) and `direction` "higher" or "lower" (which way is better)."""
+    direction = board.spec(metric).direction
     rows: list[dict[str, object]] = []
     for m in board.models:
         for value in board.slices(dimension):
@@ -107,7 +141,8 @@ def plot_rows(board: Leaderboard, metric: str, dimension: str) -> list[dict[str,
                     dimension: value,
                     "slice": f"{m} · {value}",
                     "metric": metric,
-                    "score": round(cell.mean / cell.scale_max, 6),
+                    "score": round(cell.unit(cell.mean), 6),
+                    "direction": direction,
                 }
             )
     return rows

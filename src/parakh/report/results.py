@@ -21,7 +21,7 @@ from parakh.report.answers import render_answers
 from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report
 from parakh.report.inputs import AggregateInputs
-from parakh.report.leaderboard import WEIGHTED, Leaderboard, Settings, build_leaderboard
+from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard
 
 
 @dataclass
@@ -29,13 +29,17 @@ class AggregateResult:
     board: Leaderboard
     primary: str
     agreement: list[MetricAgreement]
+    primary_note: str | None = None
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
+        spec = self.board.spec(self.primary)
+        extra: dict[str, Any] = {"primary_metric": self.primary}
+        extra["primary_direction"] = spec.direction
+        if self.primary_note:
+            extra["primary_note"] = self.primary_note
         return tables.leaderboard_document(
-            self.board,
-            primary_metric=self.primary,
-            agreement=[a.to_dict() for a in self.agreement],
+            self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )
 
 
@@ -49,15 +53,31 @@ def settings_of(cfg: ParakhConfig) -> Settings:
     )
 
 
-def primary_metric(cfg: ParakhConfig, board: Leaderboard) -> str:
-    """The configured primary metric; `weighted` falls back to the first metric when the judge
-    scored none of the weighted metrics (e.g. a reference-only judge)."""
+def primary_metric(cfg: ParakhConfig, board: Leaderboard) -> tuple[str, str | None]:
+    """The metric that orders the leaderboard, and a note when it is not the configured one.
+
+    `aggregate.primary_metric` wins and must be in the run (ConfigError with close matches).
+    Otherwise the judge's `primary_metric`; when the run has no rows of it (e.g. a smoke judge
+    whose rubric rows are missing) or the judge names none, the board's first metric is used
+    and the note says so, in the report header and leaderboard.json.
+    """
     wanted = cfg.aggregate.primary_metric
-    if wanted in board.metrics:
-        return wanted
-    if wanted == WEIGHTED:
-        return board.metrics[0]
-    raise ConfigError(unknown_name_message("metric", wanted, board.metrics))
+    if wanted is not None:
+        if wanted in board.metrics:
+            return wanted, None
+        raise ConfigError(
+            "aggregate.primary_metric: " + unknown_name_message("metric", wanted, board.metrics)
+        )
+    judge_primary = cfg.judge.primary_metric
+    if judge_primary in board.metrics:
+        return judge_primary, None
+    fallback = board.metrics[0]
+    why = (
+        f"judge '{cfg.judge.name}' names no primary_metric"
+        if judge_primary is None
+        else f"the judge's primary metric {judge_primary} has no rows in this run"
+    )
+    return fallback, f"ranked by {fallback}, the first metric, because {why}"
 
 
 def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
@@ -79,12 +99,17 @@ def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
         if inputs.human_grades
         else []
     )
-    return AggregateResult(board, primary_metric(cfg, board), agreement)
+    primary, note = primary_metric(cfg, board)
+    return AggregateResult(board, primary, agreement, note)
 
 
 def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
     board, primary = result.board, result.primary
+    spec = board.spec(primary)
     parts = [f"# Leaderboard: {cfg.dataset.name}, judge `{cfg.judge.name}`", ""]
+    parts += [f"Primary metric: `{primary}` ({spec.direction_text}).", ""]
+    if result.primary_note:
+        parts += [f"> **Note:** {result.primary_note}.", ""]
     if cfg.judge.smoke_test:
         parts += [
             "> **Smoke-test judge.** Rubric scores come from a 135M-parameter local model "
@@ -101,7 +126,8 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         f"Each cell: mean [{level} bootstrap interval over questions, "
         f"{board.settings.resamples} resamples, seed {board.settings.seed}] and the rows "
         "without a score (`inv` invalid, `err` error, `skip` skipped), never counted as zeros. "
-        "Rank interval: the range of ranks over the same resamples.",
+        "Rank interval: the range of ranks over the same resamples. ↑: higher is better, "
+        "↓: lower is better; the best mean of each column is in bold.",
         "",
     ]
     for dimension, title in (
@@ -119,9 +145,15 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
     paired = tables.paired_table(board, primary)
     if len(paired) > 1:
         parts += [f"## Paired tests ({primary})", "", tables.markdown(paired), ""]
-    if WEIGHTED in board.metrics:
-        weights = ", ".join(f"{k} {v:g}" for k, v in cfg.aggregate.weights.items())
-        parts += [f"Weighted aggregate: {weights} (each metric scaled to 0..1).", ""]
+    weighted = tables.weights_line(board, cfg.aggregate.weights)
+    if weighted:
+        parts += [f"{weighted}.", ""]
+    undeclared = [m for m in board.metrics if not board.spec(m).declared]
+    if undeclared:
+        parts += [
+            f"Undeclared metrics (assumed higher is better on 0..max): {', '.join(undeclared)}.",
+            "",
+        ]
     parts += [
         "Every figure, per category and domain too: `leaderboard.csv`, `leaderboard.json`.",
         "",
@@ -154,6 +186,7 @@ def write_reports(
         judge=cfg.judge.name,
         smoke_test=cfg.judge.smoke_test,
         primary=primary,
+        primary_note=result.primary_note,
         weights=cfg.aggregate.weights,
         config=cfg.model_dump(mode="json"),
         provenance=provenance,

@@ -2,7 +2,8 @@
 
 `cell_records` is the single source of every published figure: the CSV and JSON leaderboards,
 `metrics.json` for DVC, the markdown tables and the MLflow metrics are all derived from it, so
-the same cell carries the same value everywhere.
+the same cell carries the same value everywhere. Each record says its metric's direction and
+scale; the best figure of each column is marked in bold in the markdown tables.
 """
 
 from __future__ import annotations
@@ -11,11 +12,21 @@ import csv
 import io
 from typing import Any
 
-from parakh.report.leaderboard import ALL, DIMENSIONS, Cell, Leaderboard
+from parakh.metrics.specs import Direction
+from parakh.report.leaderboard import ALL, DIMENSIONS, WEIGHTED, Cell, Leaderboard
 
 DIGITS = 6
 FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
-CSV_FIELDS = ("model", "metric", "dimension", "value", *FIGURES, "scale_max")
+CSV_FIELDS = (
+    "model",
+    "metric",
+    "dimension",
+    "value",
+    *FIGURES,
+    "scale_min",
+    "scale_max",
+    "direction",
+)
 _DIMENSION_ORDER = {d: i for i, d in enumerate((ALL, *DIMENSIONS))}
 
 
@@ -23,7 +34,14 @@ def _round(value: float | None, digits: int = DIGITS) -> float | None:
     return None if value is None else round(float(value), digits)
 
 
-def cell_record(model: str, metric: str, dimension: str, value: str, cell: Cell) -> dict[str, Any]:
+def cell_record(
+    model: str,
+    metric: str,
+    dimension: str,
+    value: str,
+    cell: Cell,
+    direction: Direction = "higher",
+) -> dict[str, Any]:
     return {
         "model": model,
         "metric": metric,
@@ -37,7 +55,9 @@ def cell_record(model: str, metric: str, dimension: str, value: str, cell: Cell)
         "invalid": cell.invalid,
         "errors": cell.errors,
         "skipped": cell.skipped,
+        "scale_min": cell.scale_min,
         "scale_max": cell.scale_max,
+        "direction": direction,
     }
 
 
@@ -55,7 +75,25 @@ def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
             value,
         )
 
-    return [cell_record(*k, board.cells[k]) for k in sorted(board.cells, key=key)]
+    return [
+        cell_record(*k, board.cells[k], board.spec(k[1]).direction)
+        for k in sorted(board.cells, key=key)
+    ]
+
+
+def spec_records(board: Leaderboard) -> dict[str, dict[str, Any]]:
+    """Each metric's declaration: direction, scale, aggregation, and whether it is declared."""
+    records = {}
+    for metric in board.metrics:
+        spec = board.spec(metric)
+        records[metric] = {
+            "direction": spec.direction,
+            "scale_min": spec.scale_min,
+            "scale_max": spec.scale_max,
+            "aggregation": spec.aggregation,
+            "declared": spec.declared,
+        }
+    return records
 
 
 def rank_records(board: Leaderboard) -> list[dict[str, Any]]:
@@ -76,6 +114,7 @@ def paired_records(board: Leaderboard) -> list[dict[str, Any]]:
             "mean_a": _round(c.result.mean_a),
             "mean_b": _round(c.result.mean_b),
             "difference": _round(c.result.difference),
+            "better": c.better,
             "ci_low": _round(c.result.interval.low if c.result.interval else None),
             "ci_high": _round(c.result.interval.high if c.result.interval else None),
             "p_value": _round(c.result.p_value),
@@ -105,6 +144,7 @@ def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
         },
         "models": board.models,
         "metrics": board.metrics,
+        "metric_specs": spec_records(board),
         "languages": board.languages,
         "categories": board.categories,
         "domains": board.domains,
@@ -123,6 +163,20 @@ def csv_text(board: Leaderboard) -> str:
     return buffer.getvalue()
 
 
+def weights_line(board: Leaderboard, weights: dict[str, float]) -> str | None:
+    """ "Weighted aggregate: ..." naming only the weights of metrics present in the run, or
+    None when the run has none of them (then there is no weighted aggregate)."""
+    present = {m: w for m, w in weights.items() if m in board.metrics}
+    if WEIGHTED not in board.metrics or not present:
+        return None
+    parts = ", ".join(f"{m} {w:g}" for m, w in present.items())
+    flipped = [m for m in present if not board.spec(m).higher_is_better]
+    note = "each metric mapped to 0..1 from its scale's min to max"
+    if flipped:
+        note += f"; lower-is-better {', '.join(flipped)} counted as 1 - that"
+    return f"Weighted aggregate: {parts} ({note})"
+
+
 # --- markdown -------------------------------------------------------------------------------
 
 
@@ -133,12 +187,16 @@ def format_mean(value: float | None, scale_max: float) -> str:
     return f"{value:.3f}" if scale_max <= 10 else f"{value:.1f}"
 
 
-def format_cell(cell: Cell | None, *, interval: bool = True) -> str:
+def format_cell(cell: Cell | None, *, interval: bool = True, best: bool = False) -> str:
+    """Mean (percent of the scale unless it is 0..1) [interval] (unscored counts); `best`
+    puts the mean in bold."""
     if cell is None or cell.mean is None:
         text = "–"
     else:
         text = format_mean(cell.mean, cell.scale_max)
-        if cell.scale_max != 1.0 and cell.percent is not None:
+        if best:
+            text = f"**{text}**"
+        if (cell.scale_min, cell.scale_max) != (0.0, 1.0) and cell.percent is not None:
             text += f" ({cell.percent:.1f}%)"
         if interval and cell.ci_low is not None and cell.ci_high is not None:
             low = format_mean(cell.ci_low, cell.scale_max)
@@ -156,28 +214,39 @@ def format_cell(cell: Cell | None, *, interval: bool = True) -> str:
     return text + (f" ({', '.join(flags)})" if flags else "")
 
 
+def metric_heading(board: Leaderboard, metric: str) -> str:
+    """A column heading: the metric with an arrow for its direction (↑ higher, ↓ lower)."""
+    return f"{metric} {'↑' if board.spec(metric).higher_is_better else '↓'}"
+
+
 def overall_table(board: Leaderboard, primary: str | None = None) -> list[list[str]]:
-    """Models ranked by the primary metric, with rank intervals and every metric's cell."""
+    """Models ranked by the primary metric (best first in its direction), with rank intervals
+    and every metric's cell; each column's best mean in bold."""
     primary = primary or board.metrics[0]
     ranks = board.ranks.get(primary, {})
-    header = ["rank", "model", "rank interval", *board.metrics]
+    header = ["rank", "model", "rank interval", *[metric_heading(board, x) for x in board.metrics]]
+    best = {x: board.best(x) for x in board.metrics}
     rows = []
     for i, m in enumerate(board.ranking(primary), start=1):
         r = ranks.get(m)
         interval = f"{r.low}–{r.high}" if r else "–"
-        rows.append([str(i), m, interval, *[format_cell(board.get(m, x)) for x in board.metrics]])
+        cells = [format_cell(board.get(m, x), best=m in best[x]) for x in board.metrics]
+        rows.append([str(i), m, interval, *cells])
     return [header, *rows]
 
 
 def slice_table(board: Leaderboard, metric: str, dimension: str) -> list[list[str]]:
-    """Models x slices of one dimension (language, category, domain) for one metric."""
+    """Models x slices of one dimension (language, category, domain) for one metric, ranked
+    on the metric overall; each slice's best mean in bold."""
     values = board.slices(dimension)
     header = ["model", *values, ALL]
+    best = {v: board.best(metric, dimension, v) for v in values}
+    best_all = board.best(metric)
     rows = [
         [
             m,
-            *[format_cell(board.cell(m, metric, dimension, v)) for v in values],
-            format_cell(board.get(m, metric)),
+            *[format_cell(board.cell(m, metric, dimension, v), best=m in best[v]) for v in values],
+            format_cell(board.get(m, metric), best=m in best_all),
         ]
         for m in board.ranking(metric)
     ]
@@ -203,7 +272,7 @@ def counts_table(board: Leaderboard) -> list[list[str]]:
 
 def paired_table(board: Leaderboard, metric: str) -> list[list[str]]:
     level = f"{100 * board.settings.confidence:g}% CI"
-    header = ["model A", "model B", "items", "A − B", level, "p", "p (Holm)"]
+    header = ["model A", "model B", "items", "A − B", level, "better", "p", "p (Holm)"]
     rows = []
     for c in board.paired:
         if c.metric != metric:
@@ -217,6 +286,7 @@ def paired_table(board: Leaderboard, metric: str) -> list[list[str]]:
                 str(r.n),
                 f"{r.difference:+.3f}",
                 interval,
+                c.better or "tie",
                 f"{r.p_value:.4f}",
                 f"{c.p_holm:.4f}",
             ]

@@ -3,12 +3,15 @@
 A difference between two leaderboard means can come from the models or from which questions
 each happened to score. Pairing on the items both models have a score for removes the second
 source; the sign-flip permutation test then asks how often a difference this large would
-appear if the two models' labels were exchangeable on every item.
+appear if the two models' labels were exchangeable on every item. The difference is always
+A minus B on the metric's own values; which model is better depends on the metric's direction
+(`higher_is_better=False` for an error or hallucination rate: the lower mean is better).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -25,7 +28,8 @@ _BLOCK = 500
 
 @dataclass(frozen=True)
 class PairedResult:
-    """Model A minus model B on the items both were scored on."""
+    """Model A minus model B on the items both were scored on; `better` is "a" or "b" by the
+    metric's direction (None on equal means), whatever the sign of the difference."""
 
     n: int
     mean_a: float
@@ -33,6 +37,14 @@ class PairedResult:
     difference: float
     interval: Interval | None
     p_value: float
+    higher_is_better: bool = True
+
+    @property
+    def better(self) -> Literal["a", "b"] | None:
+        if self.difference == 0.0:
+            return None
+        a_higher = self.difference > 0.0
+        return "a" if a_higher == self.higher_is_better else "b"
 
 
 def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) -> float:
@@ -68,8 +80,10 @@ def paired_test(
     permutations: int = DEFAULT_PERMUTATIONS,
     resamples: int = DEFAULT_RESAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
+    higher_is_better: bool = True,
 ) -> PairedResult:
-    """Compare per-item scores `a` and `b` (aligned: position i is the same item)."""
+    """Compare per-item scores `a` and `b` (aligned: position i is the same item); the
+    result's `better` follows `higher_is_better`."""
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     if a.shape != b.shape:
@@ -82,6 +96,7 @@ def paired_test(
         difference=float(d.mean()),
         interval=bootstrap_mean_interval(d, seed=seed, resamples=resamples, confidence=confidence),
         p_value=sign_flip_p_value(d, seed=seed + 1, permutations=permutations),
+        higher_is_better=higher_is_better,
     )
 
 

@@ -2,7 +2,8 @@
 
 All models are resampled on the same bootstrap draws of items, each draw ranks them, and the
 central interval of each model's ranks is reported. Two models whose rank intervals overlap
-are not reliably ordered by this data.
+are not reliably ordered by this data. Rank 1 is the best value in the metric's direction:
+the highest by default, the lowest for a lower-is-better metric (`higher_is_better=False`).
 """
 
 from __future__ import annotations
@@ -28,14 +29,16 @@ class RankInterval:
     high: int
 
 
-def competition_ranks(values: np.ndarray) -> np.ndarray:
-    """1 + the number of strictly higher values, per column of the last axis ("1224" ranking).
+def competition_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
+    """1 + the number of strictly better values, per column of the last axis ("1224" ranking).
 
-    NaN (no score) ranks below every scored value.
+    Better is higher, or lower when `higher_is_better` is False. NaN (no score) ranks below
+    every scored value either way.
     """
-    filled = np.where(np.isnan(values), -np.inf, values)
-    higher = filled[..., None, :] > filled[..., :, None]
-    return 1 + higher.sum(axis=-1)
+    signed = values if higher_is_better else -values
+    filled = np.where(np.isnan(signed), -np.inf, signed)
+    better = filled[..., None, :] > filled[..., :, None]
+    return 1 + better.sum(axis=-1)
 
 
 def rank_intervals(
@@ -44,8 +47,10 @@ def rank_intervals(
     seed: int,
     resamples: int = DEFAULT_RESAMPLES,
     confidence: float = DEFAULT_CONFIDENCE,
+    higher_is_better: bool = True,
 ) -> dict[str, RankInterval]:
-    """Rank intervals of the models in `scores` (all aligned on the same items).
+    """Rank intervals of the models in `scores` (all aligned on the same items); rank 1 is
+    the best in the metric's direction.
 
     Models without any score are left out: they have no place to be uncertain about.
     """
@@ -56,11 +61,11 @@ def rank_intervals(
     if len(n_items) != 1:
         raise ValueError(f"models are not aligned on the same items: {sorted(n_items)}")
     points = np.array([scores[name].point() for name in names], dtype=float)
-    point_ranks = competition_ranks(points)
+    point_ranks = competition_ranks(points, higher_is_better=higher_is_better)
     draws = []
     for block in resample_blocks(n_items.pop(), resamples, seed):
         values = np.stack([scores[name].resampled(block) for name in names], axis=-1)
-        draws.append(competition_ranks(values))
+        draws.append(competition_ranks(values, higher_is_better=higher_is_better))
     ranks = np.concatenate(draws)
     tail = (1.0 - confidence) / 2.0
     return {

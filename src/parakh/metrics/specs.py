@@ -1,0 +1,128 @@
+"""What a metric's numbers mean: which way is better, the scale, and how rows aggregate.
+
+Every metric that can appear in judge rows declares one `MetricSpec`: reference metrics in
+`parakh.metrics.registry`, NoMIRACL's rates here, rubric criteria in their conf/rubric file,
+and the leaderboard's weighted aggregate here. `parakh.metrics.registry.metric_spec` answers
+for any name. Ranking, rank intervals, paired tests, heatmap colours, "best" marks and the
+weighted aggregate all ask the spec instead of assuming higher is better on 0..max.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from parakh.metrics.nomiracl import ERROR_METRIC, HALLUCINATION_METRIC
+
+Direction = Literal["higher", "lower"]
+Aggregation = Literal["mean", "rate"]
+DIRECTIONS: tuple[Direction, ...] = ("higher", "lower")
+WEIGHTED = "weighted"
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric's direction, scale and aggregation.
+
+    `aggregation` "mean" is the mean of per-item scores; "rate" is numerator over its own
+    denominator: each scored row is a 0/1 event of that denominator (NoMIRACL's hallucination
+    rate FP/(FP+TN): one row per non-relevant output, 1 for FP, 0 for TN; invalid outputs
+    carry no score and stay out). `declared` is False for the documented default given to a
+    name nobody declared (higher is better on 0..the rows' scale_max).
+    """
+
+    name: str
+    direction: Direction
+    scale_min: float
+    scale_max: float
+    aggregation: Aggregation = "mean"
+    description: str = ""
+    declared: bool = True
+
+    def __post_init__(self) -> None:
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"metric {self.name!r}: direction must be 'higher' or 'lower'")
+        if self.aggregation not in ("mean", "rate"):
+            raise ValueError(f"metric {self.name!r}: aggregation must be 'mean' or 'rate'")
+        if not self.scale_min < self.scale_max:
+            raise ValueError(
+                f"metric {self.name!r}: scale_min {self.scale_min:g} must be below "
+                f"scale_max {self.scale_max:g}"
+            )
+        if self.aggregation == "rate" and (self.scale_min, self.scale_max) != (0.0, 1.0):
+            raise ValueError(f"metric {self.name!r}: a rate is on 0..1")
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.direction == "higher"
+
+    @property
+    def direction_text(self) -> str:
+        """ "higher is better" or "lower is better", for report headers and notes."""
+        return f"{self.direction} is better"
+
+    def unit(self, value: float) -> float:
+        """`value` placed on 0..1 by the scale (min -> 0, max -> 1); direction unchanged."""
+        return (value - self.scale_min) / (self.scale_max - self.scale_min)
+
+    def goodness(self, value: float) -> float:
+        """`value` on 0..1 with 1 the good end: the unit value, flipped when lower is better.
+
+        This is what a lower-is-better metric contributes to the weighted aggregate
+        (`1 - (x - min) / (max - min)`) and what colours a heatmap cell.
+        """
+        unit = self.unit(value)
+        return unit if self.higher_is_better else 1.0 - unit
+
+    def signed(self, value: float) -> float:
+        """`value` with the sign that makes larger better (for sorting and "is A better")."""
+        return value if self.higher_is_better else -value
+
+    def better(self, a: float, b: float) -> bool:
+        """Whether `a` is strictly better than `b` on this metric."""
+        return self.signed(a) > self.signed(b)
+
+
+def undeclared_spec(name: str, scale_max: float) -> MetricSpec:
+    """The documented default for a metric nobody declared: higher is better on 0..scale_max,
+    a mean of per-item scores. Reports list such metrics as undeclared."""
+    return MetricSpec(
+        name,
+        "higher",
+        0.0,
+        scale_max,
+        "mean",
+        "undeclared metric: assumed higher is better on 0..scale_max",
+        declared=False,
+    )
+
+
+WEIGHTED_SPEC = MetricSpec(
+    WEIGHTED,
+    "higher",
+    0.0,
+    1.0,
+    "mean",
+    "weighted mean of the configured metrics, each mapped to 0..1 with 1 the good end",
+)
+
+NOMIRACL_SPECS: dict[str, MetricSpec] = {
+    HALLUCINATION_METRIC: MetricSpec(
+        HALLUCINATION_METRIC,
+        "lower",
+        0.0,
+        1.0,
+        "rate",
+        "NoMIRACL hallucination rate FP / (FP + TN) on non-relevant queries "
+        "(said the answer is present when no passage has it)",
+    ),
+    ERROR_METRIC: MetricSpec(
+        ERROR_METRIC,
+        "lower",
+        0.0,
+        1.0,
+        "rate",
+        "NoMIRACL error rate FN / (FN + TP) on relevant queries "
+        "(said 'I don't know' when a passage has the answer)",
+    ),
+}
