@@ -1,7 +1,15 @@
-"""Every adapter loads its real files in ../shared/data and round-trips through the schema."""
+"""Every adapter loads its real files in ../shared/data and round-trips through the schema.
+
+The configs read data/raw/<dataset>/ (what `parakh import-data` brings); these tests point the
+same adapter and options at the mirror folder instead. Upstream layouts the adapters also read
+are rebuilt from the mirror by hand (the upstream itself is not reachable offline).
+"""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,13 +22,14 @@ from parakh.datasets import LoadedDataset, load_dataset
 from parakh.io import read_jsonl, write_jsonl
 from parakh.schema import HumanJudgment, KBDocument, Question
 from parakh.text.languages import LANGUAGES
+from tests.datasets.mirror import mirror_folder
 
 
 def _load(config: str, shared_data: Path) -> LoadedDataset:
     """Load through the dataset's own conf/dataset/<config>.yaml (adapter and options)."""
     cfg = compose([f"dataset={config}"]).dataset
-    root = shared_data / Path(cfg.path).relative_to("../shared/data")
-    return load_dataset(cfg.adapter, root, cfg.options, strict=True)
+    assert cfg.path == f"data/raw/{config}"  # the contract with dvc.yaml and import-data
+    return load_dataset(cfg.adapter, mirror_folder(shared_data, config), cfg.options, strict=True)
 
 
 def _round_trip(tmp_path: Path, rows: list[Any], model: type[BaseModel]) -> None:
@@ -122,3 +131,74 @@ def test_liveqa_judgments(shared_data: Path, tmp_path: Path) -> None:
     assert all(j.question_id in {q.id for q in loaded.questions} for j in loaded.judgments)
     # A pair graded twice stays two rows with their own ids (44 such pairs on this side).
     assert sum(j.id.endswith("#2") for j in loaded.judgments) == 44
+
+
+def _options(config: str) -> tuple[str, dict[str, Any]]:
+    cfg = compose([f"dataset={config}"]).dataset
+    return cfg.adapter, cfg.options
+
+
+def test_cataractbot_upstream_layout(shared_data: Path, tmp_path: Path) -> None:
+    """byoeb's documents folder (GENERIC_*.txt, *_KB_Update.txt) rebuilt from the mirror gives
+    the same documents and questions, ids included."""
+    mirror = mirror_folder(shared_data, "cataractbot")
+    upstream = tmp_path / "documents"
+    upstream.mkdir()
+    for doc in (mirror / "kb").glob("*.txt"):
+        (upstream / doc.name).write_bytes(doc.read_bytes())
+    (upstream / "BLR_Contacts.txt").write_text("not a KB document", encoding="utf-8")
+    entries = [json.loads(line) for line in (mirror / "kb_update_qa.jsonl").open()]
+    for unit, name in (("Generic", "GENERIC_KB_Update.txt"), ("BLR", "BLR_KB_Update.txt")):
+        by_index = {e["entry_index"]: e for e in entries if e["unit"] == unit}
+        blocks = []
+        for i in range(max(by_index) + 1):  # held-out entries become placeholders
+            e = by_index.get(i, {"question": f"held out {i}", "answer": "placeholder"})
+            blocks.append(f"## {e['question']}\n{e['answer']}\n")
+        (upstream / name).write_text("\n".join(blocks), encoding="utf-8")
+    adapter, options = _options("cataractbot")
+    parsed = load_dataset(adapter, mirror, options)
+    rebuilt = load_dataset(adapter, upstream, options)
+    assert rebuilt.rejected == []
+    assert sorted(d.model_dump_json() for d in rebuilt.documents) == sorted(
+        d.model_dump_json() for d in parsed.documents
+    )
+    by_id = {q.id: q for q in rebuilt.questions}
+    assert [by_id[q.id] for q in parsed.questions] == parsed.questions
+    assert rebuilt.origins[0].describe() == "GENERIC_KB_Update.txt, line 1"
+
+
+def test_indicquest_upstream_layout(shared_data: Path, tmp_path: Path) -> None:
+    """Upstream CSVs (no id column, a BOM, a header with a leading space, CRLF) rebuilt from the
+    mirror: row i gets id iq-<i>, the same ids as the mirror's."""
+    mirror = mirror_folder(shared_data, "indicquest")
+    upstream = tmp_path / "L3Cube-IndicQuest"
+    upstream.mkdir()
+    for name in ("Hindi.csv", "Marathi.csv"):
+        with (mirror / name).open(encoding="utf-8", newline="") as f:
+            rows = {int(r["id"][3:]): r for r in csv.DictReader(f)}
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(["Question", " Answer", "Domain"])
+        for i in range(200):
+            row = rows.get(i, {"Question": "held out", "Answer": "x", "Domain": "History"})
+            writer.writerow([row["Question"], row["Answer"], row["Domain"]])
+        (upstream / name).write_text("\ufeff" + out.getvalue(), encoding="utf-8", newline="")
+    (upstream / "eval_prompt.txt").write_text("judge prompt", encoding="utf-8")
+    adapter, _ = _options("indicquest")
+    parsed = load_dataset(adapter, mirror, {"files": ["Hindi.csv", "Marathi.csv"]})
+    rebuilt = load_dataset(adapter, upstream, {})
+    assert rebuilt.rejected == [] and len(rebuilt.questions) == 400
+    by_id = {q.id: q for q in rebuilt.questions}
+    assert [by_id[q.id] for q in parsed.questions] == parsed.questions
+
+
+@pytest.mark.parametrize("language", ["hi", "en"])
+def test_xquad_as_one_imported_file(language: str, shared_data: Path, tmp_path: Path) -> None:
+    """`import-data xquad_hi` brings upstream's one file to data/raw/xquad_hi (a file)."""
+    imported = tmp_path / f"xquad_{language}"
+    dataset = f"xquad_{language}"
+    upstream_file = mirror_folder(shared_data, dataset) / f"xquad.{language}.json"
+    imported.write_bytes(upstream_file.read_bytes())
+    adapter, options = _options(dataset)
+    loaded = load_dataset(adapter, imported, options)
+    assert len(loaded.questions) == 880 and {q.language for q in loaded.questions} == {language}

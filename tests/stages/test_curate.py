@@ -69,6 +69,32 @@ def test_language_filter_and_limit_are_reported(
     assert report["rows_out"] == 25 and set(report["languages"]) == {"hi", "kn"}  # type: ignore[arg-type]
 
 
+def test_per_language_slice_keeps_every_language_chosen_by_seed(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_curate(project, ["dataset=demo"], monkeypatch, capsys).code == 0
+    everything = _report(project, "demo")["languages"]
+    assert isinstance(everything, dict) and len(everything) >= 5
+
+    def sliced(*overrides: str) -> tuple[list[str], dict[str, object]]:
+        args = ["dataset=demo", "dataset.per_language=3", *overrides]
+        result = run_curate(project, args, monkeypatch, capsys)
+        assert result.code == 0, result.err
+        return [q.id for q in _curated(project, "demo")], _report(project, "demo")
+
+    ids, report = sliced()
+    assert report["languages"] == {lang: min(3, n) for lang, n in everything.items()}
+    assert report["dropped"] == {"over_per_language": 80 - len(ids)}
+    assert report["selection"] == {"languages": None, "per_language": 3, "limit": None, "seed": 0}
+    assert sliced()[0] == ids  # same seed, same questions
+    other_ids, other = sliced("seed=1")
+    assert other_ids != ids and other["languages"] == report["languages"]
+    assert other["selection"]["seed"] == 1  # type: ignore[index]
+    # Plain overrides (no `+`) of languages and per_language together.
+    ids, report = sliced("dataset.languages=[hi,kn]", "dataset.per_language=2")
+    assert report["languages"] == {"hi": 2, "kn": 2} and len(ids) == 4
+
+
 CATARACTBOT_LABELS = {
     # id: (language, script, romanized, code_mixed)
     "Generic-045": ("hi", "Latin", True, True),  # "Dosra eye kab kar sakte hi surgery?"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from parakh.config.base import Strict
 from parakh.errors import ConfigError
@@ -52,12 +52,52 @@ class CategoryConfig(Strict):
     )
 
 
+class DataSource(Strict):
+    """Where a dataset comes from upstream: what `parakh import-data <dataset>` imports by
+    default, with the facts a user needs to cite and license it."""
+
+    repo: str | None = Field(
+        default=None, description="git repository URL; None: `url` is the file or folder itself"
+    )
+    path: str | None = Field(
+        default=None, description="file or folder inside `repo` that is imported; None: none "
+        "is importable as is (`upstream_layout: false`)"
+    )
+    rev: str | None = Field(default=None, description="commit (or tag) of `repo` imported")
+    url: str = Field(description="page of the source (or, without `repo`, the file URL)")
+    licence: str
+    citation: str = ""
+    upstream_layout: bool = Field(
+        default=True,
+        description="the adapter reads `path` as upstream has it; false: the adapter reads a "
+        "derived layout (see `note`), brought with `import-data --source`",
+    )
+    note: str = Field(default="", description="how the files the adapter reads are derived")
+
+    @model_validator(mode="after")
+    def _pinned(self) -> DataSource:
+        if self.repo is not None and self.rev is None:
+            raise ValueError("a git `repo` source needs `rev`, the commit imported")
+        if self.upstream_layout and self.repo is not None and self.path is None:
+            raise ValueError("an importable git `repo` source needs `path`, the file or folder")
+        return self
+
+
 class DatasetConfig(Strict):
     name: str
     adapter: str
-    path: str
+    path: str = Field(description="the data the adapter reads, data/raw/<dataset config name>")
     prompt: str = Field(description="name of a file in conf/prompt/")
+    source: DataSource | None = Field(
+        default=None, description="public upstream source; None: the data is ours, in git"
+    )
     limit: int | None = Field(default=None, ge=1, description="keep only the first N questions")
+    per_language: int | None = Field(
+        default=None,
+        ge=1,
+        description="keep N questions of every language, chosen by the top-level `seed` "
+        "(sha256 of '<seed>:<id>'), after language labelling and dedupe",
+    )
     languages: list[str] | None = None
     language: str | None = Field(
         default=None,

@@ -30,7 +30,10 @@ GROUPS = (
 
 def available(group: str) -> list[str]:
     folder = conf_dir() / group
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    # `_base.yaml` and other `_` files hold shared defaults, not selectable configs.
+    return sorted(p.stem for p in folder.glob("*.yaml") if not p.stem.startswith("_"))
 
 
 def unknown_name_message(kind: str, name: str, options: Sequence[str]) -> str:

@@ -37,6 +37,7 @@ def build_report(
     pii_questions: int,
     language_disagreements: Mapping[str, int],
     merged_reference_answers: int,
+    selection: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     label_sources: dict[str, dict[str, int]] = {}
     for q in questions:
@@ -49,6 +50,7 @@ def build_report(
         "strict": strict,
         "rows_in": rows_in,
         "rows_out": len(questions),
+        "selection": dict(selection or {}),
         "dropped": dict(sorted((k, v) for k, v in dropped.items() if v)),
         "quarantined": quarantined,
         "languages": _counts(q.language for q in questions),

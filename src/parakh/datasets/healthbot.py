@@ -79,18 +79,21 @@ def read_document(path: Path) -> str:
 
 def load_raw_documents(folder: Path, sink: RowSink) -> None:
     for path in sorted([*folder.glob("*.md"), *folder.glob("*.txt")]):
-        with sink.guard(path.name):
-            text = read_document(path).strip()
-            if not text:
-                raise RowError(path, "document is empty", field="text", reason="empty_text")
-            first, _, rest = text.partition("\n")
-            title = first.lstrip("# ").strip() if first.startswith("#") else path.stem
-            body = rest.strip() if first.startswith("#") else text
-            sink.add_document(
-                KBDocument(
-                    id=f"raw:{path.stem}", text=body, source=path.name, kind="raw", title=title
-                )
-            )
+        load_raw_document(path, sink)
+
+
+def load_raw_document(path: Path, sink: RowSink) -> None:
+    """One KB document `raw:<stem>`; a leading `# ` line is its title."""
+    with sink.guard(path.name):
+        text = read_document(path).strip()
+        if not text:
+            raise RowError(path, "document is empty", field="text", reason="empty_text")
+        first, _, rest = text.partition("\n")
+        title = first.lstrip("# ").strip() if first.startswith("#") else path.stem
+        body = rest.strip() if first.startswith("#") else text
+        sink.add_document(
+            KBDocument(id=f"raw:{path.stem}", text=body, source=path.name, kind="raw", title=title)
+        )
 
 
 def parse_kb_update_entries(text: str, path: Path) -> list[tuple[int, str, str]]:

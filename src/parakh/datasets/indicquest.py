@@ -1,9 +1,13 @@
 """L3Cube-IndicQuest: one CSV per language (`<Language>.csv`), 20 languages, parallel rows.
 
-Columns `id` (`iq-NNN`, the same question in every language), `Question`, `Answer` (a reference
-answer of one to a few sentences) and `Domain` (Literature, History, Geography, Politics,
-Economics). The file name gives the language. Cells may start with a space: they are stripped.
-A question's id is `<id>-<language>`; `meta.parallel_id` keeps the shared id.
+Columns `Question`, `Answer` (a reference answer of one to a few sentences) and `Domain`
+(Literature, History, Geography, Politics, Economics), and in the parsed layout `id` (`iq-NNN`,
+the same question in every language). Upstream files (l3cube-pune/indic-nlp,
+`L3Cube-IndicQuest/`) have no `id`: a row's id is then `iq-<0-based row index>`, the rule the
+parsed layout was made with, since row i is the same question in every language. Header names
+are stripped and a BOM is dropped (upstream has one of each). The file name gives the language.
+Cells may start with a space: they are stripped. A question's id is `<id>-<language>`;
+`meta.parallel_id` keeps the shared id.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import Question
 
-COLUMNS = ("id", "Question", "Answer", "Domain")
+COLUMNS = ("Question", "Answer", "Domain")
 DOMAINS = ("Economics", "Geography", "History", "Literature", "Politics")
 
 
@@ -38,13 +42,13 @@ def file_language(path: Path) -> str:
 
 def load_file(path: Path, sink: RowSink) -> None:
     language = file_language(path)
-    for row in csv_rows(path, COLUMNS):
+    for index, row in enumerate(csv_rows(path, COLUMNS)):
         with sink.guard(row.text):
             record = row.parse()
             domain = record.text("Domain")
             if domain not in DOMAINS:
                 raise record.error("Domain", f"unknown domain {domain!r} (expected {DOMAINS})")
-            parallel_id = record.text("id")
+            parallel_id = record.text("id") if "id" in row.header else f"iq-{index:03d}"
             fields = {
                 "id": f"{parallel_id}-{language}",
                 "text": record.text("Question"),

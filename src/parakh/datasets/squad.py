@@ -4,7 +4,10 @@
 "answers": [{"text", "answer_start"}]}]}]}]}`. Each question gets its paragraph as its one
 relevant context passage and its gold spans as reference answers; every paragraph also goes
 into the KB (pooling the paragraphs makes a small retrieval test). A file's language is given
-in `files` or read from its name (`xquad.hi.json`). Errors name the JSON path of the value.
+in `files` or read from its name (`xquad.hi.json`). The dataset path is a folder holding the
+files, or one file (as `parakh import-data xquad_hi` brings upstream's `xquad.hi.json` to
+`data/raw/xquad_hi`) whose language is that of the one file `files` names. Errors name the JSON
+path of the value.
 """
 
 from __future__ import annotations
@@ -142,6 +145,11 @@ def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
 def load_squad(root: Path, options: SquadOptions, sink: RowSink) -> None:
     if root.is_file():
         paths = [root]
+        if options.files and root.name not in options.files and len(options.files) == 1:
+            # One file imported under the dataset's name (data/raw/xquad_hi): it is the one
+            # file `files` names, so that file's language applies.
+            (language,) = options.files.values()
+            options = options.model_copy(update={"files": {root.name: language}})
     elif options.files is not None:
         paths = [root / name for name in options.files]
     else:

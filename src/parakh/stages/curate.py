@@ -1,6 +1,11 @@
 """curate: load a dataset through its adapter, redact PII, label languages, dedupe, tag, validate.
 
 python -m parakh.stages.curate dataset=demo
+python -m parakh.stages.curate dataset=indicquest dataset.per_language=5 dataset.languages=[hi,kn]
+
+Selection, in this order, after language labelling and dedupe: `dataset.languages`, then
+`dataset.per_language` (N of every language, chosen by the top-level `seed`), then the relevance
+filter and `dataset.limit`; the report records the settings and the rows each step dropped.
 
 Strict mode (default) stops at the first bad row, naming file, line and field, and writes
 nothing. Lenient mode (`dataset.strict=false`) writes bad rows, PII-redacted, with their reason
@@ -26,6 +31,7 @@ from parakh.curation.hygiene import (
 from parakh.curation.labels import label_all
 from parakh.curation.redaction import policy_of, redact_questions, redact_value
 from parakh.curation.report import build_report, log_report, tracking_configured
+from parakh.curation.slices import per_language_mask
 from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_options
 from parakh.io import write_json, write_jsonl
 from parakh.layout import Layout, spec_path
@@ -76,6 +82,12 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         hygiene.questions = [q for q, k in zip(hygiene.questions, keep, strict=True) if k]
         hygiene.origins = [o for o, k in zip(hygiene.origins, keep, strict=True) if k]
         hygiene.dropped["language_not_selected"] += before - len(hygiene.questions)
+    if ds.per_language is not None:
+        before = len(hygiene.questions)
+        keep = per_language_mask(hygiene.questions, ds.per_language, cfg.seed)
+        hygiene.questions = [q for q, k in zip(hygiene.questions, keep, strict=True) if k]
+        hygiene.origins = [o for o, k in zip(hygiene.origins, keep, strict=True) if k]
+        hygiene.dropped["over_per_language"] += before - len(hygiene.questions)
     if ds.relevance_filter:
         hygiene = apply_relevance_filter(hygiene, load_relevance_filter(ds.relevance_filter))
     questions = hygiene.questions
@@ -105,6 +117,12 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         pii_questions=pii_questions,
         language_disagreements=disagreements,
         merged_reference_answers=hygiene.merged_reference_answers,
+        selection={
+            "languages": ds.languages,
+            "per_language": ds.per_language,
+            "limit": ds.limit,
+            "seed": cfg.seed,
+        },
     )
     return Curated(
         questions=questions,
