@@ -193,7 +193,63 @@ class ScriptedModel(_ModelBase):
     default_response: str = ""
 
 
+class ReplayModel(_ModelBase):
+    """Answers made elsewhere, read from a file: a model whose outputs are stored, not computed.
+
+    A flat JSONL or CSV table (question id, response, optional model column) is the usual file.
+    A JSONL file whose rows hold every model's output in one object (NoMIRACL's `results`) is
+    read with `responses_field`. Relative paths resolve against the project root.
+    """
+
+    backend: Literal["replay"]
+    context_window: int = Field(
+        default=1_000_000, gt=0, description="no prompt is sent, so none is cut to fit"
+    )
+    answers: str = Field(description="the answers file (.jsonl or .csv)")
+    format: Literal["auto", "jsonl", "csv"] = Field(
+        default="auto", description="auto: from the file suffix (.csv, else JSONL)"
+    )
+    question_id_field: str = "question_id"
+    question_id_template: str | None = Field(
+        default=None,
+        description="builds the question id from a row's fields, e.g. '{query_id}-{language}' "
+        "(NoMIRACL's curated ids); replaces question_id_field",
+    )
+    response_field: str = "response"
+    model_field: str = Field(
+        default="model", description="the column that says which model wrote a row, if any"
+    )
+    model_value: str | None = Field(
+        default=None,
+        description="the model_field (or responses_field key) this model takes; other rows are "
+        "ignored",
+    )
+    responses_field: str | None = Field(
+        default=None,
+        description="JSONL only: a field holding {model: response} per row; model_value picks "
+        "the key (replaces response_field and model_field)",
+    )
+    duplicates: Literal["error", "first"] = Field(
+        default="error",
+        description="a question answered twice for this model: error (naming both lines), or "
+        "first: keep the first line (a source with several judged answers per question)",
+    )
+    unknown_ids: Literal["error", "ignore"] = Field(
+        default="error",
+        description="an answer whose question is not in the run: error, or ignore (the answers "
+        "come from the dataset's own rows, so such a question is one curate did not select)",
+    )
+
+    @model_validator(mode="after")
+    def _responses_field_needs_a_key(self) -> ReplayModel:
+        if self.responses_field is not None and self.model_value is None:
+            raise ValueError(
+                f"model '{self.name}': `responses_field` needs `model_value`, the key to take"
+            )
+        return self
+
+
 ModelConfig = Annotated[
-    LlamaCppModel | OpenAIModel | VLLMModel | ExtractiveModel | ScriptedModel,
+    LlamaCppModel | OpenAIModel | VLLMModel | ExtractiveModel | ScriptedModel | ReplayModel,
     Field(discriminator="backend"),
 ]

@@ -1,0 +1,291 @@
+"""Replay: a model whose answers were made elsewhere and stored in a file.
+
+The whole answers file is read and checked when the backend is made (before generate writes
+anything): unreadable JSON or CSV, a missing column, a question answered twice for one model,
+a `model_value` the file never names all stop the run with the file, line and field. A question
+with no stored answer, or a blank one, becomes an error row that names the file and the reason.
+`prepare(question_ids)` checks the answers against the run's questions (unknown ids); the
+response cache is not needed, since an answer is read, never computed.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.config.model import ReplayModel
+from parakh.errors import ConfigError, InputError
+from parakh.hashing import sha256_path
+from parakh.io import read_text
+from parakh.paths import resolve
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """One model's stored answer to one question; `response` None: blank in the file."""
+
+    question_id: str
+    response: str | None
+    line: int
+
+
+@dataclass
+class AnswerTable:
+    """The answers one replay model takes from its file, by question id."""
+
+    label: str
+    answers: dict[str, StoredAnswer] = field(default_factory=dict)
+    ignored_duplicates: int = 0
+
+
+def file_format(cfg: ReplayModel) -> str:
+    """`jsonl` or `csv`: as configured, else from the suffix (.csv is CSV, anything else JSONL)."""
+    if cfg.format != "auto":
+        return cfg.format
+    return "csv" if cfg.answers.lower().endswith(".csv") else "jsonl"
+
+
+def jsonl_rows(path: Path, label: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line, object) per non-blank line; errors name `label` (the path as configured)."""
+    for lineno, text in enumerate(read_text(path).splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(
+                label, f"not valid JSON ({e.msg} at column {e.colno})", line=lineno
+            ) from e
+        if not isinstance(row, dict):
+            raise InputError(
+                label, f"expected a JSON object, got {type(row).__name__}", line=lineno
+            )
+        yield lineno, row
+
+
+def csv_rows(path: Path, label: str, required: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(first line, row) per non-blank record, after checking the header has `required`."""
+    text = read_text(path).removeprefix("\ufeff")
+    reader = csv.reader(text.splitlines(keepends=True), strict=True)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise InputError(label, "empty CSV file: expected a header row", line=1)
+        for column in required:
+            if column not in header:
+                raise InputError(
+                    label,
+                    f"missing column '{column}'; columns found: {', '.join(header)}",
+                    line=1,
+                    field=column,
+                )
+        start = reader.line_num + 1
+        for values in reader:
+            if any(v.strip() for v in values):
+                if len(values) != len(header):
+                    raise InputError(
+                        label,
+                        f"{len(values)} fields where the header has {len(header)}",
+                        line=start,
+                    )
+                yield start, dict(zip(header, values, strict=True))
+            start = reader.line_num + 1
+    except csv.Error as e:
+        raise InputError(label, f"not valid CSV ({e})", line=reader.line_num) from e
+
+
+def _field(row: dict[str, Any], name: str, label: str, line: int) -> Any:
+    if name not in row:
+        found = ", ".join(row) or "none"
+        raise InputError(
+            label, f"missing field '{name}'; fields found: {found}", line=line, field=name
+        )
+    return row[name]
+
+
+def _question_id(cfg: ReplayModel, row: dict[str, Any], label: str, line: int) -> str:
+    if cfg.question_id_template is not None:
+        try:
+            qid = cfg.question_id_template.format_map(row)
+        except KeyError as e:
+            _field(row, str(e.args[0]), label, line)
+            raise
+        where = cfg.question_id_template
+    else:
+        where = cfg.question_id_field
+        value = _field(row, where, label, line)
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise InputError(
+                label, f"expected a question id, got {value!r}", line=line, field=where
+            )
+        qid = str(value).strip()
+    if not qid:
+        raise InputError(label, "blank question id", line=line, field=where)
+    return qid
+
+
+def _response(value: Any, label: str, line: int, name: str) -> str | None:
+    """The stored text, None when blank; anything but text (or null) is a bad file."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(label, f"expected text, got {type(value).__name__}", line=line, field=name)
+    return value if value.strip() else None
+
+
+def _rows_of_this_model(
+    cfg: ReplayModel, rows: Iterator[tuple[int, dict[str, Any]]], label: str
+) -> Iterator[tuple[int, str, str | None, bool]]:
+    """(line, question id, response or None, answered) for each row this model takes, after
+    checking that `model_value` occurs in the file."""
+    seen_values: dict[str, int] = {}
+    taken = []
+    for line, row in rows:
+        if cfg.responses_field is not None:
+            outputs = _field(row, cfg.responses_field, label, line)
+            if not isinstance(outputs, dict):
+                raise InputError(
+                    label,
+                    f"expected an object of {{model: response}}, got {type(outputs).__name__}",
+                    line=line,
+                    field=cfg.responses_field,
+                )
+            for key in outputs:
+                seen_values.setdefault(str(key), line)
+            qid = _question_id(cfg, row, label, line)
+            name = f"{cfg.responses_field}.{cfg.model_value}"
+            answered = cfg.model_value in outputs
+            value = outputs.get(cfg.model_value) if answered else None
+            taken.append((line, qid, _response(value, label, line, name), answered))
+            continue
+        if cfg.model_value is not None or cfg.model_field in row:
+            value = row.get(cfg.model_field)
+            if cfg.model_value is not None:
+                _field(row, cfg.model_field, label, line)
+            seen_values.setdefault(str(value), line)
+            if cfg.model_value is not None and str(value) != cfg.model_value:
+                continue
+        qid = _question_id(cfg, row, label, line)
+        text = _response(
+            _field(row, cfg.response_field, label, line), label, line, cfg.response_field
+        )
+        taken.append((line, qid, text, True))
+    if cfg.model_value is not None and cfg.model_value not in seen_values:
+        where = cfg.responses_field or cfg.model_field
+        present = ", ".join(sorted(seen_values)) or "none"
+        raise InputError(
+            label,
+            f"model_value '{cfg.model_value}' never occurs; values present: {present}",
+            field=where,
+        )
+    if cfg.model_value is None and len(seen_values) > 1:
+        raise InputError(
+            label,
+            f"column '{cfg.model_field}' names several models ({', '.join(sorted(seen_values))}): "
+            "set model_value to the one this model takes",
+            field=cfg.model_field,
+        )
+    yield from taken
+
+
+def load_answers(cfg: ReplayModel) -> AnswerTable:
+    """Read and check the answers file of one replay model; raise naming file, line, field."""
+    label = cfg.answers
+    path = resolve(cfg.answers)
+    if not path.is_file():
+        raise InputError(label, f"answers file not found (looked at {path})")
+    fmt = file_format(cfg)
+    if fmt == "csv":
+        if cfg.responses_field is not None:
+            raise ConfigError(f"model '{cfg.name}': `responses_field` needs a JSONL file")
+        required = [cfg.response_field]
+        if cfg.question_id_template is None:
+            required.insert(0, cfg.question_id_field)
+        if cfg.model_value is not None:
+            required.append(cfg.model_field)
+        rows = csv_rows(path, label, required)
+    else:
+        rows = jsonl_rows(path, label)
+    table = AnswerTable(label=label)
+    id_field = cfg.question_id_template or cfg.question_id_field
+    for line, qid, text, answered in _rows_of_this_model(cfg, rows, label):
+        first = table.answers.get(qid)
+        if first is not None:
+            if cfg.duplicates == "first":
+                table.ignored_duplicates += 1
+                continue
+            raise InputError(
+                label,
+                f"question '{qid}' is answered again for this model (first at line {first.line})",
+                line=line,
+                field=id_field,
+            )
+        if answered:
+            table.answers[qid] = StoredAnswer(qid, text, line)
+    return table
+
+
+class ReplayBackend(Backend):
+    """Answers each request with the stored answer to its question; never calls a model."""
+
+    cfg: ReplayModel
+
+    def __init__(self, cfg: ReplayModel) -> None:
+        super().__init__(cfg)
+        self.table = load_answers(cfg)
+        self._sha256 = sha256_path(resolve(cfg.answers))
+
+    def identity(self) -> dict[str, Any]:
+        """The file's content hash, and every setting that changes which answer is read."""
+        c = self.cfg
+        return {
+            "backend": "replay",
+            "answers": c.answers,
+            "sha256": self._sha256,
+            "format": file_format(c),
+            "question_id": c.question_id_template or c.question_id_field,
+            "response_field": c.responses_field or c.response_field,
+            "model_field": None if c.responses_field else c.model_field,
+            "model_value": c.model_value,
+            "duplicates": c.duplicates,
+        }
+
+    def prepare(self, question_ids: Collection[str]) -> None:
+        """Refuse an answers file that names questions the run does not have (a wrong id
+        scheme, a file for another dataset); call before anything is written."""
+        if self.cfg.unknown_ids == "ignore":
+            return
+        known = set(question_ids)
+        unknown = [a for a in self.table.answers.values() if a.question_id not in known]
+        if unknown:
+            first = min(unknown, key=lambda a: a.line)
+            raise InputError(
+                self.table.label,
+                f"question '{first.question_id}' is not in the dataset "
+                f"({len(unknown)} of {len(self.table.answers)} answers name unknown questions)",
+                line=first.line,
+                field=self.cfg.question_id_template or self.cfg.question_id_field,
+            )
+
+    def complete(self, request: ChatRequest) -> Completion:
+        answer = self.table.answers.get(request.key)
+        if answer is None:
+            return Completion(
+                text=None,
+                error=f"no stored answer for question '{request.key}' in {self.table.label}",
+            )
+        if answer.response is None:
+            name = (
+                f"{self.cfg.responses_field}.{self.cfg.model_value}"
+                if self.cfg.responses_field
+                else self.cfg.response_field
+            )
+            return Completion(
+                text=None, error=f"blank answer at {self.table.label}:{answer.line}, field '{name}'"
+            )
+        return Completion(text=answer.response)

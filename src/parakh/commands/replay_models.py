@@ -1,0 +1,168 @@
+"""`parakh replay-models`: one replay model config per model named in a stored-answers file.
+
+    parakh replay-models nomiracl            # conf/model/nomiracl-<model>.yaml, 11 models
+    parakh replay-models liveqa_judgments    # conf/model/liveqa-<source>.yaml, 9 sources
+    parakh replay-models --answers answers.csv --prefix mine [--model-field model]
+
+A preset knows where a dataset keeps its stored answers under `data/raw/<dataset>/` and how to
+read them; flags override it, or describe any flat file without a preset. The file is read to
+list the model values; each gets `conf/model/<prefix>-<value>.yaml`, ready for
+`model=<name>` or the `models` list of params.yaml.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from parakh.backends.replay import csv_rows, jsonl_rows
+from parakh.config.model import ReplayModel
+from parakh.errors import ConfigError
+from parakh.io import write_text
+from parakh.paths import conf_dir, resolve
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "nomiracl": {
+        "prefix": "nomiracl",
+        "answers": "data/raw/nomiracl/queries.jsonl",
+        "question_id_template": "{query_id}-{language}",
+        "responses_field": "results",
+        "unknown_ids": "ignore",
+        "description": "NoMIRACL authors' stored output of {value} (vanilla prompt), replayed.",
+        "comment": "The NoMIRACL authors' baseline output of {value}, stored per query in "
+        "queries.jsonl `results`; ids as curate gives them (`<query_id>-<language>`). "
+        "Queries curate did not select (slices, limits) are skipped (unknown_ids: ignore).",
+    },
+    "liveqa_judgments": {
+        "prefix": "liveqa",
+        "answers": "data/raw/liveqa_judgments/judgments.jsonl",
+        "question_id_field": "Question_ID",
+        "response_field": "Answer",
+        "model_field": "answer_source",
+        "duplicates": "first",
+        "unknown_ids": "ignore",
+        "description": "MedQuAD answers from {value} judged for LiveQA-Med questions, replayed.",
+        "comment": "MedQuAD answers from the {value} collection, as retrieved and judged for the "
+        "TREC-2017 LiveQA-Med questions. A question judged with several {value} answers "
+        "replays the first in file order (duplicates: first); the text is the judged text "
+        "verbatim (`Question: ...`, `URL: ...`, `Answer: ...`).",
+    },
+}
+
+_FLAGS = (
+    "answers",
+    "prefix",
+    "question_id_field",
+    "question_id_template",
+    "response_field",
+    "model_field",
+    "responses_field",
+    "duplicates",
+    "unknown_ids",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("preset", nargs="?", choices=sorted(PRESETS), help="a known dataset")
+    parser.add_argument("--answers", help="the answers file, relative to the project root")
+    parser.add_argument("--prefix", help="config names are <prefix>-<model value>")
+    parser.add_argument("--question-id-field")
+    parser.add_argument("--question-id-template", help="e.g. '{query_id}-{language}'")
+    parser.add_argument("--response-field")
+    parser.add_argument("--model-field")
+    parser.add_argument("--responses-field", help="JSONL: a {model: response} object per row")
+    parser.add_argument("--duplicates", choices=["error", "first"])
+    parser.add_argument("--unknown-ids", choices=["error", "ignore"])
+    parser.add_argument("--output", type=Path, help="folder for the configs (default conf/model)")
+    parser.add_argument("--force", action="store_true", help="overwrite configs that differ")
+
+
+def config_name(prefix: str, value: str) -> str:
+    """A Hydra-safe config name: lower case letters, digits, dots and dashes."""
+    slug = re.sub(r"[^a-z0-9.]+", "-", value.lower()).strip("-.")
+    if not slug:
+        raise ConfigError(f"model value {value!r} gives an empty config name")
+    return f"{prefix}-{slug}"
+
+
+def model_values(settings: dict[str, Any]) -> list[str]:
+    """The model values the answers file names, sorted."""
+    label = settings["answers"]
+    path = resolve(label)
+    if not path.is_file():
+        raise ConfigError(f"{label}: answers file not found (looked at {path})")
+    csv_file = settings.get("format", "auto") == "csv" or (
+        settings.get("format", "auto") == "auto" and label.lower().endswith(".csv")
+    )
+    rows = csv_rows(path, label, []) if csv_file else jsonl_rows(path, label)
+    nested = settings.get("responses_field")
+    column = settings.get("model_field") or "model"
+    values: set[str] = set()
+    for _, row in rows:
+        if nested:
+            outputs = row.get(nested)
+            if isinstance(outputs, dict):
+                values.update(str(key) for key in outputs)
+        elif column in row:
+            values.add(str(row[column]))
+    if not values:
+        raise ConfigError(f"{label}: no model values found in '{nested or column}'")
+    return sorted(values)
+
+
+def _model_keys(settings: dict[str, Any]) -> dict[str, Any]:
+    keys = ("answers", *_FLAGS[2:])
+    return {k: settings[k] for k in keys if settings.get(k) is not None}
+
+
+def render(settings: dict[str, Any], value: str) -> tuple[str, str]:
+    """(config name, YAML text) of the replay model that takes `value`."""
+    name = config_name(settings["prefix"], value)
+    document: dict[str, Any] = {
+        "name": name,
+        "backend": "replay",
+        "description": settings.get("description", "{value}, replayed").format(value=value),
+        **_model_keys(settings),
+        "model_value": value,
+    }
+    ReplayModel.model_validate(document)  # what we write must load
+    comment = settings.get("comment", "Stored answers of {value}, replayed.").format(value=value)
+    header = "".join(f"# {line}\n" for line in _wrap(comment))
+    header += "# Written by `parakh replay-models`; rerun it rather than editing by hand.\n"
+    return name, header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
+
+
+def _wrap(text: str, width: int = 96) -> list[str]:
+    lines, current = [], ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    return [*lines, current] if current else lines
+
+
+def run(args: argparse.Namespace) -> int:
+    settings: dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
+    for flag in _FLAGS:
+        if getattr(args, flag) is not None:
+            settings[flag] = getattr(args, flag)
+    for needed in ("answers", "prefix"):
+        if not settings.get(needed):
+            raise ConfigError(f"give a preset ({', '.join(sorted(PRESETS))}) or --{needed}")
+    folder = args.output or conf_dir() / "model"
+    written = []
+    for value in model_values(settings):
+        name, text = render(settings, value)
+        path = folder / f"{name}.yaml"
+        if path.exists() and path.read_text(encoding="utf-8") != text and not args.force:
+            raise ConfigError(f"{path} exists with other content; pass --force to overwrite")
+        write_text(path, text)
+        written.append(name)
+    print(f"replay-models: {len(written)} configs in {folder}: {', '.join(written)}")
+    return 0
