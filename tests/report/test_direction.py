@@ -1,0 +1,249 @@
+"""Reports follow each metric's declared direction and scale (NoMIRACL rates: lower is better;
+IndicQuest: 1..5 with Overall primary)."""
+
+from __future__ import annotations
+
+import re
+
+import matplotlib
+import pytest
+from tests.report import synthetic_project as synth
+
+from parakh.config import compose
+from parakh.report import plots, tables
+from parakh.report.html import ReportContext, heatmap_section, render_report
+from parakh.report.html_parts import colour
+from parakh.report.inputs import AggregateInputs
+from parakh.report.leaderboard import WEIGHTED, Cell, build_leaderboard, weighted_cell
+from parakh.report.results import compute, render_markdown
+from parakh.schema import Judgment
+
+HALLUCINATION, ERROR = "nomiracl_hallucination", "nomiracl_error"
+# careful hallucinates on 2 of 20 non-relevant queries, reckless on 16; on relevant queries
+# careful says "I don't know" 6 times in 20, reckless twice: each is best on one rate.
+WRONG = {("careful", HALLUCINATION): 2, ("reckless", HALLUCINATION): 16}
+WRONG |= {("careful", ERROR): 6, ("reckless", ERROR): 2}
+MODELS = ["reckless", "careful"]  # listed worst first: the order must come from the rates
+
+
+def nomiracl_rows(model: str) -> list[Judgment]:
+    rows = []
+    for metric in (HALLUCINATION, ERROR):
+        for i in range(20):
+            wrong = i < WRONG[(model, metric)]
+            rows.append(
+                Judgment(
+                    question_id=f"{metric[9:12]}{i:02d}",
+                    model=model,
+                    judge="nomiracl",
+                    metric=metric,
+                    language=("hi", "te")[i % 2],
+                    status="ok",
+                    score=1.0 if wrong else 0.0,
+                    label=_label(metric, wrong),
+                )
+            )
+    return rows
+
+
+def _label(metric: str, wrong: bool) -> str:
+    """The verdict behind a row: a hallucination says the answer is present, an error not."""
+    said_present = wrong if metric == HALLUCINATION else not wrong
+    return "answer_present" if said_present else "i_dont_know"
+
+
+@pytest.fixture(scope="module")
+def nomiracl_board():
+    rows = [r for m in MODELS for r in nomiracl_rows(m)]
+    return build_leaderboard(rows, MODELS, {}, settings=_settings())
+
+
+def _settings():
+    from parakh.report.leaderboard import Settings
+
+    return Settings(resamples=200, permutations=200)
+
+
+def test_the_lower_hallucination_rate_ranks_first(nomiracl_board) -> None:
+    board = nomiracl_board
+    assert board.get("careful", HALLUCINATION).mean == pytest.approx(0.1)
+    assert board.ranking(HALLUCINATION) == ["careful", "reckless"]
+    assert board.ranking(ERROR) == ["reckless", "careful"]
+    assert board.ranking(HALLUCINATION, "language", "hi")[0] == "careful"
+    assert board.ranks[HALLUCINATION]["careful"].rank == 1
+    assert board.ranks[HALLUCINATION]["reckless"].rank == 2
+    assert board.best(HALLUCINATION) == {"careful"} and board.best(ERROR) == {"reckless"}
+
+
+def test_paired_test_says_the_lower_rate_is_better(nomiracl_board) -> None:
+    (comparison,) = [c for c in nomiracl_board.paired if c.metric == HALLUCINATION]
+    assert comparison.better == "careful"
+    record = next(r for r in tables.paired_records(nomiracl_board) if r["metric"] == HALLUCINATION)
+    assert record["better"] == "careful"
+    table = tables.paired_table(nomiracl_board, HALLUCINATION)
+    assert table[0][5] == "better" and table[1][5] == "careful"
+
+
+def test_heatmap_gives_the_lower_rate_the_good_colour(nomiracl_board) -> None:
+    data = plots.heatmap_data(nomiracl_board, HALLUCINATION)
+    assert data.models == ["careful", "reckless"] and data.colour_map == "viridis_r"
+    good_end = matplotlib.colormaps["viridis"](1.0)
+    careful = data.values[0].mean()
+    reckless = data.values[1].mean()
+    cmap = matplotlib.colormaps[data.colour_map]
+    # the lower rate sits nearer the bright (good) end of viridis than the higher one
+    distance = [
+        sum(abs(a - b) for a, b in zip(cmap(v), good_end, strict=True)) for v in (careful, reckless)
+    ]
+    assert distance[0] < distance[1]
+    assert cmap(0.0) == pytest.approx(good_end)
+    assert "lower is better" in data.label
+
+
+def test_html_heatmap_colours_the_lower_rate_bright(nomiracl_board) -> None:
+    section = heatmap_section(nomiracl_board, HALLUCINATION)
+    grid = section.split(f'data-metric="{HALLUCINATION}"')[1].split("</table>")[0]
+    assert 'data-direction="lower"' in section
+    rows = {r.split("</td>")[0].split(">")[-1]: r for r in grid.split("<tr>")[2:]}
+    careful_all = re.findall(r"background:(#[0-9a-f]{6})", rows["careful"])[-1]
+    reckless_all = re.findall(r"background:(#[0-9a-f]{6})", rows["reckless"])[-1]
+    assert careful_all == colour(0.9) and reckless_all == colour(0.2)
+
+
+def test_best_marks_follow_the_direction(nomiracl_board) -> None:
+    text = tables.markdown(tables.overall_table(nomiracl_board, HALLUCINATION))
+    careful = next(line for line in text.splitlines() if "| careful |" in line)
+    reckless = next(line for line in text.splitlines() if "| reckless |" in line)
+    assert "**0.100**" in careful and "**0.100**" in reckless  # best on one rate each
+    assert "**0.800**" not in reckless and "**0.300**" not in careful
+    assert f"{HALLUCINATION} ↓" in text.splitlines()[0]
+
+
+def test_plot_rows_say_the_direction(nomiracl_board) -> None:
+    rows = plots.plot_rows(nomiracl_board, HALLUCINATION, "language")
+    assert {r["direction"] for r in rows} == {"lower"}
+    assert {(r["model"], r["language"]): r["score"] for r in rows}[("careful", "hi")] == 0.1
+
+
+def test_a_lower_is_better_metric_counts_as_one_minus_in_the_weighted_score() -> None:
+    rows = [r for m in MODELS for r in nomiracl_rows(m)]
+    board = build_leaderboard(rows, MODELS, {HALLUCINATION: 1.0}, settings=_settings())
+    assert board.get("careful", WEIGHTED).mean == pytest.approx(0.9)
+    assert board.ranking(WEIGHTED) == ["careful", "reckless"]
+    assert board.ranks[WEIGHTED]["careful"].rank == 1
+
+
+def test_nomiracl_report_ranks_by_hallucination_and_says_lower_is_better() -> None:
+    cfg = compose(["judge=nomiracl", "aggregate.statistics.bootstrap_resamples=200"])
+    inputs = AggregateInputs(
+        judge="nomiracl", models=MODELS, judgments={m: nomiracl_rows(m) for m in MODELS}
+    )
+    result = compute(cfg, inputs)
+    assert result.primary == HALLUCINATION and result.primary_note is None
+    text = render_markdown(cfg, result)
+    assert f"Primary metric: `{HALLUCINATION}` (lower is better)." in text
+    assert "Weighted aggregate" not in text  # no weighted metric in the run
+    overall = text.split("## Overall")[1]
+    assert overall.index("| careful |") < overall.index("| reckless |")
+    document = result.document()
+    assert document["primary_direction"] == "lower"
+    assert document["metric_specs"][HALLUCINATION]["aggregation"] == "rate"
+    context = ReportContext(
+        dataset="nomiracl",
+        judge="nomiracl",
+        smoke_test=False,
+        primary=HALLUCINATION,
+        weights=cfg.aggregate.weights,
+        config={},
+    )
+    page = render_report(result.board, context)
+    summary = page.split('id="summary"')[1].split("</p>")[0]
+    assert "lower is better" in summary and "Weighted aggregate" not in summary
+    assert "factual_correctness" not in summary
+
+
+# --- IndicQuest: a 1..5 rubric whose Overall row is primary -------------------------------
+
+
+def indicquest_rows(model: str, overall: list[float]) -> list[Judgment]:
+    return [
+        Judgment(
+            question_id=f"q{i}",
+            model=model,
+            judge="indicquest",
+            metric=metric,
+            language="mr",
+            status="ok",
+            score=score if metric == "iq_overall" else 6.0 - score,
+            scale_max=5.0,
+        )
+        for i, score in enumerate(overall)
+        for metric in ("iq_overall", "iq_clarity")
+    ]
+
+
+def test_indicquest_scale_starts_at_one_and_overall_is_primary() -> None:
+    rows = indicquest_rows("a", [1.0, 3.0, 5.0, 3.0]) + indicquest_rows("b", [2.0, 2.0, 2.0, 2.0])
+    cfg = compose(["judge=indicquest", "aggregate.statistics.bootstrap_resamples=200"])
+    inputs = AggregateInputs(
+        judge="indicquest", models=["b", "a"], judgments={"a": rows[:8], "b": rows[8:]}
+    )
+    result = compute(cfg, inputs)
+    board = result.board
+    assert result.primary == "iq_overall"
+    cell = board.get("a", "iq_overall")
+    assert cell.mean == 3.0 and cell.scale_min == 1.0 and cell.percent == pytest.approx(50.0)
+    assert board.ranking("iq_overall") == ["a", "b"]  # not chrF, not iq_clarity (b leads there)
+    rows_for_plots = plots.plot_rows(board, "iq_overall", "language")
+    assert {r["model"]: r["score"] for r in rows_for_plots} == {"a": 0.5, "b": 0.25}
+    text = render_markdown(cfg, result)
+    assert "Primary metric: `iq_overall` (higher is better)." in text
+    assert "3.000 (50.0%)" in text
+
+
+def test_weighted_cell_scales_with_the_minimum() -> None:
+    cells = {"iq_overall": Cell(mean=3.0, n=4, scale_max=5.0, scale_min=1.0)}
+    from parakh.metrics.registry import metric_spec
+
+    cell = weighted_cell(cells, {"iq_overall": 1.0}, {"iq_overall": metric_spec("iq_overall")})
+    assert cell is not None and cell.mean == pytest.approx(0.5)
+    rows = indicquest_rows("a", [3.0, 3.0]) + indicquest_rows("b", [5.0, 1.0])
+    board = build_leaderboard(rows, ["a", "b"], {"iq_overall": 1.0}, settings=_settings())
+    assert board.get("a", WEIGHTED).mean == pytest.approx(0.5)
+
+
+# --- the header names only the weights of metrics in the run ------------------------------
+
+
+def test_weighted_line_names_only_metrics_present() -> None:
+    cfg = compose(["aggregate.statistics.bootstrap_resamples=200"])
+    inputs = AggregateInputs(
+        judge="smoke",
+        models=synth.MODELS,
+        judgments={m: synth.judgments(m) for m in synth.MODELS},
+    )
+    result = compute(cfg, inputs)
+    text = render_markdown(cfg, result)
+    (line,) = [x for x in text.splitlines() if x.startswith("Weighted aggregate")]
+    assert "factual_correctness 0.4" in line and "coherence 0.15" in line
+    assert "semantic_similarity" not in line and "conciseness" not in line
+    assert "Primary metric: `weighted` (higher is better)." in text
+
+
+def test_a_missing_judge_primary_falls_back_and_says_so() -> None:
+    cfg = compose(["aggregate.statistics.bootstrap_resamples=200"])
+    rows = {m: [r for r in synth.judgments(m) if r.scale_max != 2.0] for m in synth.MODELS}
+    result = compute(cfg, AggregateInputs(judge="smoke", models=synth.MODELS, judgments=rows))
+    assert result.primary == "chrf"
+    assert result.primary_note is not None and "weighted has no rows" in result.primary_note
+    assert result.primary_note in render_markdown(cfg, result)
+    assert result.document()["primary_note"] == result.primary_note
+
+
+def test_rows_on_another_scale_than_declared_are_an_error() -> None:
+    from parakh.errors import InputError
+
+    rows = indicquest_rows("a", [3.0])
+    rows = [r.model_copy(update={"scale_max": 10.0}) for r in rows]
+    with pytest.raises(InputError, match="iq_overall.*1..5"):
+        build_leaderboard(rows, ["a"], {})
