@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agreement": ("agreement", "judge-human agreement of judge rows with a human grades file"),
     "translate-dataset": ("translate_dataset", "translate a dataset, keep round-trip chrF >= 50"),
     "merge-shards": ("merge_shards", "join the shards of a sharded generate or judge run"),
+    "import-data": ("import_data", "bring a dataset to data/raw/<dataset>, tracked by DVC"),
 }
 
 

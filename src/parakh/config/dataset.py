@@ -60,8 +60,9 @@ class DataSource(Strict):
         default=None, description="git repository URL; None: `url` is the file or folder itself"
     )
     path: str | None = Field(
-        default=None, description="file or folder inside `repo` that is imported; None: none "
-        "is importable as is (`upstream_layout: false`)"
+        default=None,
+        description="file or folder inside `repo` that is imported; None: none "
+        "is importable as is (`upstream_layout: false`)",
     )
     rev: str | None = Field(default=None, description="commit (or tag) of `repo` imported")
     url: str = Field(description="page of the source (or, without `repo`, the file URL)")

@@ -1,0 +1,155 @@
+"""`parakh import-data`: bring a dataset's files to data/raw/<dataset> and track them in DVC.
+
+    parakh import-data indicquest                       # upstream repo at the pinned commit
+    parakh import-data nomiracl --source /data/nomiracl  # a local folder (or a file, or a URL)
+    parakh import-data xquad_hi --dry-run                # print the dvc command, run nothing
+
+A thin layer over DVC: `dvc import <repo> <path> -o data/raw/<dataset> --rev <commit>` for the
+upstream source recorded in conf/dataset/<dataset>.yaml (`source:`), `dvc import-url <source>
+data/raw/<dataset>` for `--source`. DVC writes data/raw/<dataset>.dvc with the checksum of what
+it brought; commit that file (and data/raw/.gitignore), and `dvc repro` tracks the data from
+then on. Where the adapter reads a layout derived from upstream (`source.upstream_layout:
+false`), the command says so and asks for `--source`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from parakh.config import compose
+from parakh.config.dataset import DatasetConfig
+from parakh.config.loading import available, unknown_name_message
+from parakh.errors import ConfigError, MissingDependencyError, ParakhError
+from parakh.paths import project_root
+
+
+class DataImportError(ParakhError):
+    """dvc could not import the data (its own message is printed above)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", help="a conf/dataset/<name>.yaml name, e.g. indicquest")
+    parser.add_argument(
+        "--source",
+        metavar="PATH_OR_URL",
+        help="import this folder, file or URL instead of the upstream source in the config",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="replace data/raw/<dataset> and its .dvc file"
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the dvc command and run nothing"
+    )
+
+
+def dataset_config(name: str) -> DatasetConfig:
+    """conf/dataset/<name>.yaml, composed and validated; an unknown name lists close matches."""
+    names = available("dataset")
+    if name not in names:
+        raise ConfigError(unknown_name_message("dataset", name, names))
+    return compose([f"dataset={name}"]).dataset
+
+
+def _local_or_url(source: str) -> str:
+    if "://" in source:
+        return source
+    path = Path(source).expanduser().resolve()
+    if not path.exists():
+        raise ConfigError(f"--source {source}: no such file or folder")
+    return str(path)
+
+
+def import_command(ds: DatasetConfig, source: str | None = None, force: bool = False) -> list[str]:
+    """The dvc command line that brings `ds`'s data to `ds.path` (data/raw/<dataset>)."""
+    tail = ["--force"] if force else []
+    if source is not None:
+        return ["dvc", "import-url", _local_or_url(source), ds.path, *tail]
+    upstream = ds.source
+    if upstream is None:
+        raise ConfigError(
+            f"dataset '{ds.name}' has no public source (conf/dataset/{ds.name}.yaml has no "
+            f"`source:`; its data lives in git at {ds.path}). To import other data, give "
+            f"--source PATH_OR_URL."
+        )
+    if not upstream.upstream_layout:
+        raise ConfigError(
+            f"dataset '{ds.name}': the '{ds.adapter}' adapter reads a layout derived from "
+            f"upstream ({upstream.url}), not upstream's files. {upstream.note} Bring a folder "
+            f"in that layout with `parakh import-data {ds.name} --source PATH_OR_URL`."
+        )
+    if upstream.repo is not None:
+        assert upstream.path is not None and upstream.rev is not None  # DataSource checks
+        return ["dvc", "import", upstream.repo, upstream.path, "-o", ds.path,
+                "--rev", upstream.rev, *tail]  # fmt: skip
+    return ["dvc", "import-url", upstream.url, ds.path, *tail]
+
+
+def check_target(root: Path, ds: DatasetConfig, force: bool) -> None:
+    """A DVC project, and nothing at data/raw/<dataset> unless --force."""
+    if not (root / ".dvc").is_dir():
+        raise ConfigError(
+            f"{root} is not a DVC repository (no .dvc/ folder): run `git init && dvc init` "
+            "there first"
+        )
+    target = root / ds.path
+    dvc_file = target.with_name(target.name + ".dvc")
+    existing = [p for p in (target, dvc_file) if p.exists()]
+    if existing and not force:
+        names = " and ".join(str(p.relative_to(root)) for p in existing)
+        verb = "exist" if len(existing) > 1 else "exists"
+        raise ConfigError(
+            f"{names} already {verb}: use --force to replace it "
+            f"(or `dvc update {dvc_file.relative_to(root)}` to follow a new upstream revision)"
+        )
+
+
+def dvc_executable() -> str:
+    """`dvc` on PATH, else the one installed beside this Python."""
+    found = shutil.which("dvc") or shutil.which("dvc", path=str(Path(sys.executable).parent))
+    if found is None:
+        raise MissingDependencyError("dvc", "pip install 'dvc>=3.50'")
+    return found
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def run(args: argparse.Namespace) -> int:
+    ds = dataset_config(args.dataset)
+    command = import_command(ds, args.source, args.force)
+    if args.dry_run:
+        print(" ".join(command))
+        return 0
+    root = project_root()
+    check_target(root, ds, args.force)
+    target = root / ds.path
+    target.parent.mkdir(parents=True, exist_ok=True)  # dvc needs data/raw/
+    # dvc would import *into* an existing folder: --force moves it aside, and back on failure.
+    aside = target.with_name(f".{target.name}.replaced")
+    if target.exists() or target.is_symlink():
+        _remove(aside)
+        target.rename(aside)
+    print("$ " + " ".join(command), flush=True)
+    done = subprocess.run([dvc_executable(), *command[1:]], cwd=root, check=False)
+    if done.returncode != 0:
+        if aside.exists() or aside.is_symlink():
+            _remove(target)
+            aside.rename(target)
+        raise DataImportError(
+            f"`{' '.join(command)}` failed (exit {done.returncode}); see dvc's message above"
+        )
+    _remove(aside)
+    dvc_file = f"{ds.path}.dvc"
+    print(
+        f"import-data: {ds.name} -> {ds.path}, tracked by {dvc_file}. Commit it: "
+        f"git add {dvc_file} {Path(ds.path).parent}/.gitignore && git commit -m 'Import {ds.name}'"
+    )
+    return 0
