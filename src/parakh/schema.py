@@ -208,6 +208,12 @@ class Generation(Row):
     )
     prompt: str | None = Field(default=None, description="the text sent to a base model")
     truncation: Truncation | None = None
+    finish_reason: str | None = Field(
+        default=None,
+        exclude_if=_is_none,  # absent, not null, where unknown: older rows stay as they were
+        description="why the model stopped, as its backend said: stop, length (cut by "
+        "max_tokens), ...; None: not known (an error, a stored answer, an older file)",
+    )
 
 
 class Judgment(Row):

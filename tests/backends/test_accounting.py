@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
+
 import pytest
 
 from parakh.backends.accounting import ItemAccount, item_cost, summarize
@@ -42,3 +44,27 @@ def test_cost_counts_only_the_calls_made_in_this_run() -> None:
 def test_without_prices_there_is_no_cost() -> None:
     summary = summarize([_item("a")], wall_s=1.0, prices=None, truncated=0)
     assert summary["cost_usd"] is None and summary["cost_usd_uncached"] is None
+
+
+def test_answers_cut_by_max_tokens_are_counted_by_finish_reason() -> None:
+    items = [
+        _item("a"),
+        _item("b"),
+        _item("c"),
+        _item("d"),
+        _item("e", status="error"),
+    ]
+    reasons = ["stop", "length", "length", None, None]
+    items = [replace(i, finish_reason=r) for i, r in zip(items, reasons, strict=True)]
+    summary = summarize(items, wall_s=1.0, prices=None, truncated=0)
+    assert summary["truncated_answers"] == 2
+    # errors have no answer to have stopped; an answer whose backend did not say is "unknown"
+    assert summary["finish_reasons"] == {"length": 2, "stop": 1, "unknown": 1}
+
+
+def test_a_ledger_written_before_finish_reasons_still_loads() -> None:
+    old = asdict(_item("a"))
+    del old["finish_reason"]
+    item = ItemAccount(**old)
+    assert item.finish_reason is None
+    assert summarize([item], wall_s=1.0, prices=None, truncated=0)["truncated_answers"] == 0

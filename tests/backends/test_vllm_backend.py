@@ -95,6 +95,7 @@ def test_chat_requests_get_the_openai_paths_messages_and_numbers(vllm_stub) -> N
     results = list(backend.complete_many([plain, constrained]))
     assert [c.text for _, c in results] == ["generated", "generated"]
     assert results[0][1].prompt_tokens == 7 and results[0][1].completion_tokens == 3
+    assert [c.finish_reason for _, c in results] == ["stop", "stop"]
     assert record.engine["model"] == "meta-llama/Llama-3.1-70B-Instruct"
     assert record.engine["tensor_parallel_size"] == 4
     assert record.engine["pipeline_parallel_size"] == 1
@@ -107,6 +108,22 @@ def test_chat_requests_get_the_openai_paths_messages_and_numbers(vllm_stub) -> N
     key = "structured_outputs" if structured == "StructuredOutputsParams" else "guided_decoding"
     assert params[1].kwargs[key].json == schema
     assert kwargs == {"use_tqdm": False}
+
+
+def test_an_answer_cut_by_max_tokens_says_length(vllm_stub, monkeypatch) -> None:
+    vllm = sys.modules["vllm"]
+
+    class CutLLM(vllm.LLM):  # type: ignore[name-defined,misc]
+        def chat(self, messages: Any, sampling_params: Any, **kwargs: Any) -> list[Any]:
+            outputs = super().chat(messages, sampling_params, **kwargs)
+            for out in outputs:
+                out.outputs[0].finish_reason = "length"
+            return outputs
+
+    monkeypatch.setattr(vllm, "LLM", CutLLM)
+    backend = make_backend(compose(["model=llama-3.1-8b-instruct"]).model)
+    completion = backend.complete(_request())
+    assert completion.ok and completion.finish_reason == "length"
 
 
 def test_tensor_and_pipeline_parallel_sizes_reach_vllm(vllm_stub) -> None:

@@ -10,6 +10,7 @@ have cost had none been cached.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,18 @@ class ItemAccount:
     completion_tokens: int
     cost_usd: float | None
     resumed: bool = False  # answered by an earlier, interrupted run (its progress file)
+    finish_reason: str | None = None  # "length": the answer was cut by max_tokens
+
+
+LENGTH = "length"
+UNKNOWN = "unknown"
+
+
+def finish_reason_counts(items: list[ItemAccount]) -> dict[str, int]:
+    """Answers by why the model stopped ("unknown" where the backend did not say), errors left
+    out; sorted by reason so the ledger is stable."""
+    counts = Counter(i.finish_reason or UNKNOWN for i in items if i.status == "ok")
+    return dict(sorted(counts.items()))
 
 
 def item_cost(prices: Prices | None, prompt_tokens: int, completion_tokens: int) -> float | None:
@@ -61,6 +74,8 @@ def summarize(
         "backend_attempts": sum(i.attempts for i in called),
         "retries": sum(max(0, i.attempts - 1) for i in called),
         "truncated_prompts": truncated,
+        "truncated_answers": sum(i.status == "ok" and i.finish_reason == LENGTH for i in items),
+        "finish_reasons": finish_reason_counts(items),
         "prompt_tokens": sum(i.prompt_tokens for i in items),
         "completion_tokens": sum(i.completion_tokens for i in items),
         "backend_prompt_tokens": sum(i.prompt_tokens for i in called),

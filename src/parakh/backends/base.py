@@ -53,11 +53,13 @@ class Completion:
     """What a backend returned for one request: text, or the reason there is none.
 
     `attempts` counts calls made for it (retries included); `latency_s` is the successful
-    call's, or the time spent before giving up.
+    call's, or the time spent before giving up. `finish_reason` is why the model stopped, as the
+    backend said it ("stop", "length": cut by `max_tokens`, ...); None when not known.
     """
 
     text: str | None
     error: str | None = None
+    finish_reason: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
@@ -114,6 +116,7 @@ _BACKENDS = {
     "vllm": "parakh.backends.vllm_backend:VLLMBackend",
     "extractive": "parakh.backends.extractive:ExtractiveBackend",
     "scripted": "parakh.backends.scripted:ScriptedBackend",
+    "replay": "parakh.backends.replay:ReplayBackend",
 }
 
 

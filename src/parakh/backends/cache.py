@@ -46,10 +46,12 @@ class ResponseCache:
             "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT NOT NULL, "
             "prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, created REAL)"
         )
+        _add_finish_reason(self._db)
 
     def get(self, key: str) -> Completion | None:
         row = self._db.execute(
-            "SELECT text, prompt_tokens, completion_tokens, latency_s FROM responses WHERE key=?",
+            "SELECT text, prompt_tokens, completion_tokens, latency_s, finish_reason "
+            "FROM responses WHERE key=?",
             (key,),
         ).fetchone()
         if row is None:
@@ -59,6 +61,7 @@ class ResponseCache:
             prompt_tokens=row[1],
             completion_tokens=row[2],
             latency_s=row[3],
+            finish_reason=row[4],
             extra={"cached": True},
         )
 
@@ -67,7 +70,8 @@ class ResponseCache:
         if not completion.ok:
             return
         self._db.execute(
-            "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO responses (key, text, prompt_tokens, completion_tokens, "
+            "latency_s, created, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 key,
                 completion.text,
@@ -75,6 +79,7 @@ class ResponseCache:
                 completion.completion_tokens,
                 completion.latency_s,
                 time.time(),
+                completion.finish_reason,
             ),
         )
 
@@ -98,6 +103,19 @@ def _use_wal(db: sqlite3.Connection) -> None:
             if "locked" not in str(e) or time.monotonic() > deadline:
                 raise
         time.sleep(random.uniform(0.005, 0.05))
+
+
+def _add_finish_reason(db: sqlite3.Connection) -> None:
+    """Files written before finish reasons were kept get the column; their entries read back
+    with None (not known). Another process may add it first: that is not an error."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(responses)")}
+    if "finish_reason" in columns:
+        return
+    try:
+        db.execute("ALTER TABLE responses ADD COLUMN finish_reason TEXT")
+    except sqlite3.OperationalError as e:
+        if "duplicate column" not in str(e):
+            raise
 
 
 def dumps_identity(identity: dict[str, Any]) -> str:

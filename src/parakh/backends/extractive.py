@@ -1,6 +1,9 @@
 """Extractive baseline, no LLM: answer with the retrieved KB sentences closest to the question.
 
-It shows what retrieval alone achieves; an LLM that does not beat it adds little.
+It shows what retrieval alone achieves; an LLM that does not beat it adds little. With no
+passages at all (a closed-book dataset such as IndicQuest, or a question retrieval found
+nothing for) it has nothing to extract from and says so: an error row with that reason, which
+judge and aggregate count beside the mean, never an empty answer scored as if it were one.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.config.schema import EmbedderConfig, ExtractiveModel
 from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.sentences import split_sentences
+
+CLOSED_BOOK = "closed-book: the extractive baseline needs passages and got none"
 
 
 class ExtractiveBackend(Backend):
@@ -41,13 +46,15 @@ class ExtractiveBackend(Backend):
         return self._embedder
 
     def complete(self, request: ChatRequest) -> Completion:
+        if not any(p.strip() for p in request.passages):
+            return Completion(text=None, error=CLOSED_BOOK)
         sentences = list(
             dict.fromkeys(
                 s for p in request.passages for s in split_sentences(p) if len(s.split()) > 2
             )
         )
-        if not sentences:
-            return Completion(text="")
+        if not sentences:  # passages too short to hold a sentence: a real, empty answer
+            return Completion(text="", finish_reason="stop")
         embedder = self._embed()
         q = embedder.embed_queries([request.question])[0]
         # Retrieved chunks repeat across questions: embed each KB sentence once.
@@ -62,4 +69,4 @@ class ExtractiveBackend(Backend):
         ]
         # Keep the chosen sentences in KB order so the answer reads naturally.
         text = " ".join(sentences[i] for i in sorted(order))
-        return Completion(text=text, completion_tokens=len(text.split()))
+        return Completion(text=text, completion_tokens=len(text.split()), finish_reason="stop")

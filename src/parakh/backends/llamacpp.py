@@ -123,5 +123,5 @@ class LlamaCppBackend(Backend):
             prompt_tokens=usage.get("prompt_tokens", 0),
             completion_tokens=usage.get("completion_tokens", 0),
             latency_s=time.perf_counter() - start,
-            extra={"finish_reason": out["choices"][0].get("finish_reason")},
+            finish_reason=out["choices"][0].get("finish_reason"),
         )

@@ -38,7 +38,8 @@ def parse_response(data: Any, chat: bool) -> tuple[str, str | None, tuple[int, i
         raise TypeError(f"the answer's text is {type(text).__name__}, not a string")
     usage = data.get("usage") or {}
     tokens = (int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
-    return text, choice.get("finish_reason"), tokens
+    finish_reason = choice.get("finish_reason")
+    return text, None if finish_reason is None else str(finish_reason), tokens
 
 
 def backoff_seconds(attempt: int, base: float, cap: float, rng: random.Random) -> float:
@@ -101,7 +102,7 @@ class OpenAIBackend(Backend):
             latency_s=time.perf_counter() - start,
             prompt_tokens=usage[0],
             completion_tokens=usage[1],
-            extra={"finish_reason": finish_reason},
+            finish_reason=finish_reason,
         )
 
     async def _one(

@@ -30,4 +30,5 @@ class ScriptedBackend(Backend):
             text=text.replace("{question}", request.question),
             prompt_tokens=sum(len(c.split()) for _, c in request.messages),
             completion_tokens=len(text.split()),
+            finish_reason="stop",
         )

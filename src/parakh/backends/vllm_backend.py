@@ -145,6 +145,6 @@ class VLLMBackend(Backend):
                     latency_s=latency,
                     prompt_tokens=len(out.prompt_token_ids or []),
                     completion_tokens=len(first.token_ids),
-                    extra={"finish_reason": getattr(first, "finish_reason", None)},
+                    finish_reason=getattr(first, "finish_reason", None),
                 ),
             )
