@@ -283,3 +283,42 @@ def test_items_resumed_from_an_interrupted_run_are_not_billed_again(
     assert summary["items"] == 3 and summary["resumed"] == 2 and summary["backend_items"] == 1
     assert [i.resumed for i in result.items] == [True, True, False]
     assert summary["cost_usd"] == pytest.approx(result.items[2].cost_usd)
+
+
+def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
+    tmp_path: Path, tiny_questions, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each row says why its model stopped; the ledger counts the answers cut by max_tokens,
+    the stage's line says how many; a cached re-run writes the same rows."""
+    from parakh.backends.base import ChatRequest, Completion
+    from parakh.backends.cache import ResponseCache
+    from parakh.backends.scripted import ScriptedBackend
+    from parakh.config import compose
+    from parakh.config.schema import ScriptedModel
+    from parakh.stages import generate
+
+    class CutsQ2(ScriptedBackend):
+        def complete(self, request: ChatRequest) -> Completion:
+            completion = super().complete(request)
+            if request.key == "q2":
+                completion.finish_reason = "length"
+            return completion
+
+    model = ScriptedModel(name="fake", backend="scripted", default_response="Rest for")
+    cfg = compose().model_copy(update={"model": model})
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    first = generate.generate(
+        cfg, tiny_questions, [], CutsQ2(model), cache, tmp_path / "progress.jsonl"
+    )
+    assert [g.finish_reason for g in first.generations] == ["stop", "length", "stop"]
+    assert first.summary["truncated_answers"] == 1
+    assert first.summary["finish_reasons"] == {"length": 1, "stop": 2}
+    generate._report("fake", first.summary, tmp_path / "fake.jsonl")
+    assert "1 answers cut by max_tokens" in capsys.readouterr().out
+
+    backend = CutsQ2(model)
+    again = generate.generate(cfg, tiny_questions, [], backend, cache, tmp_path / "progress2.jsonl")
+    cache.close()
+    assert backend.calls == 0 and again.summary["cached"] == 3
+    assert again.generations == first.generations
+    assert again.summary["truncated_answers"] == 1

@@ -129,6 +129,7 @@ def _to_row(model: str, truncations: dict[str, Truncation], run_id: str):  # typ
             request_hash=request_hash,
             prompt=request.prompt,
             truncation=truncations.get(request.key),
+            finish_reason=completion.finish_reason,
         )
         return {
             "generation": generation.model_dump(mode="json"),
@@ -194,6 +195,7 @@ def generate(
                 if g.cached or resumed
                 else item_cost(prices, g.usage.prompt_tokens, g.usage.completion_tokens),
                 resumed=resumed,
+                finish_reason=g.finish_reason,
             )
         )
         # Timing and cache-hit fields vary between runs; the output keeps what the model said.
@@ -332,7 +334,8 @@ def _report(what: str, s: dict[str, Any], path: Path) -> None:
     cost = f", ${s['cost_usd']:.4f}" if s["cost_usd"] is not None else ""
     print(
         f"generate ({what}): {s['items']} answers, {s['errors']} errors, {s['cached']} cached, "
-        f"{s['truncated_prompts']} truncated{cost} -> {path}"
+        f"{s['truncated_prompts']} truncated, {s.get('truncated_answers', 0)} answers cut by "
+        f"max_tokens{cost} -> {path}"
     )
 
 
