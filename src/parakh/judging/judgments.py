@@ -1,9 +1,11 @@
 """Judge rows from ballots: one row per (question, model, criterion), for a judge or a jury.
 
 A single judge's row is `ok` with its score, `invalid` with the raw output and the parser's
-reason, or `error`. A jury's row holds every juror's vote (None where a juror gave no valid
-score) and is `ok` only when enough jurors voted; otherwise it is `invalid` (or `error` when
-every juror's call failed), never a partial score passed off as the jury's.
+reason, or `error` (the judge call failed, or the answer was never sent: a failed generation,
+or an empty answer, see `llm_judge.not_judgeable`). A jury's row holds every juror's vote
+(None where a juror gave no valid score) and is `ok` only when enough jurors voted; otherwise
+it is `invalid` (or `error` when every juror's call failed), never a partial score passed off as
+the jury's.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any, Literal
 
 from parakh.config.judge import JuryConfig
 from parakh.judging.jury import combine_votes, default_min_votes
-from parakh.judging.llm_judge import Ballot
+from parakh.judging.llm_judge import Ballot, not_judgeable
 from parakh.judging.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question
 
@@ -163,8 +165,9 @@ def rubric_judgments(
 
     if not sampled:
         return every_criterion("skipped", "not in the judge's sample (judge.sample_per_language)")
-    if generation.status != "ok" or generation.response is None:
-        return every_criterion("error", f"no response to judge: {generation.error}")
+    unjudged = not_judgeable(generation)
+    if unjudged is not None:
+        return every_criterion("error", unjudged)
     if not panel.active:
         reasons = "; ".join(f"{j}: {why}" for j, why in panel.excluded.items())
         return every_criterion("skipped", reasons)

@@ -33,8 +33,24 @@ REPAIR_MESSAGE = (
 )
 
 
+EMPTY_ANSWER = "empty answer: the model returned no text, so there is nothing to judge"
+
+
 def judge_key(question_id: str, rubric: str) -> str:
     return f"{question_id}::{rubric}"
+
+
+def not_judgeable(generation: Generation) -> str | None:
+    """Why a generation is not sent to a judge model (None: it is).
+
+    A failed generation has no answer; an empty or blank one gives a judge nothing to read, and
+    whatever it said about it would be a score of the judge's own making. Either way the rows
+    say why, with status `error`, counted beside the mean and never as a zero."""
+    if generation.status != "ok" or generation.response is None:
+        return f"generation error: {generation.error or 'no response'}"
+    if not generation.response.strip():
+        return EMPTY_ANSWER
+    return None
 
 
 def sample_per_language(questions: list[Question], per_language: int | None, seed: int) -> set[str]:
@@ -89,7 +105,7 @@ def build_judge_requests(
     requests = []
     for q in questions:
         g = generations[q.id]
-        if g.status != "ok" or g.response is None:
+        if g.response is None or not_judgeable(g) is not None:
             continue
         kb = knowledge_base_text(retrievals.get(q.id), cfg.max_context_chars)
         reference = q.reference_answers[0] if q.reference_answers else None

@@ -1,5 +1,6 @@
-"""What one judge run says about itself: row counts by metric and status, why rows are invalid,
-which responses address the judge, self-judged and repaired rows, jury agreement, and the
+"""What one judge run says about itself: row counts by metric and status, why rows are invalid
+or errors, how many answers were empty (not sent to a judge model), which responses address the
+judge, self-judged and repaired rows, jury agreement, and the
 NoMIRACL rates with their numerators and denominators.
 
 The judge stage writes it beside its rows (`<model>.summary.json`) and prints the headline.
@@ -13,6 +14,7 @@ from typing import Any
 
 from parakh.judging.judgments import INJECTION, REPAIRED, SELF_JUDGED
 from parakh.judging.jury import jury_agreement
+from parakh.judging.llm_judge import EMPTY_ANSWER
 from parakh.metrics.nomiracl import SUBSET_OF_METRIC, nomiracl_rates_from_rows
 from parakh.schema import Judgment
 
@@ -48,6 +50,11 @@ def judge_summary(
     invalid_reasons = Counter(
         (r.reason or "").split(" (not repaired: ")[0] for r in rows if r.status == "invalid"
     )
+    # "judge call failed: HTTP 500 ..." -> "judge call failed": the kind, not every message
+    error_reasons = Counter(
+        (r.reason or "no reason").split(":")[0] for r in rows if r.status == "error"
+    )
+    empty_answers = sorted({r.question_id for r in rows if r.reason == EMPTY_ANSWER})
     injected = sorted({r.question_id for r in rows if INJECTION in r.flags})
     flagged_responses = {r.question_id: r.injection_cues for r in rows if r.injection_cues}
     cues = Counter(c for found in flagged_responses.values() for c in found)
@@ -56,6 +63,8 @@ def judge_summary(
         "status": dict(Counter(r.status for r in rows)),
         "by_metric": {m: dict(c) for m, c in sorted(by_metric.items())},
         "invalid_reasons": dict(invalid_reasons.most_common()),
+        "error_reasons": dict(error_reasons.most_common()),
+        "empty_answers": {"responses": len(empty_answers), "question_ids": empty_answers},
         "injection": {"responses": len(injected), "question_ids": injected, "cues": dict(cues)},
         "self_judged_rows": sum(SELF_JUDGED in r.flags for r in rows),
         "repaired_rows": sum(REPAIRED in r.flags for r in rows),
