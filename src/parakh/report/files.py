@@ -1,4 +1,4 @@
-"""The files `aggregate` writes under reports/<dataset>/ (dvc.yaml names the same paths)."""
+"""The files `aggregate` writes under reports/<dataset>/<judge>/ (as dvc.yaml names them)."""
 
 from __future__ import annotations
 
