@@ -16,9 +16,10 @@ from parakh.errors import ParakhError
 
 STAGES = {
     "curate": "load a dataset, label languages, dedupe, redact PII, validate",
-    "translate": "translate-test inputs (default translator=none: direct inference)",
+    "translate": "translate-test inputs: questions and retrieved chunks in English",
     "index": "chunk the KB, embed, retrieve the same top-k chunks for every model",
     "generate": "answer every question with one model (cached, resumable)",
+    "backtranslate": "translate-test: each English answer in the question's language",
     "judge": "score every answer: rubric LLM judges and reference metrics",
     "aggregate": "leaderboards, plots, metrics for DVC, runs in MLflow",
 }
@@ -32,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agreement": ("agreement", "judge-human agreement of judge rows with a human grades file"),
     "translate-dataset": ("translate_dataset", "translate a dataset, keep round-trip chrF >= 50"),
     "merge-shards": ("merge_shards", "join the shards of a sharded generate or judge run"),
+    "replay-models": ("replay_models", "write replay model configs for a stored-answers file"),
     "import-data": ("import_data", "bring a dataset to data/raw/<dataset>, tracked by DVC"),
 }
 

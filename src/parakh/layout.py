@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parakh.config.schema import ParakhConfig
+from parakh.errors import ConfigError
 from parakh.paths import resolve
 
 
@@ -34,10 +35,19 @@ class Layout:
     def curation_report(self) -> Path:
         return self.processed / "curate" / "report.json"
 
-    # translate
-    @property
-    def translated_questions(self) -> Path:
-        return self.processed / "translate" / "questions.jsonl"
+    # translate (translate-test variants only; direct inference reads curate and index)
+    def translated(self, variant: str) -> Path:
+        """The folder of a translate-test variant's inputs: `translate/<variant>/`."""
+        return self.processed / "translate" / variant
+
+    def asked_questions(self, variant: str) -> Path:
+        """The questions as a translate-test variant asks them (English where translated),
+        each keeping its `translation` record."""
+        return self.translated(variant) / "questions.jsonl"
+
+    def asked_retrieval(self, variant: str) -> Path:
+        """The retrieved chunks as a translate-test variant shows them (English)."""
+        return self.translated(variant) / "retrieval.jsonl"
 
     # index
     @property
@@ -48,9 +58,15 @@ class Layout:
     def retrieval(self) -> Path:
         return self.processed / "index" / "retrieval.jsonl"
 
-    # generate / judge
+    # generate / back-translate / judge
     def generations(self, model: str) -> Path:
+        """The answers judge reads: `generate/<generation name>.jsonl` (under translate-test,
+        written by the back-translate stage)."""
         return self.processed / "generate" / f"{model}.jsonl"
+
+    def pivot_generations(self, model: str) -> Path:
+        """A translate-test run's answers in English, before back-translation."""
+        return self.processed / "pivot" / f"{model}.jsonl"
 
     def judgments(self, judge: str, model: str) -> Path:
         return self.processed / "judge" / judge / f"{model}.jsonl"
@@ -91,16 +107,49 @@ def report_folder(reports: Path, dataset: str, judge: str) -> Path:
     return reports / dataset / judge
 
 
+DIRECT = "direct"
+
+
+def variant_generation_name(model: str, variant: str) -> str:
+    """The generations file stem of `model` under a named variant of params.yaml: the model
+    itself for `direct`, else `<model>@<variant>`."""
+    return model if variant == DIRECT else f"{model}@{variant}"
+
+
 def generation_name(cfg: ParakhConfig) -> str:
     """The generations file stem of a run: the model, its prompt variant, its translator.
 
-    Direct inference with the dataset's prompt writes `<model>.jsonl`; a prompt or few-shot
-    variant or a translate-test run gets its own file, so sweeps never overwrite each other.
+    A run of a named variant (`generation.variant`, as dvc.yaml passes it) is
+    `<model>@<variant>`, or `<model>` for `direct`, which must be direct inference with the
+    dataset's prompt, zero-shot. A run without a variant name (by hand): direct inference with
+    the dataset's prompt writes `<model>.jsonl`; a prompt or few-shot variant or a
+    translate-test run gets its own file, so sweeps never overwrite each other.
     """
+    variant = cfg.generation.variant
+    if variant is not None:
+        direct = (
+            cfg.generation.prompt is None
+            and cfg.generation.fewshot.k == 0
+            and cfg.translator.kind == "none"
+        )
+        if variant == DIRECT and not direct:
+            raise ConfigError(
+                f"generation.variant={DIRECT} is direct inference with the dataset's prompt, "
+                f"zero-shot, but this run sets prompt={cfg.generation.prompt}, "
+                f"shots={cfg.generation.fewshot.k}, translator={cfg.translator.name}: "
+                "give the variant another name in params.yaml"
+            )
+        return variant_generation_name(cfg.model.name, variant)
     name = cfg.generation.output_name(cfg.model.name)
     if cfg.translator.kind != "none":
         name += f"@tt-{cfg.translator.name}"
     return name
+
+
+def translate_test_variant(cfg: ParakhConfig) -> str:
+    """The folder name of a translate-test run's English inputs, `translate/<this>/`: the
+    variant's name (`generation.variant`), else `tt-<translator>` for a run by hand."""
+    return cfg.generation.variant or f"tt-{cfg.translator.name}"
 
 
 def spec_path(output: Path) -> Path:

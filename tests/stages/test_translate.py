@@ -1,5 +1,6 @@
-"""translate stage: `none` leaves the questions byte-identical; a translator adds the English
-query on each row and a per-language report."""
+"""translate stage: `none` (direct inference) has nothing to translate and is refused; a
+translator writes, per translate-test variant, the questions as asked in English (each with its
+record), the retrieved chunks in English and a per-language report."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from parakh.config import compose
+from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_jsonl
 from parakh.layout import Layout
-from parakh.schema import Passage, Question
+from parakh.schema import Passage, Question, Retrieval, RetrievedChunk
 from parakh.stages import translate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,24 +50,23 @@ def curated(tmp_path: Path, tiny_questions: list[Question]) -> Path:
     return path
 
 
-def test_none_writes_the_input_rows_byte_for_byte(tmp_path: Path, curated: Path, capsys) -> None:
+def _retrieved(layout: Layout, questions: list[Question]) -> list[Retrieval]:
+    """What index would retrieve: one Hindi chunk per question."""
+    chunk = RetrievedChunk(
+        chunk_id="c1", document_id="d", kind="raw", text="आँख में ड्रॉप डालें", score=0.5
+    )
+    rows = [Retrieval(question_id=q.id, raw_chunks=[chunk], kb_update_chunks=[]) for q in questions]
+    write_jsonl(layout.retrieval, rows)
+    return rows
+
+
+def test_none_is_refused_and_writes_nothing(tmp_path: Path, curated: Path) -> None:
     cfg = compose(_overrides(tmp_path))
     assert cfg.translator.kind == "none"
-    translate.main_task(cfg)
-    out = Layout.of(cfg).translated_questions
-    assert out.read_bytes() == curated.read_bytes()
-    assert (
-        out.read_text(encoding="utf-8").splitlines()
-        == curated.read_text(encoding="utf-8").splitlines()
-    )
-    spec = json.loads(out.with_name("questions.runspec.json").read_text(encoding="utf-8"))
-    assert spec["config"] == {"translator": {"kind": "none", "name": "none"}}
-    assert sorted(p.name for p in out.parent.iterdir()) == [
-        "questions.jsonl",
-        "questions.runspec.json",
-    ]
+    with pytest.raises(ConfigError, match="direct inference: there is nothing to translate"):
+        translate.main_task(cfg)
+    assert not (tmp_path / "processed" / "demo" / "translate").exists()
     assert not (tmp_path / "c.sqlite").exists()  # no cache opened for direct runs
-    assert capsys.readouterr().out.startswith("translate (none): ")
 
 
 def test_run_with_none_returns_the_same_objects(tiny_questions: list[Question]) -> None:
@@ -76,21 +77,29 @@ def test_dictionary_translator_adds_english_queries_and_a_report(
     tmp_path: Path, curated: Path
 ) -> None:
     cfg = compose(_overrides(tmp_path, "translator=dictionary_demo"))
-    translate.main_task(cfg)
     layout = Layout.of(cfg)
-    rows = read_jsonl(layout.translated_questions, Question)
     originals = read_jsonl(curated, Question)
-    assert [q.text for q in rows] == [q.text for q in originals]
+    _retrieved(layout, originals)
+    translate.main_task(cfg)
+    folder = layout.translated("tt-dictionary_demo")  # a run by hand: named after the translator
+    rows = read_jsonl(layout.asked_questions("tt-dictionary_demo"), Question)
+    assert [q.id for q in rows] == [q.id for q in originals]
     assert all(
         q.translation is not None and q.translation.translator == "dictionary_demo" for q in rows
     )
-    for q in rows:
+    for q, original in zip(rows, originals, strict=True):
         assert q.translation is not None
-        if q.language == "en":
-            assert q.translation.status == "unchanged" and q.translation.text == q.text
-        elif q.language == "hi" and q.script != "Latin":
+        if original.language == "en":
+            assert q.translation.status == "unchanged" and q.translation.text == original.text
+        elif original.language == "hi" and original.script != "Latin":
             assert q.translation.status == "ok"
-    report = json.loads(layout.translated_questions.with_name("report.json").read_text())
-    assert report["translator"] == "dictionary_demo"
+        if q.translation.status == "error":  # asked as it came: the row records why
+            assert q.text == original.text and q.translation.error
+        else:  # asked in English: the model sees the translation, the record keeps it
+            assert q.text == q.translation.text and q.language == "en"
+    chunks = read_jsonl(layout.asked_retrieval("tt-dictionary_demo"), Retrieval)
+    assert {c.text for r in chunks for c in r.raw_chunks} == {"eye drops put them"}
+    report = json.loads((folder / "report.json").read_text())
+    assert report["translator"] == "dictionary_demo" and report["variant"] == "tt-dictionary_demo"
     assert sum(sum(c.values()) for c in report["by_language"].values()) == len(rows)
     assert (tmp_path / "c.sqlite").exists()

@@ -1,7 +1,7 @@
-"""Translate-test through the generate and judge stages: ask in English, answer back-translated.
+"""Translate-test through its stages: translate, generate (in English), back-translate, judge.
 
-Runs the translate, generate and judge stages' `main_task`s on a temp tree with the dictionary
-translator and a scripted model, so the wiring of all three is checked end to end, offline.
+Runs the stages' `main_task`s on a temp tree with the dictionary translator and a scripted
+model, so the wiring of all four is checked end to end, offline; generate never translates.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from parakh.config.model import ScriptedModel
 from parakh.io import read_jsonl, write_jsonl
 from parakh.layout import Layout, generation_name
 from parakh.schema import Generation, Judgment, Question, Retrieval
-from parakh.stages import generate, judge, translate
+from parakh.stages import backtranslate, generate, judge, translate
 
 
 def test_translate_test_asks_in_english_and_back_translates(tmp_path: Path, tiny_questions) -> None:
@@ -39,13 +39,18 @@ def test_translate_test_asks_in_english_and_back_translates(tmp_path: Path, tiny
     write_jsonl(layout.curated_questions, [hindi])
     write_jsonl(layout.retrieval, [Retrieval(question_id="h1", raw_chunks=[], kb_update_chunks=[])])
     translate.main_task(cfg)
-    asked = read_jsonl(layout.translated_questions, Question)[0]
-    assert asked.text == hindi.text  # retrieval still sees the question as asked
+    asked = read_jsonl(layout.asked_questions("tt-dictionary_demo"), Question)[0]
     assert asked.translation is not None and "after the operation" in asked.translation.text
+    assert asked.text == asked.translation.text  # the model is asked in English
 
     generate.main_task(cfg)
     name = generation_name(cfg)
     assert name == "echo@tt-dictionary_demo"  # never overwrites the direct run's file
+    english = read_jsonl(layout.pivot_generations(name), Generation)[0]
+    assert english.response == "Put the eye drops four times a day."
+    assert not layout.generations(name).exists()  # judge's file comes from back-translate
+
+    backtranslate.main_task(cfg)
     row = read_jsonl(layout.generations(name), Generation)[0]
     system, user = row.messages[0]["content"], row.messages[-1]["content"]
     assert "you must respond in English" in system

@@ -14,11 +14,12 @@ from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.prompts.rag import load_rag_prompt, render_messages
 from parakh.schema import Generation, Passage, Question, Retrieval, RetrievedChunk
 from parakh.stages import translate
+from parakh.translation.service import make_service
 from parakh.translation.translate_test import (
-    TranslateTest,
     back_translate_generations,
     query_for_prompt,
     question_for_prompt,
+    translate_retrievals,
 )
 
 ENTRIES = {
@@ -131,23 +132,26 @@ def test_retrieved_chunks_are_translated_and_failures_fail_the_item(cfg, questio
         Retrieval(question_id="hi1", raw_chunks=[chunk, english], kb_update_chunks=[]),
         Retrieval(question_id="en1", raw_chunks=[], kb_update_chunks=[kannada]),
     ]
-    tt = TranslateTest.open(cfg.translator, None)
-    out = tt.retrievals(translated, retrievals)
+    service = make_service(cfg.translator, None)
+    out, checked = translate_retrievals(service, translated, retrievals)
     assert [c.text for c in out[0].raw_chunks] == ["medicine four times put them।", "Rest."]
-    assert out[1] == retrievals[1] and "c3" in tt.context_errors["en1"]
-    rows = tt.finish(translated, _generations([tt.question(q) for q in translated]))
+    # The failed chunk stays as retrieved and fails its question's record (query kept).
+    record = checked[1].translation
+    assert out[1] == retrievals[1] and record is not None and record.status == "error"
+    assert "c3" in (record.error or "") and record.text == questions[1].text
+    assert checked[0] == translated[0]
+    asked = [question_for_prompt(q) for q in checked]
+    rows = back_translate_generations(cfg.translator, checked, _generations(asked), None)
     en1 = next(g for g in rows if g.question_id == "en1")
     assert en1.status == "error" and "context translation failed" in (en1.error or "")
+    assert "chunk c3" in (en1.error or "")
 
 
 def test_none_translator_passes_everything_through(questions) -> None:
     cfg = compose()
     assert cfg.translator.kind == "none"
-    tt = TranslateTest.open(cfg.translator, None)
-    assert not tt.active
-    assert all(tt.question(q) is q for q in questions)
+    assert all(question_for_prompt(q) is q for q in questions)  # no translation record
     generations = _generations(questions[:2])
-    assert tt.finish(questions, generations) == generations
     assert back_translate_generations(cfg.translator, questions, generations, None) == generations
     dumped = [g.model_dump(mode="json") for g in generations]
     assert all("translation" not in d for d in dumped)  # direct rows carry no new field

@@ -8,10 +8,16 @@ and context is truncated to each model's window, with the truncation recorded pe
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from parakh.config.base import Strict
+
+
+def _null_from_dvc(value: Any) -> Any:
+    """DVC writes a params.yaml `null` into a stage command as `None`; read it as null."""
+    return None if value == "None" else value
 
 
 class FewShotConfig(Strict):
@@ -29,6 +35,12 @@ class FewShotConfig(Strict):
 
 class GenerationConfig(Strict):
     name: str = "default"
+    variant: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.-]+$",
+        description="the params.yaml variant this run is (dvc.yaml passes its name): outputs "
+        "are `<model>@<variant>`, or `<model>` for `direct`; null: named from the settings",
+    )
     prompt: str | None = Field(
         default=None, description="a file in conf/prompt/; null: the dataset's `prompt`"
     )
@@ -42,6 +54,8 @@ class GenerationConfig(Strict):
     log_mlflow: bool = Field(
         default=False, description="also log the run's accounting (tokens, latency, cost)"
     )
+
+    _prompt_null = field_validator("prompt", mode="before")(_null_from_dvc)
 
     def output_name(self, model: str) -> str:
         """The generations file stem: the model name, plus the variant when not the default.

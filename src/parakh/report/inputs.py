@@ -14,7 +14,7 @@ import yaml
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import read_jsonl
-from parakh.layout import Layout
+from parakh.layout import DIRECT, Layout, variant_generation_name
 from parakh.paths import project_root
 from parakh.schema import Generation, HumanGrade, Judgment, Question
 
@@ -57,9 +57,9 @@ class AggregateInputs:
             judgments[model] = read_jsonl(path, Judgment)
             paths[f"judgments.{model}"] = path
         questions: list[Question] = []
-        if layout.translated_questions.exists():
-            questions = read_jsonl(layout.translated_questions, Question)
-            paths["questions"] = layout.translated_questions
+        if layout.curated_questions.exists():
+            questions = read_jsonl(layout.curated_questions, Question)
+            paths["questions"] = layout.curated_questions
         generations: dict[str, list[Generation]] = {}
         if with_generations:
             for model in models:
@@ -93,13 +93,23 @@ class AggregateInputs:
 
 
 def models_to_aggregate(cfg: ParakhConfig) -> list[str]:
-    """`models=[...]` if given, else the sweep list in params.yaml (DVC's source of truth)."""
+    """`models=[...]` if given, else what params.yaml (DVC's source of truth) runs: each model
+    of `models` directly, then under each of its `variants` and `translate_test` entries
+    (`<model>@<variant>`, the generations file stem the judge rows are under)."""
     if cfg.models is not None:
         return cfg.models
     params = project_root() / "params.yaml"
     if not params.is_file():
         raise ConfigError("no models to aggregate: pass models=[a,b] or add params.yaml")
-    models = (yaml.safe_load(params.read_text(encoding="utf-8")) or {}).get("models")
+    document = yaml.safe_load(params.read_text(encoding="utf-8")) or {}
+    models = document.get("models")
     if not isinstance(models, list) or not models:
         raise InputError(params, "expected a non-empty list", field="models")
-    return [str(m) for m in models]
+    variants = [DIRECT]
+    for key in ("variants", "translate_test"):
+        entries = document.get(key) or []
+        for i, entry in enumerate(entries if isinstance(entries, list) else [entries]):
+            if not isinstance(entry, dict) or not entry.get("name"):
+                raise InputError(params, "expected a mapping with a `name`", field=f"{key}[{i}]")
+            variants.append(str(entry["name"]))
+    return [variant_generation_name(str(m), v) for m in models for v in variants]

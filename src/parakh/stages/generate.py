@@ -9,6 +9,12 @@ inputs is byte-identical); tokens, latency, retries and cost of the run go to
 `.parakh/accounting/<dataset>/<name>.json`, beside the response cache (and to MLflow with
 `generation.log_mlflow=true`).
 
+Direct inference asks from `curate/questions.jsonl` and `index/retrieval.jsonl` and writes
+`generate/<name>.jsonl`, the file judge reads. A translate-test run (`translator=` not `none`)
+asks from its variant's English inputs, `translate/<variant>/`, and writes the English answers
+to `pivot/<name>.jsonl`; the back-translate stage writes its `generate/<name>.jsonl`. This
+stage never translates.
+
 `shard=i num_shards=n` answers only shard i's questions (parakh.scale.shard) and writes the
 rows, run spec and ledger under `data/processed/<dataset>/shards/generate/`; it logs nothing to
 MLflow. `parakh merge-shards generate num_shards=n ...` (`merge_task`) writes the output, run
@@ -37,7 +43,7 @@ from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout, generation_name, spec_path
+from parakh.layout import Layout, generation_name, spec_path, translate_test_variant
 from parakh.paths import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool
@@ -54,7 +60,6 @@ from parakh.scale.shard import (
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
 from parakh.tracking.mlflow_log import parent_run_tags, tracking_uri
 from parakh.tracking.runspec import write_run_spec
-from parakh.translation.translate_test import TranslateTest
 
 
 def prompt_name(cfg: ParakhConfig) -> str:
@@ -157,12 +162,8 @@ def generate(
 ) -> GenerateResult:
     """Every question answered exactly once (or an error row), with the run's accounting."""
     name = generation_name(cfg)
-    # translate-test: ask in English, back-translate answers; a pass-through for translator=none
-    translate_test = TranslateTest.open(cfg.translator, cache)
-    asked = [translate_test.question(q) for q in questions]
-    retrievals = translate_test.retrievals(questions, retrievals)
     requests, truncations = build_requests(
-        cfg, asked, {r.question_id: r for r in retrievals}, backend.count_tokens
+        cfg, questions, {r.question_id: r for r in retrievals}, backend.count_tokens
     )
     run_id = uuid.uuid4().hex  # tells this run's rows from those resumed from a progress file
     start = time.perf_counter()
@@ -200,8 +201,6 @@ def generate(
         )
         # Timing and cache-hit fields vary between runs; the output keeps what the model said.
         generations.append(g.model_copy(update={"latency_s": 0.0, "cached": False}))
-    generations = translate_test.finish(questions, generations)
-    translate_test.close()
     summary = summarize(items, wall_s=wall, prices=prices, truncated=len(truncations))
     return GenerateResult(generations, items, summary)
 
@@ -229,18 +228,36 @@ def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> di
     return config
 
 
-def run_inputs(layout: Layout) -> dict[str, Path]:
-    return {"questions": layout.translated_questions, "retrieval": layout.retrieval}
+def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
+    """The questions and retrieved chunks the model is asked from: curate and index for
+    direct inference, the variant's English ones under translate-test."""
+    if cfg.translator.kind == "none":
+        return {"questions": layout.curated_questions, "retrieval": layout.retrieval}
+    variant = translate_test_variant(cfg)
+    return {
+        "questions": layout.asked_questions(variant),
+        "retrieval": layout.asked_retrieval(variant),
+    }
+
+
+def output_path(cfg: ParakhConfig, layout: Layout) -> Path:
+    """`generate/<name>.jsonl`, or `pivot/<name>.jsonl` for a translate-test run's English
+    answers (back-translate writes its `generate/<name>.jsonl`)."""
+    name = generation_name(cfg)
+    if cfg.translator.kind == "none":
+        return layout.generations(name)
+    return layout.pivot_generations(name)
 
 
 def main_task(cfg: ParakhConfig) -> None:
     shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
     name = generation_name(cfg)
-    out = layout.generations(name)
+    out = output_path(cfg, layout)
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
-    questions = read_jsonl(layout.translated_questions, Question)
-    retrievals = read_jsonl(layout.retrieval, Retrieval)
+    inputs = run_inputs(cfg, layout)
+    questions = read_jsonl(inputs["questions"], Question)
+    retrievals = read_jsonl(inputs["retrieval"], Retrieval)
     if shard is not None:
         questions = shard.select(questions, lambda q: q.id)
         retrievals = shard.select(retrievals, lambda r: r.question_id)
@@ -260,7 +277,7 @@ def main_task(cfg: ParakhConfig) -> None:
     if shard is not None:  # the rows last: a shard file means a finished shard
         config = {**run_config(cfg, backend.identity()), "shard": shard.as_dict()}
         write_run_spec(
-            spec_path(target), stage="generate", config=config, inputs=run_inputs(layout)
+            spec_path(target), stage="generate", config=config, inputs=inputs
         )
         document = accounting_document(
             {**run_info, "shard": shard.as_dict()}, result.summary, result.items
@@ -276,7 +293,7 @@ def main_task(cfg: ParakhConfig) -> None:
         spec_path(out),
         stage="generate",
         config=run_config(cfg, backend.identity()),
-        inputs=run_inputs(layout),
+        inputs=inputs,
     )
     _account(cfg, name, run_info, result.summary, result.items)
     _report(name, result.summary, out)
@@ -287,13 +304,14 @@ def merge_task(cfg: ParakhConfig) -> None:
     count = merge_count(cfg)
     layout = Layout.of(cfg)
     name = generation_name(cfg)
-    out = layout.generations(name)
+    out = output_path(cfg, layout)
     files = shard_files(layout, out, count, stage="generate")
-    questions = read_jsonl(layout.translated_questions, Question)
+    inputs = run_inputs(cfg, layout)
+    questions = read_jsonl(inputs["questions"], Question)
     spec = merged_run_spec(
         files,
         config=run_config(cfg, None),
-        inputs=run_inputs(layout),
+        inputs=inputs,
         ignore=("backend_identity",),
     )
     merged = merge_rows(files, Generation, questions)

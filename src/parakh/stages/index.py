@@ -83,14 +83,14 @@ def _log_metrics(cfg: ParakhConfig, metrics: dict[str, Any], inputs: dict[str, P
 
 def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
-    questions = read_jsonl(layout.translated_questions, Question)
+    questions = read_jsonl(layout.curated_questions, Question)
     documents = read_jsonl(layout.curated_kb, KBDocument)
     embedder = make_embedder(cfg.embedder, embedding_cache_path(cfg))
     chunks, kb = build(cfg, documents, embedder)
     queries = QueryBatch([q.text for q in questions], embedder)
     retrievals = kb.retrieve(questions, queries, cfg.retriever.top_k, cfg.retriever.top_k_updates)
     metrics = evaluate_kb(questions, kb, queries, cfg.retriever.eval_depth)
-    inputs = {"questions": layout.translated_questions, "kb": layout.curated_kb}
+    inputs = {"questions": layout.curated_questions, "kb": layout.curated_kb}
     write_jsonl(layout.chunks, chunks)
     write_jsonl(layout.retrieval, retrievals)
     if metrics is None:

@@ -87,7 +87,7 @@ def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
 
 def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
     return {
-        "questions": layout.translated_questions,
+        "questions": layout.curated_questions,
         "generations": layout.generations(generation_name(cfg)),
     }
 
@@ -97,7 +97,7 @@ def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
-    questions = read_jsonl(layout.translated_questions, Question)
+    questions = read_jsonl(layout.curated_questions, Question)
     generations = read_jsonl(layout.generations(generation_name(cfg)), Generation)
     retrievals = read_jsonl(layout.retrieval, Retrieval)
     judged = questions if shard is None else shard.select(questions, lambda q: q.id)
@@ -127,7 +127,7 @@ def merge_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     files = shard_files(layout, out, count, stage="judge")
-    questions = read_jsonl(layout.translated_questions, Question)
+    questions = read_jsonl(layout.curated_questions, Question)
     spec = merged_run_spec(
         files, config={"judge": cfg.judge.model_dump()}, inputs=run_inputs(cfg, layout)
     )

@@ -1,12 +1,15 @@
-"""translate: translate-test inputs. With `translator=none` (default) questions pass through.
+"""translate: a translate-test variant's inputs in English, read by its generate stage.
 
-python -m parakh.stages.translate dataset=demo translator=none
-python -m parakh.stages.translate dataset=demo translator=indictrans2
+python -m parakh.stages.translate dataset=demo translator=dictionary_demo
+python -m parakh.stages.translate dataset=demo translator=indictrans2 generation.variant=tt-it2
 
-Any other translator puts each question (and its passages, if `translate_context`) into
-English on `Question.translation`, leaving `text` as asked; `generate` then asks in English
-and back-translates the answer. A question whose translation fails keeps the reason on its
-row and its generation becomes an error row.
+Puts each question (and its passages, if `translate_context`) into English on
+`Question.translation`, and the chunks `index` retrieved for it with the question as asked
+(so retrieval is that of direct runs). Writes, under `translate/<variant>/`, the questions as
+the model is asked them (English where translated, each keeping its record), the English
+chunks and a per-language report. A question whose translation fails keeps the reason on its
+record and its generation becomes an error row at back-translation. Direct inference
+(`translator=none`) has nothing to translate: its generate stage reads curate and index.
 """
 
 from __future__ import annotations
@@ -15,19 +18,24 @@ from collections import Counter
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
+from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout, spec_path
+from parakh.layout import Layout, spec_path, translate_test_variant
 from parakh.paths import resolve
-from parakh.schema import Question
+from parakh.schema import Question, Retrieval
 from parakh.tracking.runspec import write_run_spec
 from parakh.translation.service import make_service
-from parakh.translation.translate_test import translate_questions
+from parakh.translation.translate_test import (
+    question_for_prompt,
+    translate_inputs,
+    translate_questions,
+)
 
 
 def run(
     cfg: ParakhConfig, questions: list[Question], cache: ResponseCache | None = None
 ) -> list[Question]:
-    """The questions as `generate` should read them: unchanged for `none`."""
+    """The questions with their English translation records: unchanged for `none`."""
     if cfg.translator.kind == "none":
         return questions
     service = make_service(cfg.translator, cache)
@@ -47,32 +55,39 @@ def summary(questions: list[Question]) -> dict[str, dict[str, int]]:
 
 
 def main_task(cfg: ParakhConfig) -> None:
-    layout = Layout.of(cfg)
-    questions = read_jsonl(layout.curated_questions, Question)
     if cfg.translator.kind == "none":
-        out = run(cfg, questions)
-    else:
-        cache = ResponseCache(resolve(cfg.paths.cache))
-        try:
-            out = run(cfg, questions, cache)
-        finally:
-            cache.close()
-        write_json(
-            layout.translated_questions.with_name("report.json"),
-            {"translator": cfg.translator.name, "by_language": summary(out)},
+        raise ConfigError(
+            "translator=none is direct inference: there is nothing to translate (its generate "
+            "stage reads curate/questions.jsonl and index/retrieval.jsonl). Run the translate "
+            "stage for a translate-test variant, e.g. translator=dictionary_demo"
         )
-    write_jsonl(layout.translated_questions, out)
-    write_run_spec(
-        spec_path(layout.translated_questions),
-        stage="translate",
-        config={"translator": cfg.translator.model_dump()},
-        inputs={"questions": layout.curated_questions},
+    layout = Layout.of(cfg)
+    variant = translate_test_variant(cfg)
+    questions = read_jsonl(layout.curated_questions, Question)
+    retrievals = read_jsonl(layout.retrieval, Retrieval)
+    cache = ResponseCache(resolve(cfg.paths.cache))
+    try:
+        translated, english = translate_inputs(cfg.translator, questions, retrievals, cache)
+    finally:
+        cache.close()
+    out = layout.asked_questions(variant)
+    write_json(
+        out.with_name("report.json"),
+        {"translator": cfg.translator.name, "variant": variant, "by_language": summary(translated)},
     )
-    message = f"translate ({cfg.translator.name}): {len(out)} questions"
-    if cfg.translator.kind != "none":
-        errors = sum(q.translation is not None and q.translation.status == "error" for q in out)
-        message += f", {errors} translation errors"
-    print(f"{message} -> {layout.translated_questions}")
+    write_jsonl(layout.asked_retrieval(variant), english)
+    write_jsonl(out, [question_for_prompt(q) for q in translated])
+    write_run_spec(
+        spec_path(out),
+        stage="translate",
+        config={"translator": cfg.translator.model_dump(), "variant": variant},
+        inputs={"questions": layout.curated_questions, "retrieval": layout.retrieval},
+    )
+    errors = sum(q.translation is not None and q.translation.status == "error" for q in translated)
+    print(
+        f"translate ({cfg.translator.name}, {variant}): {len(translated)} questions, "
+        f"{errors} translation errors -> {layout.translated(variant)}"
+    )
 
 
 main = hydra_entry(main_task)

@@ -180,7 +180,7 @@ def from_dvc(
     folder = workdir / INPUTS
     source = Layout(processed=Path(cfg.paths.processed) / dataset, reports=Path(cfg.paths.reports))
     target = Layout(processed=folder / "processed" / dataset, reports=folder / "reports")
-    wanted = [(source.translated_questions, target.translated_questions)]
+    wanted = [(source.curated_questions, target.curated_questions)]
     wanted += [
         (source.judgments(cfg.judge.name, m), target.judgments(cfg.judge.name, m)) for m in models
     ]

@@ -1,20 +1,20 @@
 """Translate-test: ask in English, answer in English, translate the answer back.
 
 The INDIC QA BENCHMARK found that for low-resource languages this beats direct inference.
-Three steps, every intermediate text kept on the rows:
+Each step is its own DVC stage, with every intermediate text kept on the rows:
 
-1. `translate` stage: `translate_questions` puts each question (and, if configured, its
-   passages) into English on `Question.translation`; `Question.text` stays the original, so
-   retrieval is the same as in direct runs and only the answering differs.
-2. `generate` stage: `TranslateTest.question` gives the question as the model is asked it
-   (English text, English response language, English passages), `TranslateTest.retrievals`
-   translates retrieved chunks that are not in English, and `TranslateTest.finish`
-   back-translates each answer into the question's answer language, keeping the model's
-   English answer on `Generation.translation`.
-3. `judge` compares the back-translated `response` with the references, as in direct runs.
+1. `index` retrieves with the question as asked, so the chunks are those of direct runs.
+2. `translate` (one per translate-test variant): `translate_questions` puts each question
+   (and, if configured, its passages) into English on `Question.translation`, and
+   `translate_retrievals` the retrieved chunks that are not in English; the stage writes the
+   questions as the model is asked them (`question_for_prompt`) and the English chunks.
+3. `generate` asks in English like any run; its answers go to `pivot/`.
+4. `back-translate`: `back_translate` puts each answer into the question's answer language,
+   keeping the model's English answer on `Generation.translation`.
+5. `judge` compares the back-translated `response` with the references, as in direct runs.
 
-With `translator=none` every function here returns its input unchanged (the same objects).
-A translation failure turns the question's generation into an `error` row with the reason.
+A translation failure (query, passage or chunk) turns the question's generation into an
+`error` row with the reason.
 """
 
 from __future__ import annotations
@@ -144,55 +144,14 @@ def question_for_prompt(question: Question) -> Question:
     return question.model_copy(update=update)
 
 
-class TranslateTest:
-    """What `generate` needs for translate-test; a pass-through for `translator=none`."""
-
-    def __init__(self, service: TranslationService | None, translate_context: bool) -> None:
-        self.service = service
-        self.translate_context = translate_context
-        self.context_errors: dict[str, str] = {}
-
-    @classmethod
-    def open(cls, cfg: TranslatorConfig, cache: ResponseCache | None) -> TranslateTest:
-        if cfg.kind == "none":
-            return cls(None, False)
-        return cls(make_service(cfg, cache), cfg.translate_context)
-
-    @property
-    def active(self) -> bool:
-        return self.service is not None
-
-    def question(self, question: Question) -> Question:
-        return question_for_prompt(question) if self.active else question
-
-    def retrievals(
-        self, questions: Sequence[Question], retrievals: Sequence[Retrieval]
-    ) -> list[Retrieval]:
-        """Retrievals with non-English chunks in English (when context is translated)."""
-        if self.service is None or not self.translate_context:
-            return list(retrievals)
-        return translate_retrievals(self.service, questions, retrievals, self.context_errors)
-
-    def finish(
-        self, questions: Sequence[Question], generations: Sequence[Generation]
-    ) -> list[Generation]:
-        if self.service is None:
-            return list(generations)
-        return back_translate(self.service, questions, generations, self.context_errors)
-
-    def close(self) -> None:
-        if self.service is not None:
-            self.service.close()
-
-
 def translate_retrievals(
     service: TranslationService,
     questions: Sequence[Question],
     retrievals: Sequence[Retrieval],
-    errors: dict[str, str],
-) -> list[Retrieval]:
-    """Retrieved chunks not in English, in English; a failed chunk is noted in `errors` by
-    question id (its generation becomes an error row in `back_translate`)."""
+) -> tuple[list[Retrieval], list[Question]]:
+    """Retrieved chunks not in English, in English, and `questions` with each chunk that
+    failed to translate recorded on its question's `translation` (status `error`), so its
+    generation becomes an error row at back-translation."""
     hints = {q.id: q.language for q in questions}
     todo: dict[LanguageTag, list[tuple[int, str, int]]] = defaultdict(list)
     for i, r in enumerate(retrievals):
@@ -201,8 +160,7 @@ def translate_retrievals(
                 tag = text_tag(chunk.text, hints.get(r.question_id))
                 if tag is not None and tag != ENGLISH:
                     todo[tag].append((i, part, j))
-    if not todo:
-        return list(retrievals)
+    errors: dict[str, str] = {}
     chunks: dict[tuple[int, str], list[RetrievedChunk]] = {}
     for tag, places in todo.items():
         texts = [getattr(retrievals[i], part)[j].text for i, part, j in places]
@@ -218,19 +176,28 @@ def translate_retrievals(
     out = list(retrievals)
     for (i, part), new_chunks in chunks.items():
         out[i] = out[i].model_copy(update={part: new_chunks})
-    return out
+    return out, [_with_context_error(q, errors.get(q.id)) for q in questions]
+
+
+def _with_context_error(question: Question, error: str | None) -> Question:
+    """`question` with a chunk's failed translation on its record (a first failure kept)."""
+    t = question.translation
+    if error is None or t is None or t.status == "error":
+        return question
+    failed = t.model_copy(update={"status": "error", "error": error})
+    return question.model_copy(update={"translation": failed})
 
 
 def back_translate(
     service: TranslationService,
     questions: Sequence[Question],
     generations: Sequence[Generation],
-    context_errors: dict[str, str] | None = None,
 ) -> list[Generation]:
     """Each generation with its answer in the question's answer language and the model's
-    English answer kept on `translation`; failures become `error` rows with the reason."""
+    English answer kept on `translation`; failures become `error` rows with the reason.
+
+    `questions` are the questions as curated, each with its `translation` record."""
     by_id = {q.id: q for q in questions}
-    context_errors = context_errors or {}
     out: list[Generation | None] = [None] * len(generations)
     todo: dict[LanguageTag, list[int]] = defaultdict(list)
     for i, g in enumerate(generations):
@@ -244,7 +211,7 @@ def back_translate(
             query=query,
             pivot_response=g.response,
         )
-        failure = _failure(q, g, context_errors)
+        failure = _failure(q, g)
         if failure is not None:
             out[i] = _failed(g, record, failure)
         elif target == ENGLISH:
@@ -270,11 +237,12 @@ def back_translate(
     return [g for g in out if g is not None]
 
 
-def _failure(q: Question, g: Generation, context_errors: dict[str, str]) -> str | None:
-    if q.translation is not None and q.translation.status == "error":
-        return f"query translation failed: {q.translation.error}"
-    if q.id in context_errors:
-        return f"context translation failed: {context_errors[q.id]}"
+def _failure(q: Question, g: Generation) -> str | None:
+    t = q.translation
+    if t is not None and t.status == "error":
+        # The query translated but a passage or chunk did not: the context failed.
+        part = "query" if t.text is None else "context"
+        return f"{part} translation failed: {t.error}"
     if g.status != "ok":
         return f"no answer to back-translate: {g.error}"
     return None
@@ -299,8 +267,32 @@ def back_translate_generations(
     cache: ResponseCache | None,
 ) -> list[Generation]:
     """`back_translate` with a translator made from config; `none` returns the input."""
-    tt = TranslateTest.open(translator_cfg, cache)
+    if translator_cfg.kind == "none":
+        return list(generations)
+    service = make_service(translator_cfg, cache)
     try:
-        return tt.finish(questions, generations)
+        return back_translate(service, questions, generations)
     finally:
-        tt.close()
+        service.close()
+
+
+def translate_inputs(
+    translator_cfg: TranslatorConfig,
+    questions: Sequence[Question],
+    retrievals: Sequence[Retrieval],
+    cache: ResponseCache | None,
+) -> tuple[list[Question], list[Retrieval]]:
+    """Everything a translate-test run needs in English: the questions (with their records,
+    `text` still as asked) and, with `translate_context`, the retrieved chunks; `none`
+    returns the inputs."""
+    if translator_cfg.kind == "none":
+        return list(questions), list(retrievals)
+    service = make_service(translator_cfg, cache)
+    try:
+        translated = translate_questions(service, questions, translator_cfg.translate_context)
+        if not translator_cfg.translate_context:
+            return translated, list(retrievals)
+        english, translated = translate_retrievals(service, translated, retrievals)
+        return translated, english
+    finally:
+        service.close()

@@ -1,0 +1,86 @@
+"""back-translate: a translate-test run's English answers, in each question's answer language.
+
+python -m parakh.stages.backtranslate dataset=demo model=smollm2 translator=dictionary_demo
+
+Reads the English answers generate wrote to `pivot/<name>.jsonl` and writes
+`generate/<name>.jsonl`, the file judge reads: `response` is the back-translated answer and
+`translation` keeps the English query and answer. A question whose query, passage or chunk
+failed to translate, an answer that failed, or a failed back-translation is an `error` row
+with its reason. Direct inference (`translator=none`) has no back-translation: its generate
+stage writes `generate/<name>.jsonl` itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from parakh.backends.cache import ResponseCache
+from parakh.config import ParakhConfig, hydra_entry
+from parakh.errors import ConfigError
+from parakh.io import read_jsonl, write_jsonl
+from parakh.layout import Layout, generation_name, spec_path, translate_test_variant
+from parakh.paths import resolve
+from parakh.schema import Generation, Question
+from parakh.tracking.runspec import write_run_spec
+from parakh.translation.translate_test import back_translate_generations
+
+
+def with_records(curated: list[Question], asked: list[Question]) -> list[Question]:
+    """The curated questions (answer language as asked) with the translation records the
+    translate stage put on the questions it asked."""
+    records = {q.id: q.translation for q in asked}
+    return [q.model_copy(update={"translation": records.get(q.id)}) for q in curated]
+
+
+def run(
+    cfg: ParakhConfig,
+    questions: list[Question],
+    generations: list[Generation],
+    cache: ResponseCache | None = None,
+) -> list[Generation]:
+    """Every generation back-translated, or an error row with the reason."""
+    return back_translate_generations(cfg.translator, questions, generations, cache)
+
+
+def main_task(cfg: ParakhConfig) -> None:
+    if cfg.translator.kind == "none":
+        raise ConfigError(
+            "translator=none is direct inference: there is no answer to back-translate (its "
+            "generate stage writes generate/<model>.jsonl itself)"
+        )
+    layout = Layout.of(cfg)
+    name = generation_name(cfg)
+    variant = translate_test_variant(cfg)
+    pivot = layout.pivot_generations(name)
+    curated = read_jsonl(layout.curated_questions, Question)
+    questions = with_records(curated, read_jsonl(layout.asked_questions(variant), Question))
+    generations = read_jsonl(pivot, Generation)
+    cache = ResponseCache(resolve(cfg.paths.cache))
+    try:
+        rows = run(cfg, questions, generations, cache)
+    finally:
+        cache.close()
+    out = layout.generations(name)
+    write_jsonl(out, rows)
+    write_run_spec(
+        spec_path(out),
+        stage="backtranslate",
+        config={"translator": cfg.translator.model_dump(), "variant": variant},
+        inputs={
+            "questions": layout.curated_questions,
+            "asked": layout.asked_questions(variant),
+            "answers": pivot,
+        },
+    )
+    status = Counter(g.translation.status if g.translation else "none" for g in rows)
+    print(
+        f"back-translate ({cfg.translator.name}) {name}: {len(rows)} answers, "
+        f"{status['ok']} back-translated, {status['unchanged']} already in English, "
+        f"{status['error']} errors -> {out}"
+    )
+
+
+main = hydra_entry(main_task)
+
+if __name__ == "__main__":
+    main()
