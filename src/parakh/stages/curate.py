@@ -159,7 +159,7 @@ def main_task(cfg: ParakhConfig) -> None:
     write_run_spec(
         spec_path(layout.curated_questions),
         stage="curate",
-        config={"dataset": ds.model_dump()},
+        config={"dataset": ds.model_dump(), "seed": cfg.seed},  # the seed picks per_language
         inputs={"source": source},
     )
     if tracking_configured(cfg.tracking.uri):
