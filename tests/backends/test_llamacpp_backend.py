@@ -40,3 +40,14 @@ def test_chat_and_completion_requests_both_answer(smollm2) -> None:
         completion = smollm2.complete(request)
         assert completion.ok and completion.text, completion.error
         assert 0 < completion.completion_tokens <= 8
+        assert completion.finish_reason in ("stop", "length")
+
+
+def test_an_answer_cut_by_max_tokens_says_length(smollm2) -> None:
+    sampling = Sampling(temperature=0.0, max_tokens=2, seed=0)
+    request = ChatRequest(
+        key="long", messages=(("user", "Write a long story about a cat."),), sampling=sampling
+    )
+    completion = smollm2.complete(request)
+    assert completion.ok and completion.completion_tokens == 2
+    assert completion.finish_reason == "length"
