@@ -51,7 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def make_project(root: Path, base_url: str, **model_settings: Any) -> Path:
-    """A Parakh project with this checkout's conf/, tiny translate/index outputs, and model
+    """A Parakh project with this checkout's conf/, tiny curate/index outputs, and model
     configs `fault` and `fault2` pointing at the fault server."""
     shutil.copytree(REPO / "conf", root / "conf")
     questions = [
@@ -73,7 +73,7 @@ def make_project(root: Path, base_url: str, **model_settings: Any) -> Path:
         for q in questions
     ]
     processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "translate" / "questions.jsonl", questions)
+    write_jsonl(processed / "curate" / "questions.jsonl", questions)
     write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)
     for name in ("fault", "fault2"):
         settings = {

@@ -102,7 +102,7 @@ def test_faiss_small_stays_demo_sized(tiny_questions, tiny_kb) -> None:
 def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, questions, kb) -> Path:
     shutil.copytree(REPO / "conf", tmp_path / "conf")
     monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
-    write_jsonl(tmp_path / "data/processed/demo/translate/questions.jsonl", questions)
+    write_jsonl(tmp_path / "data/processed/demo/curate/questions.jsonl", questions)
     write_jsonl(tmp_path / "data/processed/demo/curate/kb.jsonl", kb)
     return tmp_path / "data/processed/demo/index"
 
@@ -157,3 +157,25 @@ def test_without_gold_no_metrics_file_is_left(
     index.main_task(compose(["embedder=hashing", "retriever=bm25"]))
     assert (out / "retrieval.jsonl").is_file()
     assert not (out / "retrieval_metrics.json").exists()
+
+
+def test_a_score_perturbed_in_its_last_bits_serialises_identically() -> None:
+    """Another machine's float32 arithmetic moves a score by ~1e-7; retrieval.jsonl, which
+    generate and judge hash, must not change."""
+    import numpy as np
+
+    from parakh.io import dumps
+    from parakh.retrieval.kb_versions import serialised_score
+    from parakh.schema import RetrievedChunk
+
+    def row(score: float) -> str:
+        chunk = RetrievedChunk(
+            chunk_id="c", document_id="d", kind="raw", text="t", score=serialised_score(score)
+        )
+        return dumps(chunk.model_dump(mode="json"))
+
+    for score in (0.8123456, 0.31234, -0.0421337, 0.5):
+        nudged = float(np.nextafter(np.float32(score), np.float32(2), dtype=np.float32))
+        assert nudged != score
+        assert row(score) == row(nudged) == row(score + 3e-7)
+    assert row(0.8123456) == row(0.81234) and '"score":0.8123' in row(0.8123456)

@@ -172,7 +172,7 @@ def test_main_writes_rows_summary_and_spec_and_leaves_no_progress(project: Path)
         update={"judge": cfg.judge.model_copy(update={"reference_metrics": ["f1", "lang"]})}
     )
     layout = Layout.of(cfg)
-    write_jsonl(layout.translated_questions, QUESTIONS)
+    write_jsonl(layout.curated_questions, QUESTIONS)
     write_jsonl(layout.generations("extractive"), _generations("extractive"))
     chunk = RetrievedChunk(chunk_id="c", document_id="d", kind="raw", text="Bathe later.", score=1)
     write_jsonl(

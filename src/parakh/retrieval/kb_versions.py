@@ -21,14 +21,27 @@ from parakh.retrieval.retrievers import QueryBatch, Retriever, build_retriever
 from parakh.schema import Chunk, Question, Retrieval, RetrievedChunk
 
 
+# Decimals a retrieval score is written with. Scores come from float32 vectors, whose last bits
+# differ between machines and BLAS thread counts (~1e-7); at 5 decimals one score in a few
+# hundred straddled a rounding boundary and retrieval.jsonl, which generate and judge hash,
+# came out a byte different on another machine. At 4 such a flip is ~10x rarer; the order of
+# the chunks, which is what the prompt uses, is decided on the unrounded scores.
+SCORE_DECIMALS = 4
+
+
+def serialised_score(score: float) -> float:
+    """A retrieval score as written to retrieval.jsonl: fixed precision, so outputs hash the
+    same across machines."""
+    return round(float(score), SCORE_DECIMALS)
+
+
 def _retrieved(chunk: Chunk, score: float) -> RetrievedChunk:
-    # Scores are rounded so that re-runs are byte-identical across BLAS thread counts.
     return RetrievedChunk(
         chunk_id=chunk.id,
         document_id=chunk.document_id,
         kind=chunk.kind,
         text=chunk.text,
-        score=round(float(score), 5),
+        score=serialised_score(score),
         added_at=chunk.added_at,
     )
 
