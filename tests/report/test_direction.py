@@ -104,6 +104,7 @@ def test_html_heatmap_colours_the_lower_rate_bright(nomiracl_board) -> None:
     section = heatmap_section(nomiracl_board, HALLUCINATION)
     grid = section.split(f'data-metric="{HALLUCINATION}"')[1].split("</table>")[0]
     assert 'data-direction="lower"' in section
+    assert f"{HALLUCINATION} ↓" in tables.metric_heading(nomiracl_board, HALLUCINATION)
     rows = {r.split("</td>")[0].split(">")[-1]: r for r in grid.split("<tr>")[2:]}
     careful_all = re.findall(r"background:(#[0-9a-f]{6})", rows["careful"])[-1]
     reckless_all = re.findall(r"background:(#[0-9a-f]{6})", rows["reckless"])[-1]
@@ -114,9 +115,15 @@ def test_best_marks_follow_the_direction(nomiracl_board) -> None:
     text = tables.markdown(tables.overall_table(nomiracl_board, HALLUCINATION))
     careful = next(line for line in text.splitlines() if "| careful |" in line)
     reckless = next(line for line in text.splitlines() if "| reckless |" in line)
-    assert "**0.100**" in careful and "**0.100**" in reckless  # best on one rate each
-    assert "**0.800**" not in reckless and "**0.300**" not in careful
-    assert f"{HALLUCINATION} ↓" in text.splitlines()[0]
+    assert "| 0.100 [" in careful and "| 0.100 [" in reckless
+    assert careful.count("★") == 1 and reckless.count("★") == 1  # best on one rate each
+    assert re.search(r"\| 0\.100 \[[^|]*★ \|", careful)
+    assert re.search(r"\| 0\.800 \[[^|★]*\|", reckless)
+    assert tables.directions_line(nomiracl_board).startswith(
+        f"Lower is better: {HALLUCINATION}, {ERROR}"
+    ) or tables.directions_line(nomiracl_board).startswith(
+        f"Lower is better: {ERROR}, {HALLUCINATION}"
+    )
 
 
 def test_plot_rows_say_the_direction(nomiracl_board) -> None:
@@ -247,3 +254,14 @@ def test_rows_on_another_scale_than_declared_are_an_error() -> None:
     rows = [r.model_copy(update={"scale_max": 10.0}) for r in rows]
     with pytest.raises(InputError, match="iq_overall.*1..5"):
         build_leaderboard(rows, ["a"], {})
+
+
+def test_html_marks_the_best_cell_in_the_metric_direction(nomiracl_board) -> None:
+    from parakh.report.html import leaderboard_section
+
+    section = leaderboard_section(nomiracl_board, HALLUCINATION)
+    rows = {r.split("</td>")[1].split(">")[-1]: r for r in section.split("<tr>")[2:]}
+    careful_cells = re.findall(r'<td class="num( best)?"[^>]*>([\d.]+)', rows["careful"])
+    reckless_cells = re.findall(r'<td class="num( best)?"[^>]*>([\d.]+)', rows["reckless"])
+    assert (" best", "0.100") in careful_cells and ("", "0.800") in reckless_cells
+    assert f"{HALLUCINATION} ↓" in section and "lower is better" in section

@@ -11,7 +11,7 @@ import yaml
 from parakh.report.agreement import AgreementStats, MetricAgreement
 from parakh.report.html_parts import bar_chart, colour, esc, is_light, page, table
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
-from parakh.report.tables import format_cell, format_mean, weights_line
+from parakh.report.tables import format_cell, format_mean, metric_heading, weights_line
 
 
 @dataclass
@@ -51,11 +51,6 @@ def _cell_html(cell: Cell | None, *, best: bool = False) -> str:
     if best:
         return f'<td class="num best" title="best">{text}</td>'
     return f'<td class="num">{text}</td>'
-
-
-def metric_heading(board: Leaderboard, metric: str) -> str:
-    """A column heading: the metric and an arrow for its direction (↑ higher, ↓ lower)."""
-    return f"{metric} {'↑' if board.spec(metric).higher_is_better else '↓'}"
 
 
 def leaderboard_section(board: Leaderboard, primary: str) -> str:

@@ -126,8 +126,9 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         f"Each cell: mean [{level} bootstrap interval over questions, "
         f"{board.settings.resamples} resamples, seed {board.settings.seed}] and the rows "
         "without a score (`inv` invalid, `err` error, `skip` skipped), never counted as zeros. "
-        "Rank interval: the range of ranks over the same resamples. ↑: higher is better, "
-        "↓: lower is better; the best mean of each column is in bold.",
+        "Rank interval: the range of ranks over the same resamples. "
+        f"{tables.directions_line(board)} {tables.BEST_MARK} marks the best mean of each "
+        "column.",
         "",
     ]
     for dimension, title in (

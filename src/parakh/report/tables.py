@@ -16,6 +16,7 @@ from parakh.metrics.specs import Direction
 from parakh.report.leaderboard import ALL, DIMENSIONS, WEIGHTED, Cell, Leaderboard
 
 DIGITS = 6
+BEST_MARK = "★"
 FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
 CSV_FIELDS = (
     "model",
@@ -177,6 +178,14 @@ def weights_line(board: Leaderboard, weights: dict[str, float]) -> str | None:
     return f"Weighted aggregate: {parts} ({note})"
 
 
+def directions_line(board: Leaderboard) -> str:
+    """Which metrics of the board are lower-is-better (all others are higher-is-better)."""
+    lower = [m for m in board.metrics if not board.spec(m).higher_is_better]
+    if not lower:
+        return "Higher is better on every metric."
+    return f"Lower is better: {', '.join(lower)}; higher is better on the other metrics."
+
+
 # --- markdown -------------------------------------------------------------------------------
 
 
@@ -189,13 +198,12 @@ def format_mean(value: float | None, scale_max: float) -> str:
 
 def format_cell(cell: Cell | None, *, interval: bool = True, best: bool = False) -> str:
     """Mean (percent of the scale unless it is 0..1) [interval] (unscored counts); `best`
-    puts the mean in bold."""
+    appends the best mark (the cell text still starts with the mean, for readers that parse
+    it)."""
     if cell is None or cell.mean is None:
         text = "–"
     else:
         text = format_mean(cell.mean, cell.scale_max)
-        if best:
-            text = f"**{text}**"
         if (cell.scale_min, cell.scale_max) != (0.0, 1.0) and cell.percent is not None:
             text += f" ({cell.percent:.1f}%)"
         if interval and cell.ci_low is not None and cell.ci_high is not None:
@@ -211,20 +219,25 @@ def format_cell(cell: Cell | None, *, interval: bool = True, best: bool = False)
         )
         if count
     ]
-    return text + (f" ({', '.join(flags)})" if flags else "")
+    if flags:
+        text += f" ({', '.join(flags)})"
+    if best and cell is not None and cell.mean is not None:
+        text += f" {BEST_MARK}"
+    return text
 
 
 def metric_heading(board: Leaderboard, metric: str) -> str:
-    """A column heading: the metric with an arrow for its direction (↑ higher, ↓ lower)."""
+    """A column heading with an arrow for its direction (↑ higher, ↓ lower), for HTML; the
+    markdown tables keep bare metric names and say the directions below the table."""
     return f"{metric} {'↑' if board.spec(metric).higher_is_better else '↓'}"
 
 
 def overall_table(board: Leaderboard, primary: str | None = None) -> list[list[str]]:
     """Models ranked by the primary metric (best first in its direction), with rank intervals
-    and every metric's cell; each column's best mean in bold."""
+    and every metric's cell; each column's best mean marked ★."""
     primary = primary or board.metrics[0]
     ranks = board.ranks.get(primary, {})
-    header = ["rank", "model", "rank interval", *[metric_heading(board, x) for x in board.metrics]]
+    header = ["rank", "model", "rank interval", *board.metrics]
     best = {x: board.best(x) for x in board.metrics}
     rows = []
     for i, m in enumerate(board.ranking(primary), start=1):
@@ -237,7 +250,7 @@ def overall_table(board: Leaderboard, primary: str | None = None) -> list[list[s
 
 def slice_table(board: Leaderboard, metric: str, dimension: str) -> list[list[str]]:
     """Models x slices of one dimension (language, category, domain) for one metric, ranked
-    on the metric overall; each slice's best mean in bold."""
+    on the metric overall; each slice's best mean marked ★."""
     values = board.slices(dimension)
     header = ["model", *values, ALL]
     best = {v: board.best(metric, dimension, v) for v in values}
