@@ -265,3 +265,12 @@ def test_html_marks_the_best_cell_in_the_metric_direction(nomiracl_board) -> Non
     reckless_cells = re.findall(r'<td class="num( best)?"[^>]*>([\d.]+)', rows["reckless"])
     assert (" best", "0.100") in careful_cells and ("", "0.800") in reckless_cells
     assert f"{HALLUCINATION} ↓" in section and "lower is better" in section
+
+
+def test_a_rate_row_that_is_not_a_0_1_event_is_an_error() -> None:
+    from parakh.errors import InputError
+
+    rows = nomiracl_rows("careful")
+    rows[3] = rows[3].model_copy(update={"score": 0.5})
+    with pytest.raises(InputError, match="is a rate.*question hal03, model careful"):
+        build_leaderboard(rows, ["careful"], {})

@@ -185,8 +185,15 @@ def translate_test_section(board: Leaderboard, primary: str) -> str:
         sign = 1 if c is not None and c.model_a == system else -1
         diff = f"{sign * c.result.difference:+.3f} (p={c.p_holm:.3g})" if c else "–"
         rows.append([esc(model), esc(translator), _cell_html(direct), _cell_html(via), diff])
+    direction = board.spec(primary).direction_text
     return "<h2>Direct vs translate-test</h2>" + table(
-        ["model", "translator", "direct", "translate-test", "translate − direct (paired)"],
+        [
+            "model",
+            "translator",
+            "direct",
+            "translate-test",
+            f"translate − direct (paired; {primary}: {direction})",
+        ],
         rows,
         table_id="translate-test",
     )

@@ -258,6 +258,20 @@ def _interval(
     return (None, None) if interval is None else (interval.low, interval.high)
 
 
+def _check_rate_rows(rows: list[Judgment], specs: Mapping[str, MetricSpec]) -> None:
+    """A rate's scored rows are 0/1 events of its denominator (the mean over them is the
+    rate); any other score means the rows are not what the spec says."""
+    for r in rows:
+        spec = specs[r.metric]
+        if spec.aggregation == "rate" and r.status == "ok" and r.score not in (0.0, 1.0):
+            raise InputError(
+                "judge rows",
+                f"metric '{r.metric}' is a rate, so a scored row is 0 or 1, not {r.score!r}: "
+                f"question {r.question_id}, model {r.model}",
+                field="score",
+            )
+
+
 def build_leaderboard(
     rows: list[Judgment],
     models: list[str],
@@ -277,6 +291,7 @@ def build_leaderboard(
     systems = _systems(rows, models)
     index = ItemIndex.of(rows, domains or {})
     index.specs = metric_specs_of(index.scale_max, specs)
+    _check_rate_rows(rows, index.specs)
     metrics = sorted(index.metrics, key=lambda m: (m not in weights, m))
     board = Leaderboard(
         models=list(systems),
