@@ -274,3 +274,16 @@ def test_a_rate_row_that_is_not_a_0_1_event_is_an_error() -> None:
     rows[3] = rows[3].model_copy(update={"score": 0.5})
     with pytest.raises(InputError, match="is a rate.*question hal03, model careful"):
         build_leaderboard(rows, ["careful"], {})
+
+
+def test_a_misspelt_judge_primary_metric_is_an_error_not_a_fallback() -> None:
+    from parakh.errors import ConfigError
+
+    cfg = compose(["judge=nomiracl", "judge.primary_metric=nomiracl_halucination"])
+    inputs = AggregateInputs(
+        judge="nomiracl", models=MODELS, judgments={m: nomiracl_rows(m) for m in MODELS}
+    )
+    with pytest.raises(ConfigError, match="primary_metric.*Did you mean 'nomiracl_hallucination'"):
+        compute(cfg, inputs)
+    explicit = compose(["judge=nomiracl", f"aggregate.primary_metric={ERROR}"])
+    assert compute(explicit, inputs).primary == ERROR  # an explicit aggregate value wins

@@ -15,6 +15,7 @@ from parakh.config.loading import unknown_name_message
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import write_json, write_text
+from parakh.metrics.registry import metric_spec
 from parakh.report import plots, tables
 from parakh.report.agreement import MetricAgreement, judge_human_agreement
 from parakh.report.answers import render_answers
@@ -57,9 +58,10 @@ def primary_metric(cfg: ParakhConfig, board: Leaderboard) -> tuple[str, str | No
     """The metric that orders the leaderboard, and a note when it is not the configured one.
 
     `aggregate.primary_metric` wins and must be in the run (ConfigError with close matches).
-    Otherwise the judge's `primary_metric`; when the run has no rows of it (e.g. a smoke judge
-    whose rubric rows are missing) or the judge names none, the board's first metric is used
-    and the note says so, in the report header and leaderboard.json.
+    Otherwise the judge's `primary_metric` (a name no metric declares is a ConfigError); when
+    the run has no rows of it (e.g. a smoke judge whose rubric rows are missing) or the judge
+    names none, the board's first metric is used and the note says so, in the report header
+    and leaderboard.json.
     """
     wanted = cfg.aggregate.primary_metric
     if wanted is not None:
@@ -71,6 +73,11 @@ def primary_metric(cfg: ParakhConfig, board: Leaderboard) -> tuple[str, str | No
     judge_primary = cfg.judge.primary_metric
     if judge_primary in board.metrics:
         return judge_primary, None
+    if judge_primary is not None:
+        try:
+            metric_spec(judge_primary)  # a typo is an error, not a silent fallback
+        except ConfigError as e:
+            raise ConfigError(f"judge '{cfg.judge.name}' primary_metric: {e}") from e
     fallback = board.metrics[0]
     why = (
         f"judge '{cfg.judge.name}' names no primary_metric"
