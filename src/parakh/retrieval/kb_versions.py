@@ -20,7 +20,6 @@ from parakh.retrieval.hybrid import Ranking
 from parakh.retrieval.retrievers import QueryBatch, Retriever, build_retriever
 from parakh.schema import Chunk, Question, Retrieval, RetrievedChunk
 
-
 # Decimals a retrieval score is written with. Scores come from float32 vectors, whose last bits
 # differ between machines and BLAS thread counts (~1e-7); at 5 decimals one score in a few
 # hundred straddled a rounding boundary and retrieval.jsonl, which generate and judge hash,
