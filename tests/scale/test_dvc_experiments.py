@@ -178,9 +178,10 @@ def test_set_param_on_a_conf_file_reruns_only_the_stages_that_read_it(
     assert _ran(out) == {"generate@demo-extractive", "judge@demo-extractive", "aggregate@demo"}
     shown = _exp_show(root, env)
     before, after = shown["only-extractive"], shown["one-sentence"]
-    assert _params(after) == _params(before)  # conf/ is not params.yaml: no param changed ...
-    model = "conf/model/extractive.yaml"  # ... the conf file did, and it is recorded as a dep
-    assert after["deps"][model]["hash"] != before["deps"][model]["hash"]
+    assert _params(after) == _params(before)  # params.yaml unchanged ...
+    model = "conf/model/extractive.yaml"  # ... the conf file is a whole-file param: its values
+    assert after["params"][model]["data"]["max_sentences"] == 1
+    assert before["params"][model]["data"]["max_sentences"] == 2
     assert _metrics(after) != _metrics(before)
     _restore(root, env)
 
