@@ -100,7 +100,7 @@ def make_project(root: Path, models: list[str] = MODELS) -> Path:
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "translate" / "questions.jsonl", questions())
+    write_jsonl(processed / "curate" / "questions.jsonl", questions())
     for model in models:
         write_jsonl(processed / "judge" / "smoke" / f"{model}.jsonl", judgments(model))
         write_jsonl(processed / "generate" / f"{model}.jsonl", generations(model))
