@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -139,9 +140,11 @@ def test_a_failed_repro_keeps_earlier_outputs_and_its_own_come_back(project: Pro
     root, env = project
     before = _outputs(root)
     aggregate_conf = root / "conf/aggregate/default.yaml"
-    text = aggregate_conf.read_text()
-    assert "primary_metric: weighted" in text
-    aggregate_conf.write_text(text.replace("primary_metric: weighted", "primary_metric: bleu"))
+    text, replaced = re.subn(
+        r"^primary_metric: .*$", "primary_metric: bleu", aggregate_conf.read_text(), flags=re.M
+    )
+    assert replaced == 1
+    aggregate_conf.write_text(text)
     out = _fails(["dvc", "repro"], root, env)
     assert "Unknown metric 'bleu'" in out.stdout + out.stderr
     assert _ran(out) == {"aggregate@demo"}  # the first failure stops the pipeline
