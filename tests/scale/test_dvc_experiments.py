@@ -75,7 +75,7 @@ def test_the_repo_params_are_all_read_and_dvc_hydra_composition_is_off() -> None
     assert "hydra" not in (REPO / ".dvc/config").read_text()
     text = (REPO / "dvc.yaml").read_text()
     read = params_read_by_pipeline(yaml.safe_load(text), text)
-    assert {"datasets", "models", "judge", "judge_model"} <= read
+    assert {"datasets", "models", "judge", "judge_model", "variants", "translate_test"} <= read
     assert "item" not in read
 
 

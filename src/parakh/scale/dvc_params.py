@@ -1,4 +1,4 @@
-"""params.yaml says which datasets and models run; conf/ says how each runs. Keep them apart.
+"""params.yaml says which datasets, models and evaluation modes run; conf/ says how each runs.
 
 DVC fans out over params.yaml, and `dvc exp run -S key=value` edits it; `-S
 conf/<group>/<name>.yaml:key=value` edits that conf file, a dependency of the stages that read it.
@@ -23,8 +23,9 @@ from parakh.errors import ConfigError, InputError
 
 PARAMS_FILE = "params.yaml"
 
-# Keys a stage reads from params.yaml itself: aggregate's `models` (when conf/ leaves it null).
-READ_BY_STAGES = frozenset({"models"})
+# Keys a stage reads from params.yaml itself: aggregate's `models` (when conf/ leaves it null)
+# and the evaluation modes it puts each model under (parakh.report.inputs.models_to_aggregate).
+READ_BY_STAGES = frozenset({"models", "variants", "translate_test"})
 
 # `${item.model}`, `${key}`: loop variables of foreach/matrix, not params.yaml keys.
 _LOOP_VARIABLES = {"item", "key", "value"}
