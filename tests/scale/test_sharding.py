@@ -39,7 +39,7 @@ def _verdict(score: int) -> str:
 
 
 def make_project(root: Path) -> Path:
-    """This checkout's conf/, tiny translate/index outputs, and a judge `sharded`: two scripted
+    """This checkout's conf/, tiny curate/index outputs, and a judge `sharded`: two scripted
     jurors that disagree now and then, reference metrics, and a per-language sample."""
     shutil.copytree(REPO / "conf", root / "conf")
     questions = [
@@ -63,7 +63,7 @@ def make_project(root: Path) -> Path:
         for q in questions
     ]
     processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "translate" / "questions.jsonl", questions)
+    write_jsonl(processed / "curate" / "questions.jsonl", questions)
     write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)
     models = root / "conf" / "model"
     for name, offset in (("juror_a", 0), ("juror_b", 1)):
@@ -257,7 +257,7 @@ def test_the_merge_refuses_overlapping_shards_other_configs_and_changed_inputs(
     err = merge_error("generate", f"num_shards={SHARDS}", "model.max_sentences=1")
     assert isinstance(err, ConfigError) and "another config than this merge's" in str(err)
 
-    questions = project / "data" / "processed" / "demo" / "translate" / "questions.jsonl"
+    questions = project / "data" / "processed" / "demo" / "curate" / "questions.jsonl"
     questions.write_text(questions.read_text().replace("Question 7:", "Question seven:"))
     err = merge_error("generate", f"num_shards={SHARDS}")
     assert "inputs that have changed since (questions)" in str(err)
