@@ -101,7 +101,6 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (root / f"conf/model/{name}.yaml").write_text(yaml.safe_dump(model))
     env = _env(root)
     _run([*_stage("curate"), "dataset=demo"], root, env)
-    _run([*_stage("translate"), "dataset=demo"], root, env)
     _run([*_stage("index"), "dataset=demo", "embedder=hashing"], root, env)
     return root
 

@@ -53,7 +53,7 @@ def make_project(root: Path) -> Path:
     ]
     chunk = RetrievedChunk(chunk_id="c", text="A fact.", document_id="d", kind="raw", score=1.0)
     processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "translate" / "questions.jsonl", questions)
+    write_jsonl(processed / "curate" / "questions.jsonl", questions)
     write_jsonl(
         processed / "index" / "retrieval.jsonl",
         [Retrieval(question_id=q.id, raw_chunks=[chunk], kb_update_chunks=[]) for q in questions],
