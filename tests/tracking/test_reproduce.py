@@ -119,7 +119,8 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
     _git(root, env, dvc, "exp", "run", "-n", "second")
     second = json.loads((root / REPORTS / "leaderboard.json").read_text())
     assert first["cells"] != second["cells"]
-    for name, recorded in (("first", first), ("second", second)):
+    # The judge: params.yaml's at that revision, or named (reports/<dataset>/<judge>/).
+    for name, recorded, judge in (("first", first, []), ("second", second, ["--judge", "smoke"])):
         output = tmp_path / name
         out = subprocess.run(
             [
@@ -129,6 +130,7 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
                 "reproduce",
                 "--dvc-exp",
                 name,
+                *judge,
                 "--output",
                 str(output),
             ],
@@ -141,6 +143,16 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
         assert out.returncode == 0, out.stdout + out.stderr
         assert "figures identical" in out.stdout
         assert _cells(output / "leaderboard.json") == recorded["cells"]
+    other_judge = subprocess.run(
+        [sys.executable, "-m", "parakh.cli", "reproduce", "--dvc-exp", "first", "--judge", "x"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert other_judge.returncode != 0
+    assert "reports/demo/x/leaderboard.runspec.json" in other_judge.stderr
     unknown = subprocess.run(
         [sys.executable, "-m", "parakh.cli", "reproduce", "--dvc-exp", "firts"],
         cwd=root,
