@@ -365,3 +365,33 @@ def test_replay_models_writes_one_loadable_config_per_model(tmp_path: Path) -> N
     assert (cfg.name, cfg.model_value) == ("mine-gpt-4-azure", "GPT-4 (Azure)")
     assert cfg.answers == str(answers)
     assert answers_of(make_backend(cfg), "q1") == {"q1": ("Yes.", None)}
+
+
+def test_generate_refuses_unknown_question_ids_before_writing_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stage runs the backend's `prepare` on every question of the run (not one shard's)
+    before the cache, progress file or output exists."""
+    monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
+    for folder in ("conf",):
+        (tmp_path / folder).symlink_to(REPO / folder)
+    answers = write_lines(
+        tmp_path / "answers.jsonl",
+        {"question_id": "q1", "response": "one"},
+        {"question_id": "nope", "response": "stray"},
+    )
+    cfg = compose(["dataset=demo"]).model_copy(update={"model": replay(answers)})
+    layout = Layout.of(cfg)
+    questions = [
+        Question(id="q1", text="one?", language="en"),
+        Question(id="q2", text="two?", language="en"),
+    ]
+    write_jsonl(layout.curated_questions, questions)
+    write_jsonl(layout.retrieval, [])
+    with pytest.raises(InputError) as caught:
+        generate.main_task(cfg)
+    message = str(caught.value)
+    assert "answers.jsonl" in message and "line 2" in message and "question_id" in message
+    assert "'nope'" in message
+    assert not layout.generations("stored").exists()
+    assert not (tmp_path / ".parakh").exists()

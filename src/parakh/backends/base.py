@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +90,10 @@ class Backend(ABC):
         """Yield results as they finish (in any order); sequential unless a backend overrides."""
         for request in requests:
             yield request, self.complete(request)
+
+    def prepare(self, question_ids: Collection[str]) -> None:  # noqa: B027 - optional hook
+        """Check the run's questions before anything is written (a replayed answers file
+        that names questions the dataset does not have); most backends need nothing."""
 
     def count_tokens(self, text: str) -> int:
         """Tokens `text` takes in this model's prompt; an upper-leaning estimate by default.

@@ -258,10 +258,12 @@ def main_task(cfg: ParakhConfig) -> None:
     inputs = run_inputs(cfg, layout)
     questions = read_jsonl(inputs["questions"], Question)
     retrievals = read_jsonl(inputs["retrieval"], Retrieval)
+    backend = make_backend(cfg.model)
+    # all the run's questions, not one shard's: before the cache or progress file is opened
+    backend.prepare([q.id for q in questions])
     if shard is not None:
         questions = shard.select(questions, lambda q: q.id)
         retrievals = shard.select(retrievals, lambda r: r.question_id)
-    backend = make_backend(cfg.model)
     cache = ResponseCache(resolve(cfg.paths.cache))
     progress = target.with_name(f".{target.stem}.progress.jsonl")
     try:
