@@ -13,7 +13,7 @@ from parakh.paths import resolve
 @dataclass(frozen=True)
 class Layout:
     processed: Path
-    reports: Path
+    reports: Path  # the aggregate's folder, reports/<dataset>/<judge>/; its files: ReportFiles
 
     @classmethod
     def of(cls, cfg: ParakhConfig) -> Layout:
@@ -82,23 +82,6 @@ class Layout:
     @property
     def shards(self) -> Path:
         return self.processed / "shards"
-
-    # aggregate
-    @property
-    def leaderboard_md(self) -> Path:
-        return self.reports / "leaderboard.md"
-
-    @property
-    def leaderboard_csv(self) -> Path:
-        return self.reports / "leaderboard.csv"
-
-    @property
-    def metrics_json(self) -> Path:
-        return self.reports / "metrics.json"
-
-    @property
-    def plots(self) -> Path:
-        return self.reports / "plots"
 
 
 def report_folder(reports: Path, dataset: str, judge: str) -> Path:
