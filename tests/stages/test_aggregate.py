@@ -75,6 +75,19 @@ def _outputs_in_dvc_yaml(dataset: str, judge: str) -> list[str]:
     return paths
 
 
+def test_dvc_plots_follow_every_dataset_and_judge() -> None:
+    """The plots are the foreach stage's own, so DVC declares them per dataset of params.yaml;
+    a top-level `plots:` block would name one dataset's files (tests/scale/test_dvc_failures.py
+    runs `dvc plots show` on two)."""
+    pipeline = yaml.safe_load((REPO / "dvc.yaml").read_text())
+    assert "plots" not in pipeline
+    plots = pipeline["stages"]["aggregate"]["do"]["plots"]
+    names = [entry if isinstance(entry, str) else next(iter(entry)) for entry in plots]
+    assert all(n.startswith("reports/${item}/${judge}/plots/") for n in names) and len(names) == 4
+    drawn = [next(iter(e.values())) for e in plots if isinstance(e, dict)]
+    assert [(d["x"], d["y"], d["cache"]) for d in drawn] == [("score", "slice", False)] * 2
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = make_project(tmp_path / "project")
