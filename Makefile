@@ -7,6 +7,10 @@ STAMP  := $(VENV)/.parakh-installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # llama-cpp-python compiles llama.cpp from source: use both cores.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
+# Build for a portable x86-64 (AVX2) CPU, not -march=native: on a CPU with AMX inside a VM
+# that does not grant the AMX tile state, a native build's AMX matmul kernel dies with a
+# general protection fault on the first forward pass (seen with llama-cpp-python 0.3.36).
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 # The judge DVC runs (params.yaml); leaderboards live under reports/<dataset>/<judge>/.
 JUDGE  := $(shell sed -n 's/^judge: *\([A-Za-z0-9_.-]*\).*/\1/p' params.yaml)
 
