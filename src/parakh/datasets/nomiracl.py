@@ -1,8 +1,26 @@
 """NoMIRACL: queries with their 10 retrieved Wikipedia passages and a query-level subset label.
 
+Two layouts are read, giving the same questions, KB passages and stored model outputs.
+
+Upstream (`results/baselines/` of github.com/project-miracl/nomiracl, what `parakh import-data
+nomiracl` brings):
+
+    relevant/<language>.test.vanilla_prompt.jsonl       query_id, docids (10 passage ids in
+    non_relevant/<language>.test.vanilla_prompt.jsonl   prompt order), prompt, template, results
+
+`prompt` is the whole vanilla prompt: the instruction, `QUESTION:` and the query, `CONTEXTS:` and
+the passages as `[1] <title>: <text>` .. `[10] ...`, then `OUTPUT:`; the query and the passages
+are parsed back out of it. `results` holds the authors' 11 models' outputs. A row whose prompt is
+null upstream (its query text and passages are unknown) is recorded as a rejected row with
+reason `no_prompt`, never silently dropped.
+
+Parsed (a folder made from upstream, the layout of a hand-made subset):
+
     queries.jsonl    language, split, subset (relevant | non_relevant), query_id, query,
-                     docids (10 passage ids in prompt order), template, results (model outputs)
+                     docids, template, results (model outputs)
     passages.jsonl   language, docid, passage ("<title>: <text>")
+
+The layout is the parsed one when `queries` exists, else the upstream one.
 
 `subset = relevant`: at least one passage answers the query, so a RAG system should answer;
 `non_relevant`: none does, so it should abstain (`answerable = False`). Which passage is
@@ -12,21 +30,39 @@ relevant is not known, so the passages carry `relevant = None`. A question's id 
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import Field
 
-from parakh.datasets.records import jsonl_lines
+from parakh.datasets.records import Record, jsonl_lines, parse_language
 from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import KBDocument, Passage, Question
 
 SUBSETS = ("relevant", "non_relevant")
 
+# Upstream file names: <language>.<split>.<template>_prompt.jsonl, e.g. hi.test.vanilla_prompt.jsonl
+UPSTREAM_FILE = re.compile(
+    r"^(?P<language>[a-z]{2,3})\.(?P<split>[a-z]+)\.(?P<template>\w+)_prompt\.jsonl$"
+)
+QUESTION_HEADER = "\n\nQUESTION:\n"
+CONTEXTS_HEADER = "\n\nCONTEXTS:\n"
+OUTPUT_HEADER = "\n\nOUTPUT:"
+
 
 class NoMiraclOptions(AdapterOptions):
-    queries: str = "queries.jsonl"
-    passages: str = "passages.jsonl"
+    queries: str = Field(default="queries.jsonl", description="parsed layout: the query file")
+    passages: str = Field(default="passages.jsonl", description="parsed layout: the passage file")
+    languages: list[str] | None = Field(
+        default=None,
+        description="upstream layout: read only these languages' files (upstream has 18); "
+        "None: every language found",
+    )
+    template: str = Field(
+        default="vanilla", description="upstream layout: the prompt template whose runs are read"
+    )
     passages_as_kb: bool = Field(default=True, description="every passage is also a KB document")
     keep_model_outputs: bool = Field(
         default=True, description="keep the authors' baseline outputs in meta.model_outputs"
@@ -36,6 +72,127 @@ class NoMiraclOptions(AdapterOptions):
 def split_title(passage: str) -> tuple[str | None, str]:
     title, sep, text = passage.partition(": ")
     return (title, text) if sep and text else (None, passage)
+
+
+class PromptError(ValueError):
+    """The prompt does not have the vanilla template's shape."""
+
+
+@dataclass(frozen=True)
+class ParsedPrompt:
+    """The query and the passages (in prompt order) of one upstream prompt."""
+
+    query: str
+    passages: list[str]
+
+
+def parse_prompt(prompt: str, count: int) -> ParsedPrompt:
+    """Take the query and `count` passages back out of a NoMIRACL prompt.
+
+    The passages sit between `CONTEXTS:` and the last `OUTPUT:` as `[1] ...`, separated by a
+    blank line before each next number; each is kept exactly as it stands there (no stripping),
+    since a passage cut at the authors' token limit may end mid-word or in spaces.
+    """
+    _, found, rest = prompt.partition(QUESTION_HEADER)
+    if not found:
+        raise PromptError(f"no {QUESTION_HEADER.strip()!r} header")
+    query, found, contexts = rest.partition(CONTEXTS_HEADER)
+    if not found:
+        raise PromptError(f"no {CONTEXTS_HEADER.strip()!r} header after the question")
+    end = contexts.rfind(OUTPUT_HEADER)
+    if end < 0:
+        raise PromptError(f"no {OUTPUT_HEADER.strip()!r} after the contexts")
+    contexts = contexts[:end]
+    if not contexts.startswith("[1] "):
+        raise PromptError("the contexts do not start with '[1] '")
+    passages = []
+    start = len("[1] ")
+    for number in range(2, count + 1):
+        marker = f"\n\n[{number}] "
+        cut = contexts.find(marker, start)
+        if cut < 0:
+            raise PromptError(f"{count} passage ids but no passage [{number}] in the prompt")
+        passages.append(contexts[start:cut])
+        start = cut + len(marker)
+    passages.append(contexts[start:])
+    if f"\n\n[{count + 1}] " in passages[-1]:
+        raise PromptError(f"more passages in the prompt than the {count} passage ids")
+    return ParsedPrompt(query=query.strip(), passages=passages)
+
+
+def _docids(record: Record) -> list[str]:
+    docids = record.raw("docids")
+    if not isinstance(docids, list) or not docids:
+        raise record.error("docids", "expected a non-empty list of passage ids")
+    return [str(d) for d in docids]
+
+
+def _check_subset(record: Record, subset: str) -> str:
+    if subset not in SUBSETS:
+        raise record.error("subset", f"expected one of {SUBSETS}, got {subset!r}")
+    return subset
+
+
+class _Collector:
+    """Builds questions and the passages they use, the same way for both layouts."""
+
+    def __init__(self, options: NoMiraclOptions, sink: RowSink) -> None:
+        self.options = options
+        self.sink = sink
+        self.passages: dict[tuple[str, str], Passage] = {}
+        self.sources: dict[tuple[str, str], str] = {}  # passage -> the file it was read from
+
+    def passage(self, record: Record, field: str, language: str, docid: str, text: str) -> Passage:
+        """The passage `docid` with `text`; the same docid with another text is an error."""
+        previous = self.passages.get((language, docid))
+        if previous is not None:
+            if previous.text != text:
+                raise record.error(
+                    field, f"docid {docid!r} repeats with other text", "duplicate_id_conflict"
+                )
+            return previous
+        title, _ = split_title(text)
+        return Passage(id=docid, text=text, title=title)
+
+    def add(
+        self, record: Record, *, language: str, subset: str, split: object, query: str,
+        contexts: list[Passage], source: str,
+    ) -> None:  # fmt: skip
+        query_id = record.text("query_id")
+        meta: dict[str, object] = {"query_id": query_id, "split": split}
+        outputs = record.values.get("results")
+        if self.options.keep_model_outputs and isinstance(outputs, dict):
+            meta["model_outputs"] = outputs
+        fields = {
+            "id": f"{query_id}-{language}",
+            "text": query,
+            "language": language,
+            "label_source": {"language": "dataset"},
+            "contexts": contexts,
+            "answerable": subset == "relevant",
+            "subset": subset,
+            "meta": meta,
+        }
+        self.sink.add_question(record.build(Question, fields), record.origin)
+        for p in contexts:
+            self.passages.setdefault((language, p.id), p)
+            self.sources.setdefault((language, p.id), source)
+
+    def add_documents(self) -> None:
+        """Every passage some question uses, once, as a KB document `<language>:<docid>`."""
+        if not self.options.passages_as_kb:
+            return
+        for (language, docid), source in sorted(self.sources.items()):
+            passage = self.passages[(language, docid)]
+            self.sink.add_document(
+                KBDocument(
+                    id=f"{language}:{docid}",
+                    text=passage.text,
+                    source=source,
+                    kind="raw",
+                    title=passage.title,
+                )
+            )
 
 
 def load_passages(path: Path, sink: RowSink) -> dict[tuple[str, str], Passage]:
@@ -55,25 +212,18 @@ def load_passages(path: Path, sink: RowSink) -> dict[tuple[str, str], Passage]:
     return passages
 
 
-@register("nomiracl", NoMiraclOptions)
-def load_nomiracl(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
-    if not root.is_dir():
-        raise RowError(root, "dataset folder not found", reason="missing_file")
+def load_parsed(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
+    """queries.jsonl + passages.jsonl: the prompts already parsed into fields."""
     passages = load_passages(root / options.passages, sink)
-    used: set[tuple[str, str]] = set()
+    collector = _Collector(options, sink)
     for line in jsonl_lines(root / options.queries):
         with sink.guard(line.text):
             record = line.parse()
             language = record.language("language")
-            subset = record.text("subset")
-            if subset not in SUBSETS:
-                raise record.error("subset", f"expected one of {SUBSETS}, got {subset!r}")
-            docids = record.raw("docids")
-            if not isinstance(docids, list) or not docids:
-                raise record.error("docids", "expected a non-empty list of passage ids")
+            subset = _check_subset(record, record.text("subset"))
             contexts = []
-            for i, docid in enumerate(docids):
-                passage = passages.get((language, str(docid)))
+            for i, docid in enumerate(_docids(record)):
+                passage = passages.get((language, docid))
                 if passage is None:
                     raise record.error(
                         f"docids[{i}]",
@@ -81,32 +231,85 @@ def load_nomiracl(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
                         "missing_passage",
                     )
                 contexts.append(passage)
-            query_id = record.text("query_id")
-            meta: dict[str, object] = {"query_id": query_id, "split": record.values.get("split")}
-            outputs = record.values.get("results")
-            if options.keep_model_outputs and isinstance(outputs, dict):
-                meta["model_outputs"] = outputs
-            fields = {
-                "id": f"{query_id}-{language}",
-                "text": record.text("query"),
-                "language": language,
-                "label_source": {"language": "dataset"},
-                "contexts": contexts,
-                "answerable": subset == "relevant",
-                "subset": subset,
-                "meta": meta,
-            }
-            sink.add_question(record.build(Question, fields), record.origin)
-            used.update((language, p.id) for p in contexts)
-    if options.passages_as_kb:
-        for (language, docid), passage in sorted(passages.items()):
-            if (language, docid) in used:
-                sink.add_document(
-                    KBDocument(
-                        id=f"{language}:{docid}",
-                        text=passage.text,
-                        source=options.passages,
-                        kind="raw",
-                        title=passage.title,
-                    )
+            collector.add(
+                record, language=language, subset=subset, split=record.values.get("split"),
+                query=record.text("query"), contexts=contexts, source=options.passages,
+            )  # fmt: skip
+    collector.add_documents()
+
+
+def upstream_files(root: Path, options: NoMiraclOptions) -> list[tuple[str, Path, re.Match[str]]]:
+    """(subset, file, name match) of every upstream run file to read, in a stable order."""
+    found = []
+    for subset in SUBSETS:
+        folder = root / subset
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            match = UPSTREAM_FILE.match(path.name)
+            if match is None or match["template"] != options.template:
+                continue
+            if options.languages is not None and match["language"] not in options.languages:
+                continue
+            found.append((subset, path, match))
+    if not found:
+        wanted = f"{options.languages}" if options.languages is not None else "any language"
+        raise RowError(
+            root,
+            f"neither {options.queries} (parsed layout) nor "
+            f"{{relevant,non_relevant}}/<language>.test.{options.template}_prompt.jsonl files "
+            f"for {wanted} (upstream layout) found",
+            reason="missing_file",
+        )
+    return found
+
+
+def load_upstream(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
+    """The authors' baseline-run files as they are: one prompt (query + passages) per line."""
+    collector = _Collector(options, sink)
+    for subset, path, match in upstream_files(root, options):
+        for line in jsonl_lines(path):
+            with sink.guard(line.text):
+                record = line.parse()
+                language = parse_language(
+                    match["language"], record.error_factory("language (from the file name)")
                 )
+                docids = _docids(record)
+                if record.values.get("prompt") is None:
+                    sink.reject(
+                        record.error(
+                            "prompt",
+                            "prompt is null upstream: the query text and its passages are "
+                            "unknown, so the query is left out",
+                            "no_prompt",
+                        ),
+                        line.text,
+                    )
+                    continue
+                try:
+                    parsed = parse_prompt(record.text("prompt", strip=False), len(docids))
+                except PromptError as e:
+                    raise record.error("prompt", str(e), "bad_prompt") from None
+                if not parsed.query:
+                    raise record.error(
+                        "prompt", "the question in the prompt is empty", "empty_text"
+                    )
+                contexts = [
+                    collector.passage(record, f"docids[{i}]", language, docid, text)
+                    for i, (docid, text) in enumerate(zip(docids, parsed.passages, strict=True))
+                ]
+                collector.add(
+                    record, language=language, subset=subset, split=match["split"],
+                    query=parsed.query, contexts=contexts, source=f"{subset}/{path.name}",
+                )  # fmt: skip
+    collector.add_documents()
+
+
+@register("nomiracl", NoMiraclOptions)
+def load_nomiracl(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
+    if not root.is_dir():
+        raise RowError(root, "dataset folder not found", reason="missing_file")
+    if (root / options.queries).is_file():
+        load_parsed(root, options, sink)
+    else:
+        load_upstream(root, options, sink)
