@@ -1,8 +1,9 @@
 """NoMIRACL's 11 stored models replayed over the real curated questions, then judged.
 
-The shipped `conf/model/nomiracl-*.yaml` configs read the mirror's queries.jsonl (the file
-`data/raw/nomiracl/` holds after `parakh import-data nomiracl`); each model's hallucination rate
-from the judge stage must equal FP / (FP + TN) counted here from the stored outputs themselves.
+The shipped `conf/model/nomiracl-*.yaml` configs read the outputs the nomiracl adapter keeps in
+curate's questions.jsonl (`meta.model_outputs`), the same whichever layout data/raw/nomiracl
+holds; here that file is written from the mirror's questions. Each model's hallucination rate
+from the judge stage must equal FP / (FP + TN) counted here from the mirror's raw queries.jsonl.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from parakh.commands import replay_models
 from parakh.config import compose
 from parakh.config.model import ReplayModel
 from parakh.datasets.registry import load_dataset
+from parakh.io import write_jsonl
 from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
 from parakh.schema import Question
 from parakh.stages import generate, judge
@@ -29,26 +31,31 @@ REPO = Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "conf" / "model").glob("nomiracl-*.yaml"))
 
 
+CURATED = "data/processed/nomiracl/curate/questions.jsonl"
+
+
 @pytest.fixture
-def nomiracl(shared_data: Path) -> tuple[Path, list[Question], dict[str, Any]]:
+def nomiracl(shared_data: Path, tmp_path: Path) -> tuple[Path, list[Question], dict[str, Any]]:
+    """(curated questions file, its questions, {id: outputs} read from the raw queries.jsonl)."""
     shared = shared_data
-    queries = shared / "nomiracl" / "queries.jsonl"
     questions = load_dataset("nomiracl", shared / "nomiracl", {}).questions
+    curated = tmp_path / "curate" / "questions.jsonl"
+    write_jsonl(curated, questions)
     stored = {}
-    for line in queries.read_text(encoding="utf-8").splitlines():
+    for line in (shared / "nomiracl" / "queries.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         stored[f"{row['query_id']}-{row['language']}"] = row["results"]
-    return queries, questions, stored
+    return curated, questions, stored
 
 
 def test_the_replay_ids_are_the_ids_curate_gives(nomiracl) -> None:  # type: ignore[no-untyped-def]
-    queries, questions, stored = nomiracl
+    curated, questions, stored = nomiracl
     assert len(MODELS) == 11
     assert {q.id for q in questions} == set(stored)
     for path in MODELS:
         cfg = ReplayModel.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-        assert cfg.answers == "data/raw/nomiracl/queries.jsonl"
-        backend = make_backend(cfg.model_copy(update={"answers": str(queries)}))
+        assert cfg.answers == CURATED
+        backend = make_backend(cfg.model_copy(update={"answers": str(curated)}))
         assert isinstance(backend, ReplayBackend)
         backend.prepare([q.id for q in questions])
         assert set(backend.table.answers) == {
@@ -59,7 +66,7 @@ def test_the_replay_ids_are_the_ids_curate_gives(nomiracl) -> None:  # type: ign
 def test_hallucination_rate_of_every_replayed_model_is_fp_over_fp_plus_tn(
     nomiracl, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    queries, questions, stored = nomiracl
+    curated, questions, stored = nomiracl
     base = compose(
         [
             "dataset=nomiracl",
@@ -76,7 +83,7 @@ def test_hallucination_rate_of_every_replayed_model_is_fp_over_fp_plus_tn(
     totals = {"invalid": 0, "blank": 0}
     for path in MODELS:
         model = ReplayModel.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-        model = model.model_copy(update={"answers": str(queries)})
+        model = model.model_copy(update={"answers": str(curated)})
         cfg = base.model_copy(update={"model": model})
         backend = make_backend(model)
         generations = generate.run(
@@ -149,6 +156,8 @@ def test_the_committed_configs_are_what_replay_models_writes(
 ) -> None:
     (tmp_path / "data" / "raw").mkdir(parents=True)
     (tmp_path / "data" / "raw" / preset).symlink_to(shared_data / folder)
+    if preset == "nomiracl":  # its outputs are read from curate's questions
+        write_jsonl(tmp_path / CURATED, load_dataset("nomiracl", shared_data / folder).questions)
     monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
     parser = argparse.ArgumentParser()
     replay_models.add_arguments(parser)

@@ -179,3 +179,39 @@ def test_upstream_files_rebuilt_from_the_mirror_give_the_mirror_dataset(
         # Only the provenance differs: the run file the passage came from, not passages.jsonl.
         assert new.model_copy(update={"source": old.source}) == old
         assert new.source.endswith(".test.vanilla_prompt.jsonl")
+
+
+def test_replay_reads_the_stored_outputs_of_either_layout_from_curated_questions(
+    tmp_path: Path,
+) -> None:
+    """conf/model/nomiracl-*.yaml replay `meta.model_outputs` of curate's questions.jsonl, so
+    they work whichever layout data/raw/nomiracl holds: here, upstream's."""
+    import yaml
+
+    from parakh.backends import make_backend
+    from parakh.backends.replay import ReplayBackend
+    from parakh.config.model import ReplayModel
+    from parakh.io import write_jsonl
+
+    shipped = Path(__file__).parents[2] / "conf" / "model" / "nomiracl-gpt-4-azure.yaml"
+    cfg = ReplayModel.model_validate(yaml.safe_load(shipped.read_text(encoding="utf-8")))
+    assert (cfg.responses_field, cfg.question_id_field) == ("meta.model_outputs", "id")
+    loaded = load_dataset("nomiracl", FIXTURE, {})
+    curated = tmp_path / "questions.jsonl"
+    write_jsonl(curated, loaded.questions)
+    backend = make_backend(
+        cfg.model_copy(update={"answers": str(curated), "model_value": "model-b"})
+    )
+    assert isinstance(backend, ReplayBackend)
+    backend.prepare([q.id for q in loaded.questions])
+    assert {qid: a.response for qid, a in backend.table.answers.items()} == {
+        "101#0-hi": "I don't know",
+        "103#0-hi": "\nYes, answer is present in [2].",
+        "101#0-te": "Yes",
+    }
+    # A file without the nested field names it (a raw queries.jsonl given by mistake).
+    raw = tmp_path / "raw.jsonl"
+    raw.write_text(json.dumps({"id": "101#0-hi", "results": {}}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="missing field 'meta'") as err:
+        make_backend(cfg.model_copy(update={"answers": str(raw)}))
+    assert (err.value.line, err.value.field) == (1, "meta.model_outputs")

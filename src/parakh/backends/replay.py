@@ -108,6 +108,21 @@ def _field(row: dict[str, Any], name: str, label: str, line: int) -> Any:
     return row[name]
 
 
+def _nested_field(row: dict[str, Any], path: str, label: str, line: int) -> Any:
+    """`row[path]`, or for a dotted path such as `meta.model_outputs` the field inside the
+    object before each dot (a row of curate's questions.jsonl keeps stored outputs there)."""
+    if path in row or "." not in path:
+        return _field(row, path, label, line)
+    value: Any = row
+    parts = path.split(".")
+    for depth, part in enumerate(parts):
+        if not isinstance(value, dict) or part not in value:
+            where = ".".join(parts[: depth + 1])
+            raise InputError(label, f"missing field '{where}'", line=line, field=path)
+        value = value[part]
+    return value
+
+
 def _question_id(cfg: ReplayModel, row: dict[str, Any], label: str, line: int) -> str:
     if cfg.question_id_template is not None:
         try:
@@ -147,7 +162,7 @@ def _rows_of_this_model(
     taken = []
     for line, row in rows:
         if cfg.responses_field is not None:
-            outputs = _field(row, cfg.responses_field, label, line)
+            outputs = _nested_field(row, cfg.responses_field, label, line)
             if not isinstance(outputs, dict):
                 raise InputError(
                     label,

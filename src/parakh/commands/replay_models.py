@@ -4,8 +4,11 @@
     parakh replay-models liveqa_judgments    # conf/model/liveqa-<source>.yaml, 9 sources
     parakh replay-models --answers answers.csv --prefix mine [--model-field model]
 
-A preset knows where a dataset keeps its stored answers under `data/raw/<dataset>/` and how to
-read them; flags override it, or describe any flat file without a preset. The file is read to
+A preset knows where a dataset keeps its stored answers and how to read them; flags override
+it, or describe any flat file without a preset. NoMIRACL's are read from curate's output
+(`meta.model_outputs` of data/processed/nomiracl/curate/questions.jsonl), which is the same
+whichever layout data/raw/nomiracl holds (upstream's baseline runs or parsed files), so curate
+runs first. The file is read to
 list the model values; each gets `conf/model/<prefix>-<value>.yaml`, ready for
 `model=<name>` or the `models` list of params.yaml.
 """
@@ -28,14 +31,17 @@ from parakh.paths import conf_dir, resolve
 PRESETS: dict[str, dict[str, Any]] = {
     "nomiracl": {
         "prefix": "nomiracl",
-        "answers": "data/raw/nomiracl/queries.jsonl",
-        "question_id_template": "{query_id}-{language}",
-        "responses_field": "results",
+        "answers": "data/processed/nomiracl/curate/questions.jsonl",
+        "question_id_field": "id",
+        "responses_field": "meta.model_outputs",
         "unknown_ids": "ignore",
         "description": "NoMIRACL authors' stored output of {value} (vanilla prompt), replayed.",
-        "comment": "The NoMIRACL authors' baseline output of {value}, stored per query in "
-        "queries.jsonl `results`; ids as curate gives them (`<query_id>-<language>`). "
-        "Queries curate did not select (slices, limits) are skipped (unknown_ids: ignore).",
+        "comment": "The NoMIRACL authors' baseline output of {value}, as the nomiracl adapter "
+        "keeps it in each curated question's meta.model_outputs (from upstream's run files or "
+        "the parsed queries.jsonl `results`, verbatim). Read from curate's output, so the ids "
+        "are the run's own; curate runs before generate (dvc.yaml).",
+        "missing_hint": "run curate first: `dvc repro curate@nomiracl` (or "
+        "`python -m parakh.stages.curate dataset=nomiracl`)",
     },
     "liveqa_judgments": {
         "prefix": "liveqa",
@@ -94,7 +100,8 @@ def model_values(settings: dict[str, Any]) -> list[str]:
     label = settings["answers"]
     path = resolve(label)
     if not path.is_file():
-        raise ConfigError(f"{label}: answers file not found (looked at {path})")
+        hint = f"; {settings['missing_hint']}" if settings.get("missing_hint") else ""
+        raise ConfigError(f"{label}: answers file not found (looked at {path}){hint}")
     csv_file = settings.get("format", "auto") == "csv" or (
         settings.get("format", "auto") == "auto" and label.lower().endswith(".csv")
     )
@@ -104,7 +111,7 @@ def model_values(settings: dict[str, Any]) -> list[str]:
     values: set[str] = set()
     for _, row in rows:
         if nested:
-            outputs = row.get(nested)
+            outputs = _lookup(row, nested)
             if isinstance(outputs, dict):
                 values.update(str(key) for key in outputs)
         elif column in row:
@@ -112,6 +119,16 @@ def model_values(settings: dict[str, Any]) -> list[str]:
     if not values:
         raise ConfigError(f"{label}: no model values found in '{nested or column}'")
     return sorted(values)
+
+
+def _lookup(row: dict[str, Any], path: str) -> Any:
+    """`row[path]`, or the field a dotted path (`meta.model_outputs`) names; None if absent."""
+    if path in row:
+        return row[path]
+    value: Any = row
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
 
 
 def _model_keys(settings: dict[str, Any]) -> dict[str, Any]:

@@ -226,8 +226,9 @@ class ReplayModel(_ModelBase):
     )
     responses_field: str | None = Field(
         default=None,
-        description="JSONL only: a field holding {model: response} per row; model_value picks "
-        "the key (replaces response_field and model_field)",
+        description="JSONL only: a field holding {model: response} per row, or a dotted path "
+        "to one ('meta.model_outputs' in curate's questions.jsonl); model_value picks the key "
+        "(replaces response_field and model_field)",
     )
     duplicates: Literal["error", "first"] = Field(
         default="error",
