@@ -9,7 +9,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 LabelSource = Literal["dataset", "detected", "rule", "config"]
 ChunkKind = Literal["raw", "update"]
@@ -18,6 +25,14 @@ REFUSAL_EN = (
     "I do not know the answer to your question. If this needs to be answered by a doctor, "
     "please schedule a consultation."
 )
+
+
+# Judge scores are written at a fixed precision: a score computed through float arithmetic
+# that differs in its last bits between machines (a float32 embedding cosine through another
+# SIMD kernel differs by ~1e-7) must not change the judge output, which DVC hashes. As for
+# retrieval scores (parakh.retrieval.kb_versions), 4 decimals make a flip at a rounding edge
+# rare; the mean of rounded scores moves by at most 5e-5, below any figure a report prints.
+SCORE_DECIMALS = 4
 
 
 class Row(BaseModel):
@@ -249,6 +264,14 @@ class Judgment(Row):
         default=None,
         description="translate-test: the translator the question went through; None: direct",
     )
+
+    @field_serializer("score")
+    def _fixed_precision_score(self, score: float | None) -> float | None:
+        return None if score is None else round(score, SCORE_DECIMALS)
+
+    @field_serializer("votes")
+    def _fixed_precision_votes(self, votes: dict[str, float | None]) -> dict[str, float | None]:
+        return {k: None if v is None else round(v, SCORE_DECIMALS) for k, v in votes.items()}
 
 
 class HumanGrade(Row):
