@@ -1,0 +1,159 @@
+"""The main route on real data, as a user runs it: `parakh import-data` brings a dataset into
+data/raw/ (here from the shared mirror, as `--source`), then `dvc repro` builds its leaderboard.
+
+CataractBot: the extractive baseline judged by reference metrics. NoMIRACL: the authors' 11
+stored model outputs replayed as models and judged by the `nomiracl` judge; the leaderboard is
+ranked by hallucination rate, lowest first, and every rate equals FP / (FP + TN) on the
+non-relevant queries, counted here from the replayed answers (invalid outputs in neither).
+Real git and DVC in a temp copy of the project; slices keep the run short.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from parakh.io import read_jsonl
+from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
+from parakh.schema import Generation, Question
+from tests.conftest import REPO, SHARED_DATA
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is not present"),
+]
+
+NOMIRACL_MODELS = sorted(p.stem for p in (REPO / "conf/model").glob("nomiracl-*.yaml"))
+PER_LANGUAGE = {"cataractbot": 8, "nomiracl": 40}
+
+
+def _run(cmd: list[str], root: Path, env: dict[str, str]) -> str:
+    out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
+    return out.stdout + out.stderr
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
+    root = tmp_path_factory.mktemp("real-route") / "project"
+    root.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for name in ("conf", "src", "data/raw/demo"):
+        shutil.copytree(REPO / name, root / name, ignore=ignore)
+    for name in ("dvc.yaml", "params.yaml", ".gitignore", ".dvcignore", ".dvc/config"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / name, root / name)
+    config = root / "conf/config.yaml"  # MLflow is tested elsewhere
+    config.write_text(config.read_text().replace("enabled: true ", "enabled: false"))
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"HYDRA_FULL_ERROR", "MLFLOW_TRACKING_URI"} and not k.startswith("DVC_")
+    }
+    env["PARAKH_ROOT"] = str(root)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    _run(["git", "init", "-q"], root, env)
+    _run(["git", "config", "user.email", "t@t"], root, env)
+    _run(["git", "config", "user.name", "t"], root, env)
+    for dataset, n in PER_LANGUAGE.items():
+        # the documented command, with the mirror as the source
+        _run(["parakh", "import-data", dataset, "--source", str(SHARED_DATA / dataset)], root, env)
+        conf = root / f"conf/dataset/{dataset}.yaml"
+        conf.write_text(conf.read_text() + f"\nper_language: {n}\n")
+    _run(["git", "add", "-A"], root, env)
+    _run(["git", "commit", "-q", "-m", "import cataractbot and nomiracl"], root, env)
+    yield root, env
+
+
+def _repro(root: Path, env: dict[str, str], **params: object) -> None:
+    path = root / "params.yaml"
+    values = yaml.safe_load(path.read_text())
+    values.update(params)
+    path.write_text(yaml.safe_dump(values, sort_keys=False))
+    _run(["dvc", "repro"], root, env)
+
+
+def _overall_order(leaderboard_md: Path) -> list[str]:
+    """The model column of the markdown's Overall table, in its (ranked) order."""
+    lines = leaderboard_md.read_text(encoding="utf-8").splitlines()
+    start = lines.index("## Overall")
+    table = [ln for ln in lines[start + 1 :] if ln.startswith("|")]
+    rows = []
+    for line in table:
+        if not line.strip():
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    header, body = rows[0], rows[2:]
+    return [r[header.index("model")] for r in body]
+
+
+def test_imported_cataractbot_gives_a_leaderboard(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    dvc_file = yaml.safe_load((root / "data/raw/cataractbot.dvc").read_text())
+    assert dvc_file["outs"][0]["md5"].endswith(".dir")  # tracked by DVC with its checksum
+    _repro(root, env, datasets=["cataractbot"], models=["extractive"], judge="reference")
+    board = json.loads((root / "reports/cataractbot/reference/leaderboard.json").read_text())
+    questions = read_jsonl(root / "data/processed/cataractbot/curate/questions.jsonl", Question)
+    languages = {q.language for q in questions}
+    assert set(board["languages"]) == languages
+    counts = {lang: sum(q.language == lang for q in questions) for lang in languages}
+    assert all(n <= PER_LANGUAGE["cataractbot"] for n in counts.values())
+    overall = {
+        c["metric"]: c
+        for c in board["cells"]
+        if c["model"] == "extractive" and c["dimension"] == "all"
+    }
+    assert overall["chrf"]["n"] + overall["chrf"]["errors"] == len(questions)
+    assert overall["chrf"]["mean"] > 0
+    assert _run(["dvc", "status"], root, env).strip().endswith("Data and pipelines are up to date.")
+
+
+def test_nomiracl_leaderboard_ranks_by_hallucination_rate_computed_as_the_paper_does(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    root, env = project
+    assert len(NOMIRACL_MODELS) == 11
+    _repro(
+        root,
+        env,
+        datasets=["nomiracl"],
+        models=NOMIRACL_MODELS,
+        judge="nomiracl",
+        retriever="bm25",  # replayed answers: retrieval feeds no prompt, BM25 is quick
+    )
+    processed = root / "data/processed/nomiracl"
+    questions = read_jsonl(processed / "curate/questions.jsonl", Question)
+    non_relevant = {q.id for q in questions if q.subset == "non_relevant"}
+    relevant = {q.id for q in questions if q.subset == "relevant"}
+    assert non_relevant and relevant
+    expected: dict[str, float] = {}
+    for model in NOMIRACL_MODELS:
+        answers = read_jsonl(processed / f"generate/{model}.jsonl", Generation)
+        assert {g.question_id for g in answers} == {q.id for q in questions}
+        labels = {
+            g.question_id: classify_nomiracl_output(g.response) for g in answers if g.status == "ok"
+        }
+        fp = sum(labels.get(q) == ANSWER_PRESENT for q in non_relevant)
+        tn = sum(labels.get(q) == I_DONT_KNOW for q in non_relevant)
+        expected[model] = fp / (fp + tn)
+    board = json.loads((root / "reports/nomiracl/nomiracl/leaderboard.json").read_text())
+    assert board["primary_metric"] == "nomiracl_hallucination"
+    rates = {
+        c["model"]: c["mean"]
+        for c in board["cells"]
+        if c["metric"] == "nomiracl_hallucination" and c["dimension"] == "all"
+    }
+    assert rates.keys() == expected.keys()
+    for model, rate in rates.items():
+        assert rate == pytest.approx(expected[model], abs=5e-5), model  # 4-decimal rows
+    ranked = _overall_order(root / "reports/nomiracl/nomiracl/leaderboard.md")
+    assert ranked == sorted(NOMIRACL_MODELS, key=lambda m: (rates[m], m))
+    assert rates[ranked[0]] < rates[ranked[-1]]
