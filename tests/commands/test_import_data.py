@@ -38,8 +38,12 @@ UPSTREAM = {
         "data/cataract_bot/documents", "-o", "data/raw/cataractbot",
         "--rev", "b27f31e2e043831531c1686adb17c6e1d88d9deb",
     ],
+    "nomiracl": [  # both subsets' folders: {relevant,non_relevant}/<lang>.test.vanilla_prompt.jsonl
+        "dvc", "import", "https://github.com/project-miracl/nomiracl", "results/baselines",
+        "-o", "data/raw/nomiracl", "--rev", "9c787daa077ffff9c22395442b91de944256b2f1",
+    ],
 }  # fmt: skip
-DERIVED = ("nomiracl", "medquad", "liveqa_judgments")
+DERIVED = ("medquad", "liveqa_judgments")
 
 
 def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
