@@ -42,8 +42,12 @@ UPSTREAM = {
         "dvc", "import", "https://github.com/project-miracl/nomiracl", "results/baselines",
         "-o", "data/raw/nomiracl", "--rev", "9c787daa077ffff9c22395442b91de944256b2f1",
     ],
+    "medquad": [  # the whole repository: XML folders 1_CancerGov_QA .. 9_CDC_QA at its root
+        "dvc", "import", "https://github.com/abachaa/MedQuAD", ".",
+        "-o", "data/raw/medquad", "--rev", "577bd37b96c02d1833b2c9eed2de9f96964e96cb",
+    ],
 }  # fmt: skip
-DERIVED = ("medquad", "liveqa_judgments")
+DERIVED = ("liveqa_judgments",)
 
 
 def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

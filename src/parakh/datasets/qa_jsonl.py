@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from parakh.datasets.records import jsonl_lines
+from parakh.datasets.records import Record, jsonl_lines
 from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import KBDocument, Question
@@ -42,29 +42,31 @@ def load_qa_jsonl(root: Path, options: QAJsonlOptions, sink: RowSink) -> None:
         raise RowError(path, "QA file not found", reason="missing_file")
     for line in jsonl_lines(path):
         with sink.guard(line.text):
-            record = line.parse()
-            qid = record.text(options.id_field)
-            answer = record.text(options.answer_field)
-            fields: dict[str, Any] = {
-                "id": qid,
-                "text": record.text(options.question_field),
-                "language": "und",
-                "reference_answers": [answer],
-                "meta": {name: record.values.get(name) for name in options.meta_fields},
-            }
-            if options.language_field:
-                fields["language"] = record.language(options.language_field)
-                fields["label_source"] = {"language": "dataset"}
-            if options.domain_field:
-                fields["domain"] = record.optional_text(options.domain_field)
-            if options.answers_as_kb:
-                fields["meta"]["gold_document"] = f"answer:{qid}"
-            question = record.build(Question, fields)
-            sink.add_question(question, record.origin)
-            if options.answers_as_kb:
-                title = record.optional_text(options.title_field) if options.title_field else None
-                sink.add_document(
-                    KBDocument(
-                        id=f"answer:{qid}", text=answer, source=path.name, kind="raw", title=title
-                    )
-                )
+            add_pair(line.parse(), options, sink, path.name)
+
+
+def add_pair(record: Record, options: QAJsonlOptions, sink: RowSink, source: str) -> None:
+    """One QA pair as a question (and its answer as a KB passage, `answers_as_kb`)."""
+    qid = record.text(options.id_field)
+    answer = record.text(options.answer_field)
+    fields: dict[str, Any] = {
+        "id": qid,
+        "text": record.text(options.question_field),
+        "language": "und",
+        "reference_answers": [answer],
+        "meta": {name: record.values.get(name) for name in options.meta_fields},
+    }
+    if options.language_field:
+        fields["language"] = record.language(options.language_field)
+        fields["label_source"] = {"language": "dataset"}
+    if options.domain_field:
+        fields["domain"] = record.optional_text(options.domain_field)
+    if options.answers_as_kb:
+        fields["meta"]["gold_document"] = f"answer:{qid}"
+    question = record.build(Question, fields)
+    sink.add_question(question, record.origin)
+    if options.answers_as_kb:
+        title = record.optional_text(options.title_field) if options.title_field else None
+        sink.add_document(
+            KBDocument(id=f"answer:{qid}", text=answer, source=source, kind="raw", title=title)
+        )
