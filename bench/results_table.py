@@ -31,7 +31,7 @@ def ranked_rows(board: dict[str, Any], top: int) -> list[dict[str, Any]]:
     primary = board["primary_metric"]
     ranks = {r["model"]: r for r in board["ranks"] if r["metric"] == primary}
     cells = overall(board, primary)
-    order = sorted(cells, key=lambda m: (ranks[m]["rank"], m))
+    order = [m for m in sorted(ranks, key=lambda m: (ranks[m]["rank"], m)) if m in cells]
     return [
         {
             "model": m,
@@ -109,9 +109,14 @@ def main() -> int:
             interval = f"{r['rank']}" + (
                 f" ({r['rank_low']}–{r['rank_high']})" if r["rank_low"] != r["rank_high"] else ""
             )
+            figure = (
+                "–"
+                if r["mean"] is None
+                else f"{r['mean']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+            )
             print(
-                f"| {interval} | {r['model']} | {r['mean']:.3f} [{r['ci_low']:.3f}, "
-                f"{r['ci_high']:.3f}] | {r['n']} | {r['errors']} | {r['invalid']} |"
+                f"| {interval} | {r['model']} | {figure} | {r['n']} | {r['errors']} | "
+                f"{r['invalid']} |"
             )
     write_json(args.out, report)
     return 1 if failures else 0

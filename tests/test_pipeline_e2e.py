@@ -79,13 +79,13 @@ def test_dvc_repro_runs_every_stage(project: tuple[Path, dict[str, str]]) -> Non
     out = _run(["dvc", "repro"], root, env)
     for stage in (
         "curate@demo",
-        "translate@demo",
         "index@demo",
         "generate@demo-smollm2",
         "judge@demo-extractive",
         "aggregate@demo",
     ):
         assert f"Running stage '{stage}'" in out
+    assert "Running stage 'translate" not in out  # direct inference: no translate stage
     board = (root / "reports/demo/smoke/leaderboard.md").read_text()
     assert "extractive" in board and "smollm2" in board and "Smoke-test judge" in board
     metrics = json.loads((root / "reports/demo/smoke/metrics.json").read_text())

@@ -221,7 +221,9 @@ def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> di
     config: dict[str, Any] = {
         "model": cfg.model.model_dump(),
         "prompt": prompt_name(cfg),
-        "generation": cfg.generation.model_dump(),
+        # `variant` names the output file, which the run spec sits beside; leaving it out
+        # keeps a hand run of direct inference byte-identical to DVC's `variant=direct` one
+        "generation": cfg.generation.model_dump(exclude={"variant"}),
     }
     if backend_identity is not None:
         config["backend_identity"] = backend_identity
