@@ -29,6 +29,7 @@ OVERRIDES: dict[str, tuple[str, Any]] = {
     "languages": ("[hi,kn]", ["hi", "kn"]),
     "language": ("ta", "ta"),
     "domain": ("eye-care", "eye-care"),
+    "fewshot_pool": ("data/raw/dev.jsonl", "data/raw/dev.jsonl"),
     "description": ("'a slice'", "a slice"),
     "options": ("{}", None),  # merged into the dataset's own options: checked only to compose
     "strict": ("false", False),

@@ -10,7 +10,7 @@ from parakh.backends.base import estimate_tokens
 from parakh.config.generation import FewShotConfig
 from parakh.config.model import CompletionFormat, Sampling
 from parakh.errors import ConfigError
-from parakh.io import write_jsonl
+from parakh.io import read_jsonl, write_jsonl
 from parakh.prompts.builder import ModelView, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool
 from parakh.prompts.template import load_prompt
@@ -91,7 +91,7 @@ def test_the_fewshot_pool_must_not_overlap_the_evaluated_questions(tmp_path: Pat
     leaked = Question(id="other-id", text="Dev  Question 2", language="hi")
     with pytest.raises(ConfigError, match="also an evaluated question"):
         load_pool(FewShotConfig(k=1, path=str(path)), [leaked])
-    with pytest.raises(ConfigError, match="needs generation.fewshot.path"):
+    with pytest.raises(ConfigError, match="needs a pool of examples"):
         load_pool(FewShotConfig(k=1), [leaked])
 
 
@@ -176,3 +176,27 @@ def test_examples_are_dropped_before_context_and_overflow_is_flagged() -> None:
 def test_the_default_token_estimate_counts_indic_text_conservatively() -> None:
     assert estimate_tokens("abcdefgh") == 2
     assert estimate_tokens("नमस्ते") == len("नमस्ते")
+
+
+def test_a_kshot_run_on_the_demo_draws_from_the_dataset_pool() -> None:
+    """The demo ships its own pool (conf/dataset/demo.yaml `fewshot_pool`), disjoint from the
+    80 evaluated questions, so a k-shot variant runs on it with no other setting."""
+    from parakh.config import compose
+    from parakh.datasets.registry import load_dataset
+    from parakh.stages.generate import build_requests
+    from tests.conftest import REPO
+
+    cfg = compose(["generation.fewshot.k=1"])
+    assert cfg.dataset.fewshot_pool == "data/raw/demo/fewshot.jsonl"
+    evaluated = load_dataset("healthbot", REPO / "data/raw/demo").questions
+    asked = [q for q in evaluated if q.language == "ta"][:1]
+    requests, _ = build_requests(cfg, asked, {})
+    (request,) = requests
+    roles = [role for role, _ in request.messages]
+    assert roles.count("assistant") == 1  # one example turn before the question
+    pool = {
+        q.reference_answers[0]: q for q in read_jsonl(REPO / cfg.dataset.fewshot_pool, Question)
+    }
+    example_answer = request.messages[roles.index("assistant")][1]
+    assert pool[example_answer].language == "ta"  # same language first
+    load_pool(FewShotConfig(k=1, path=cfg.dataset.fewshot_pool), evaluated)  # disjoint: no error

@@ -106,6 +106,11 @@ class DatasetConfig(Strict):
         "'config'); None: detected",
     )
     domain: str | None = None
+    fewshot_pool: str | None = Field(
+        default=None,
+        description="questions JSONL (Question rows) that are never evaluated: this dataset's "
+        "k-shot examples, relative to the project root; generation.fewshot.path wins",
+    )
     description: str = ""
     options: dict[str, Any] = Field(
         default_factory=dict, description="adapter options, validated by the adapter"

@@ -46,7 +46,7 @@ from parakh.io import read_jsonl, write_json, write_jsonl
 from parakh.layout import Layout, generation_name, spec_path, translate_test_variant
 from parakh.paths import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
-from parakh.prompts.fewshot import choose_examples, load_pool
+from parakh.prompts.fewshot import choose_examples, load_pool, with_dataset_pool
 from parakh.prompts.template import load_prompt
 from parakh.scale.shard import (
     ShardSpec,
@@ -82,9 +82,8 @@ def build_requests(
     """One request per question, and the truncation record of each prompt that was cut."""
     template = load_prompt(prompt_name(cfg))
     view = model_view(cfg)
-    pool = (
-        fewshot_pool if fewshot_pool is not None else load_pool(cfg.generation.fewshot, questions)
-    )
+    fewshot = with_dataset_pool(cfg.generation.fewshot, cfg.dataset.fewshot_pool)
+    pool = fewshot_pool if fewshot_pool is not None else load_pool(fewshot, questions)
     requests, truncations = [], {}
     for q in questions:
         r = retrievals.get(q.id)
@@ -94,7 +93,7 @@ def build_requests(
             r,
             view,
             count_tokens,
-            choose_examples(pool, q, cfg.generation.fewshot),
+            choose_examples(pool, q, fewshot),
             truncate=cfg.generation.truncate_context,
             margin_tokens=cfg.generation.margin_tokens,
         )
@@ -280,9 +279,7 @@ def main_task(cfg: ParakhConfig) -> None:
     }
     if shard is not None:  # the rows last: a shard file means a finished shard
         config = {**run_config(cfg, backend.identity()), "shard": shard.as_dict()}
-        write_run_spec(
-            spec_path(target), stage="generate", config=config, inputs=inputs
-        )
+        write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
         document = accounting_document(
             {**run_info, "shard": shard.as_dict()}, result.summary, result.items
         )
