@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +24,7 @@ from parakh.scale.dvc_params import (
     params_read_by_pipeline,
     pin_project_root_to_stage_folder,
 )
+from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
 
 QUESTIONS = 6
@@ -82,40 +81,16 @@ def test_the_repo_params_are_all_read_and_dvc_hydra_composition_is_off() -> None
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     root = tmp_path_factory.mktemp("dvc-exp") / "project"
-    root.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("conf", "src", "data/raw/demo"):
-        shutil.copytree(REPO / name, root / name, ignore=ignore)
-    for name in ("dvc.yaml", "params.yaml", ".gitignore", ".dvcignore", ".dvc/config"):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / name, root / name)
-    dataset = root / "conf/dataset/demo.yaml"
-    cfg = yaml.safe_load(dataset.read_text())
-    cfg["limit"] = QUESTIONS
-    dataset.write_text(yaml.safe_dump(cfg))
+    copy_project(REPO, root)
+    update_yaml(root / "conf/dataset/demo.yaml", limit=QUESTIONS)
     echo = {"name": "echo", "backend": "scripted", "default_response": "{question}"}
     (root / "conf/model/echo.yaml").write_text(yaml.safe_dump(echo))
-    config = root / "conf/config.yaml"  # no MLflow: seconds per aggregate, not what is tested
-    config.write_text(config.read_text().replace("enabled: true ", "enabled: false"))
-    params = yaml.safe_load((root / "params.yaml").read_text())
-    params.update(models=["extractive", "echo"], judge="reference", embedder="hashing")
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"HYDRA_FULL_ERROR", "MLFLOW_TRACKING_URI"} and not k.startswith("DVC_")
-    }
+    update_yaml(
+        root / "params.yaml", models=["extractive", "echo"], judge="reference", embedder="hashing"
+    )
     # The workspace's own root: queued experiments must still write into their temp copies.
-    env["PARAKH_ROOT"] = str(root)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    for cmd in (
-        ["git", "init", "-q"],
-        ["git", "config", "user.email", "t@t"],
-        ["git", "config", "user.name", "t"],
-        ["git", "add", "-A"],
-        ["git", "commit", "-q", "-m", "init"],
-    ):
-        _run(cmd, root, env)
+    env = stage_env(root)
+    git_init(root, env)
     yield root, env
     _run(["dvc", "queue", "stop"], root, env, ok=False)  # no worker outlives the tests
 

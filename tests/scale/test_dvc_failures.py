@@ -17,7 +17,6 @@ each, the extractive model, the reference judge, no MLflow. The tests run in ord
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
 from tests.scale.test_dvc_experiments import _outputs, _ran, _run
 
@@ -51,42 +51,22 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
     """The project after one successful `dvc repro`, committed to git (dvc.lock, metrics and
     plot data), as a user leaves it."""
     root = tmp_path_factory.mktemp("dvc-failures") / "project"
-    root.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("conf", "src"):
-        shutil.copytree(REPO / name, root / name, ignore=ignore)
+    copy_project(REPO, root, folders=("conf", "src"))
     for dataset in DATASETS:
-        shutil.copytree(REPO / "data/raw/demo", root / f"data/raw/{dataset}", ignore=ignore)
+        shutil.copytree(REPO / "data/raw/demo", root / f"data/raw/{dataset}")
         _dataset_conf(root, dataset)
-    for name in ("dvc.yaml", "params.yaml", ".gitignore", ".dvcignore", ".dvc/config"):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / name, root / name)
     echo = {"name": "echo", "backend": "scripted", "default_response": "{question}"}
     (root / "conf/model/echo.yaml").write_text(yaml.safe_dump(echo))
-    config = root / "conf/config.yaml"  # no MLflow: seconds per aggregate, not what is tested
-    config.write_text(config.read_text().replace("enabled: true ", "enabled: false"))
-    params = yaml.safe_load((root / "params.yaml").read_text())
-    params.update(
-        datasets=list(DATASETS), models=["extractive"], judge="reference", embedder="hashing"
+    update_yaml(
+        root / "params.yaml",
+        datasets=list(DATASETS),
+        models=["extractive"],
+        judge="reference",
+        embedder="hashing",
     )
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"HYDRA_FULL_ERROR", "MLFLOW_TRACKING_URI"} and not k.startswith("DVC_")
-    }
-    env["PARAKH_ROOT"] = str(root)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    for cmd in (
-        ["git", "init", "-q"],
-        ["git", "config", "user.email", "t@t"],
-        ["git", "config", "user.name", "t"],
-        ["git", "add", "-A"],
-        ["git", "commit", "-q", "-m", "init"],
-        ["dvc", "repro"],
-        ["git", "add", "-A"],
-        ["git", "commit", "-q", "-m", "first run"],
-    ):
+    env = stage_env(root)
+    git_init(root, env)
+    for cmd in (["dvc", "repro"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "first run"]):
         _run(cmd, root, env)
     yield root, env
 

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
 
+from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.slow
@@ -44,15 +42,8 @@ def _commit(root: Path, env: dict[str, str], message: str) -> None:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     root = tmp_path_factory.mktemp("dvc-variants") / "project"
-    root.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("conf", "src", "data/raw/demo"):
-        shutil.copytree(REPO / name, root / name, ignore=ignore)
-    for name in ("dvc.yaml", "params.yaml", ".gitignore", ".dvcignore", ".dvc/config"):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / name, root / name)
-    dataset = root / "conf/dataset/demo.yaml"
-    dataset.write_text(yaml.safe_dump({**yaml.safe_load(dataset.read_text()), "limit": QUESTIONS}))
+    copy_project(REPO, root)
+    update_yaml(root / "conf/dataset/demo.yaml", limit=QUESTIONS)
     echo = {
         "name": "echo",
         "backend": "scripted",
@@ -60,31 +51,16 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
         "sampling": {"temperature": 0.0},
     }
     (root / "conf/model/echo.yaml").write_text(yaml.safe_dump(echo))
-    config = root / "conf/config.yaml"  # no MLflow: not what is tested here
-    config.write_text(config.read_text().replace("enabled: true ", "enabled: false"))
-    params = yaml.safe_load((root / "params.yaml").read_text())
-    params.update(
+    update_yaml(
+        root / "params.yaml",
         models=["extractive", "echo"],
         judge="reference",
         embedder="hashing",
         variants=[],
         translate_test=[],
     )
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"HYDRA_FULL_ERROR", "MLFLOW_TRACKING_URI"} and not k.startswith("DVC_")
-    }
-    env["PARAKH_ROOT"] = str(root)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    for cmd in (
-        ["git", "init", "-q"],
-        ["git", "config", "user.email", "t@t"],
-        ["git", "config", "user.name", "t"],
-    ):
-        _run(cmd, root, env)
-    _commit(root, env, "init")
+    env = stage_env(root)
+    git_init(root, env)
     yield root, env
 
 

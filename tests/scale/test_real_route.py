@@ -11,10 +11,7 @@ Real git and DVC in a temp copy of the project; slices keep the run short.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +21,13 @@ import yaml
 from parakh.io import read_jsonl
 from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
 from parakh.schema import Generation, Question
+from parakh.testing.dvc_project import (
+    copy_project,
+    git_init,
+    run_command,
+    stage_env,
+    update_yaml,
+)
 from tests.conftest import REPO, SHARED_DATA
 
 pytestmark = [
@@ -44,51 +48,31 @@ def _run(cmd: list[str], root: Path, env: dict[str, str]) -> str:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     root = tmp_path_factory.mktemp("real-route") / "project"
-    root.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    for name in ("conf", "src", "data/raw/demo"):
-        shutil.copytree(REPO / name, root / name, ignore=ignore)
-    for name in ("dvc.yaml", "params.yaml", ".gitignore", ".dvcignore", ".dvc/config"):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / name, root / name)
-    config = root / "conf/config.yaml"  # MLflow is tested elsewhere
-    config.write_text(config.read_text().replace("enabled: true ", "enabled: false"))
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"HYDRA_FULL_ERROR", "MLFLOW_TRACKING_URI"} and not k.startswith("DVC_")
-    }
-    env["PARAKH_ROOT"] = str(root)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    _run(["git", "init", "-q"], root, env)
-    _run(["git", "config", "user.email", "t@t"], root, env)
-    _run(["git", "config", "user.name", "t"], root, env)
+    copy_project(REPO, root)
+    env = stage_env(root)
+    git_init(root, env)
     for dataset, n in PER_LANGUAGE.items():
         # the documented command, with the mirror as the source
         _run(["parakh", "import-data", dataset, "--source", str(SHARED_DATA / dataset)], root, env)
-        conf = root / f"conf/dataset/{dataset}.yaml"
-        conf.write_text(conf.read_text() + f"\nper_language: {n}\n")
+        update_yaml(root / f"conf/dataset/{dataset}.yaml", per_language=n)
     _run(["git", "add", "-A"], root, env)
     _run(["git", "commit", "-q", "-m", "import cataractbot and nomiracl"], root, env)
     yield root, env
 
 
 def _repro(root: Path, env: dict[str, str], **params: object) -> None:
-    path = root / "params.yaml"
-    values = yaml.safe_load(path.read_text())
-    values.update(params)
-    path.write_text(yaml.safe_dump(values, sort_keys=False))
+    update_yaml(root / "params.yaml", **params)
     _run(["dvc", "repro"], root, env)
 
 
 def _overall_order(leaderboard_md: Path) -> list[str]:
     """The model column of the markdown's Overall table, in its (ranked) order."""
     lines = leaderboard_md.read_text(encoding="utf-8").splitlines()
-    start = lines.index("## Overall")
-    table = [ln for ln in lines[start + 1 :] if ln.startswith("|")]
+    overall = lines.index("## Overall")
+    first = next(i for i in range(overall, len(lines)) if lines[i].startswith("|"))
     rows = []
-    for line in table:
-        if not line.strip():
+    for line in lines[first:]:
+        if not line.startswith("|"):
             break
         rows.append([c.strip() for c in line.strip("|").split("|")])
     header, body = rows[0], rows[2:]
@@ -113,7 +97,8 @@ def test_imported_cataractbot_gives_a_leaderboard(project: tuple[Path, dict[str,
     }
     assert overall["chrf"]["n"] + overall["chrf"]["errors"] == len(questions)
     assert overall["chrf"]["mean"] > 0
-    assert _run(["dvc", "status"], root, env).strip().endswith("Data and pipelines are up to date.")
+    status = run_command(["dvc", "status", "--json"], root, env)
+    assert status.returncode == 0 and json.loads(status.stdout) == {}  # nothing left to run
 
 
 def test_nomiracl_leaderboard_ranks_by_hallucination_rate_computed_as_the_paper_does(
