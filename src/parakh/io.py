@@ -89,8 +89,12 @@ def read_text(path: str | Path) -> str:
         raise InputError(path, f"invalid UTF-8 at byte {e.start}", line=line) from e
 
 
-def iter_json_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for each non-blank line of a JSONL file."""
+def iter_json_objects(
+    path: str | Path, label: str | Path | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for each non-blank line of a JSONL file; errors name
+    `label` (e.g. the path as a config gave it) or the path."""
+    where = path if label is None else label
     for lineno, line in enumerate(read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
@@ -98,10 +102,12 @@ def iter_json_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(
-                path, f"not valid JSON ({e.msg} at column {e.colno})", line=lineno
+                where, f"not valid JSON ({e.msg} at column {e.colno})", line=lineno
             ) from e
         if not isinstance(obj, dict):
-            raise InputError(path, f"expected a JSON object, got {type(obj).__name__}", line=lineno)
+            raise InputError(
+                where, f"expected a JSON object, got {type(obj).__name__}", line=lineno
+            )
         yield lineno, obj
 
 

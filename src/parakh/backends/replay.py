@@ -11,7 +11,6 @@ response cache is not needed, since an answer is read, never computed.
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +20,7 @@ from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_path
-from parakh.io import read_text
+from parakh.io import iter_json_objects, read_text
 from parakh.paths import resolve
 
 
@@ -52,20 +51,7 @@ def file_format(cfg: ReplayModel) -> str:
 
 def jsonl_rows(path: Path, label: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line, object) per non-blank line; errors name `label` (the path as configured)."""
-    for lineno, text in enumerate(read_text(path).splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InputError(
-                label, f"not valid JSON ({e.msg} at column {e.colno})", line=lineno
-            ) from e
-        if not isinstance(row, dict):
-            raise InputError(
-                label, f"expected a JSON object, got {type(row).__name__}", line=lineno
-            )
-        yield lineno, row
+    return iter_json_objects(path, label)
 
 
 def csv_rows(path: Path, label: str, required: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
