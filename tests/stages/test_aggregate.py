@@ -112,6 +112,22 @@ def test_stage_writes_every_output_dvc_yaml_declares(project: Path) -> None:
     assert after == before
 
 
+def test_report_outputs_do_not_change_with_the_commit(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """report.html is a DVC output: a commit hash in it would make the commit that records
+    dvc.lock change the output it records. The commit goes to MLflow tags only."""
+    cfg = compose(["tracking.enabled=false"])
+    monkeypatch.setattr(aggregate, "git_commit", lambda: "a" * 40)
+    aggregate.main_task(cfg)
+    before = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
+    monkeypatch.setattr(aggregate, "git_commit", lambda: "b" * 40)
+    aggregate.main_task(cfg)
+    after = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
+    assert after == before
+    assert b"a" * 40 not in (project / "reports/demo/smoke/report.html").read_bytes()
+
+
 def _files(folder: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
