@@ -13,11 +13,13 @@ import pytest
 import yaml
 
 from parakh.cli import main as cli_main
-from parakh.commands.import_data import dataset_config, import_command
+from parakh.commands.import_data import dataset_config, import_commands
 from parakh.config import compose
 from parakh.datasets import load_dataset
 from parakh.errors import ConfigError
+from parakh.testing.dvc_project import git_init, stage_env
 from tests.conftest import REPO
+from tests.datasets.liveqa_upstream import XML, ZIP, write_upstream
 from tests.datasets.mirror import MIRROR_FOLDERS, mirror_folder
 
 UPSTREAM = {
@@ -47,7 +49,23 @@ UPSTREAM = {
         "-o", "data/raw/medquad", "--rev", "577bd37b96c02d1833b2c9eed2de9f96964e96cb",
     ],
 }  # fmt: skip
-DERIVED = ("liveqa_judgments",)
+UPSTREAM_FILES = {  # two repositories, one `dvc import` per file into data/raw/liveqa_judgments/
+    "liveqa_judgments": [
+        [
+            "dvc", "import", "https://github.com/abachaa/MedQuAD",
+            "QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip",
+            "-o", "data/raw/liveqa_judgments/QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip",
+            "--rev", "577bd37b96c02d1833b2c9eed2de9f96964e96cb",
+        ],
+        [
+            "dvc", "import", "https://github.com/abachaa/LiveQA_MedicalTask_TREC2017",
+            "TestDataset/TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
+            "-o",
+            "data/raw/liveqa_judgments/TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
+            "--rev", "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f",
+        ],
+    ],
+}  # fmt: skip
 
 
 def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -63,41 +81,53 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
 
 @pytest.mark.parametrize("dataset", sorted(UPSTREAM))
 def test_upstream_command_imports_the_pinned_commit(dataset: str) -> None:
-    assert import_command(dataset_config(dataset)) == UPSTREAM[dataset]
-    assert import_command(dataset_config(dataset), force=True) == [*UPSTREAM[dataset], "--force"]
+    assert import_commands(dataset_config(dataset)) == [UPSTREAM[dataset]]
+    assert import_commands(dataset_config(dataset), force=True) == [[*UPSTREAM[dataset], "--force"]]
 
 
-def test_every_real_dataset_is_importable_or_says_why_not() -> None:
-    assert set(UPSTREAM) | set(DERIVED) == set(MIRROR_FOLDERS)
+@pytest.mark.parametrize("dataset", sorted(UPSTREAM_FILES))
+def test_upstream_files_are_one_import_each(dataset: str) -> None:
+    assert import_commands(dataset_config(dataset)) == UPSTREAM_FILES[dataset]
 
 
-@pytest.mark.parametrize("dataset", DERIVED)
-def test_derived_layout_asks_for_source(dataset: str) -> None:
-    with pytest.raises(ConfigError, match=f"parakh import-data {dataset} --source"):
-        import_command(dataset_config(dataset))
+def test_every_real_dataset_is_importable_from_upstream() -> None:
+    assert set(UPSTREAM) | set(UPSTREAM_FILES) == set(MIRROR_FOLDERS)
+
+
+def test_derived_layout_asks_for_source() -> None:
+    ds = dataset_config("indicquest")
+    assert ds.source is not None
+    derived = ds.model_copy(
+        update={"source": ds.source.model_copy(update={"upstream_layout": False})}
+    )
+    with pytest.raises(ConfigError, match="parakh import-data indicquest --source"):
+        import_commands(derived)
 
 
 def test_source_becomes_import_url(tmp_path: Path) -> None:
     ds = dataset_config("nomiracl")
-    assert import_command(ds, str(tmp_path)) == [
-        "dvc", "import-url", str(tmp_path.resolve()), "data/raw/nomiracl",
+    assert import_commands(ds, str(tmp_path)) == [
+        ["dvc", "import-url", str(tmp_path.resolve()), "data/raw/nomiracl"],
     ]  # fmt: skip
     url = "https://example.org/nomiracl.tar"
-    assert import_command(ds, url, force=True) == [
-        "dvc", "import-url", url, "data/raw/nomiracl", "--force",
+    assert import_commands(ds, url, force=True) == [
+        ["dvc", "import-url", url, "data/raw/nomiracl", "--force"],
     ]  # fmt: skip
     with pytest.raises(ConfigError, match="no such file or folder"):
-        import_command(ds, str(tmp_path / "absent"))
+        import_commands(ds, str(tmp_path / "absent"))
 
 
 def test_demo_has_no_source() -> None:
     with pytest.raises(ConfigError, match="'demo' has no public source"):
-        import_command(dataset_config("demo"))
+        import_commands(dataset_config("demo"))
 
 
 def test_dry_run_prints_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _cli(["import-data", "indicquest", "--dry-run"], capsys)
     assert code == 0 and out.strip() == " ".join(UPSTREAM["indicquest"])
+    code, out, _ = _cli(["import-data", "liveqa_judgments", "--dry-run"], capsys)
+    assert code == 0
+    assert out.splitlines() == [" ".join(c) for c in UPSTREAM_FILES["liveqa_judgments"]]
 
 
 def test_unknown_dataset_names_close_matches(capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,3 +193,89 @@ def test_existing_target_needs_force(
     code, _, err = _cli(["import-data", "cataractbot", "--source", source, "--force"], capsys)
     assert code == 0, err
     assert (project / "data/raw/cataractbot.dvc").read_text(encoding="utf-8") == before
+
+
+def _upstream_repos(tmp_path: Path, shared_data: Path) -> dict[str, tuple[str, str]]:
+    """Two local git repositories holding upstream's LiveQA-Med files where upstream has them
+    (written back from the mirror); {file path in repo: (repo, commit)}."""
+    files = write_upstream(
+        mirror_folder(shared_data, "liveqa_judgments") / "judgments.jsonl", tmp_path / "files"
+    )
+    env = stage_env(tmp_path)
+    placed = {}
+    for name, path in zip(("medquad", "liveqa"), files, strict=True):
+        repo = tmp_path / "upstream" / name
+        inner = path.name if name == "medquad" else f"TestDataset/{path.name}"
+        (repo / inner).parent.mkdir(parents=True)
+        shutil.copy(path, repo / inner)
+        git_init(repo, env)
+        rev = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        placed[inner] = (str(repo), rev)
+    return placed
+
+
+def _point_source_at(project: Path, placed: dict[str, tuple[str, str]]) -> None:
+    conf = project / "conf/dataset/liveqa_judgments.yaml"
+    document = yaml.safe_load(conf.read_text(encoding="utf-8"))
+    for entry in document["source"]["files"]:
+        entry["repo"], entry["rev"] = placed[entry["path"]]
+    conf.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+
+
+def test_import_of_upstream_files_from_two_repositories(
+    project: Path, shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`parakh import-data liveqa_judgments` runs one `dvc import` per upstream file (here from
+    local git repositories with upstream's paths), each tracked by its own .dvc file, and the
+    adapter reads them as the mirror's joined rows."""
+    _dvc_init(project)
+    placed = _upstream_repos(tmp_path, shared_data)
+    _point_source_at(project, placed)
+    code, out, err = _cli(["import-data", "liveqa_judgments"], capsys)
+    assert code == 0, err
+    folder = project / "data/raw/liveqa_judgments"
+    dvc_files = sorted(folder.glob("*.dvc"))
+    assert [p.name for p in dvc_files] == [f"{ZIP}.dvc", f"{XML}.dvc"]
+    assert not (project / "data/raw/liveqa_judgments.dvc").exists()
+    for dvc_file in dvc_files:
+        assert f"data/raw/liveqa_judgments/{dvc_file.name}" in out
+        entry = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))
+        (dep,) = entry["deps"]
+        repo, rev = placed[dep["path"]]
+        assert dep["repo"]["url"] == repo and dep["repo"]["rev_lock"] == rev
+        assert len(entry["outs"][0]["md5"]) == 32
+    options = compose(["dataset=liveqa_judgments"]).dataset.options
+    imported = load_dataset("liveqa_med", folder, options)
+    mirrored = load_dataset("liveqa_med", mirror_folder(shared_data, "liveqa_judgments"), options)
+    assert imported.rejected == [] and imported.judgments == mirrored.judgments
+    assert imported.questions == mirrored.questions
+    before = {p.name: p.read_text(encoding="utf-8") for p in dvc_files}
+    code, _, err = _cli(["import-data", "liveqa_judgments"], capsys)
+    assert code == 2 and "already exists: use --force" in err
+    assert _cli(["import-data", "liveqa_judgments", "--force"], capsys)[0] == 0
+    assert {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.dvc")} == before
+
+
+def test_a_failed_file_import_leaves_what_was_there(
+    project: Path, shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The second of two imports fails: the first one's file is removed again, and with
+    --force the earlier import comes back as it was."""
+    _dvc_init(project)
+    placed = _upstream_repos(tmp_path, shared_data)
+    xml_path = f"TestDataset/{XML}"
+    broken = {**placed, xml_path: (placed[xml_path][0], "0" * 40)}
+    _point_source_at(project, broken)
+    code, _, err = _cli(["import-data", "liveqa_judgments"], capsys)
+    assert code == 2 and "failed (exit" in err
+    assert not (project / "data/raw/liveqa_judgments").exists()
+    _point_source_at(project, placed)
+    assert _cli(["import-data", "liveqa_judgments"], capsys)[0] == 0
+    folder = project / "data/raw/liveqa_judgments"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    _point_source_at(project, broken)
+    code, _, err = _cli(["import-data", "liveqa_judgments", "--force"], capsys)
+    assert code == 2
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

@@ -86,10 +86,12 @@ def test_data_lives_under_data_raw_and_real_datasets_name_their_source(dataset: 
         return
     source = cfg.source
     assert source is not None and source.licence and source.url.startswith("https://")
-    assert source.repo is not None and source.repo.startswith("https://github.com/")
-    assert source.rev is not None and len(source.rev) == 40
+    pinned = source.files or [source]  # several upstream files, or one repo/path/rev
+    for entry in pinned:
+        assert entry.repo is not None and entry.repo.startswith("https://github.com/")
+        assert entry.rev is not None and len(entry.rev) == 40
     if source.upstream_layout:
-        assert source.path is not None  # the file or folder `dvc import` brings
+        assert all(entry.path is not None for entry in pinned)  # what `dvc import` brings
     else:
         assert source.note  # says how the adapter's layout is derived
 

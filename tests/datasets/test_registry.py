@@ -21,6 +21,7 @@ def test_all_adapters_are_registered() -> None:
         "healthbot",
         "human_judgments",
         "indicquest",
+        "liveqa_med",
         "medquad",
         "nomiracl",
         "qa_jsonl",

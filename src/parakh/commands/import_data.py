@@ -3,13 +3,16 @@
     parakh import-data indicquest                       # upstream repo at the pinned commit
     parakh import-data nomiracl --source /data/nomiracl  # a local folder (or a file, or a URL)
     parakh import-data xquad_hi --dry-run                # print the dvc command, run nothing
+    parakh import-data liveqa_judgments                  # two upstream files, two dvc imports
 
 A thin layer over DVC: `dvc import <repo> <path> -o data/raw/<dataset> --rev <commit>` for the
 upstream source recorded in conf/dataset/<dataset>.yaml (`source:`), `dvc import-url <source>
 data/raw/<dataset>` for `--source`. DVC writes data/raw/<dataset>.dvc with the checksum of what
 it brought; commit that file (and data/raw/.gitignore), and `dvc repro` tracks the data from
-then on. Where the adapter reads a layout derived from upstream (`source.upstream_layout:
-false`), the command says so and asks for `--source`.
+then on. A dataset upstream spreads over several repositories (`source.files`) gets one
+`dvc import` per file, into data/raw/<dataset>/<file name>, each with its own .dvc file there.
+Where the adapter reads a layout derived from upstream (`source.upstream_layout: false`), the
+command says so and asks for `--source`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import argparse
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from parakh.config import compose
 from parakh.config.dataset import DatasetConfig
@@ -63,11 +66,18 @@ def _local_or_url(source: str) -> str:
     return str(path)
 
 
-def import_command(ds: DatasetConfig, source: str | None = None, force: bool = False) -> list[str]:
-    """The dvc command line that brings `ds`'s data to `ds.path` (data/raw/<dataset>)."""
+def _file_target(ds: DatasetConfig, upstream_path: str) -> str:
+    return f"{ds.path}/{PurePosixPath(upstream_path).name}"
+
+
+def import_commands(
+    ds: DatasetConfig, source: str | None = None, force: bool = False
+) -> list[list[str]]:
+    """The dvc command lines that bring `ds`'s data to `ds.path` (data/raw/<dataset>): one,
+    or one per file where upstream spreads the dataset over several (`source.files`)."""
     tail = ["--force"] if force else []
     if source is not None:
-        return ["dvc", "import-url", _local_or_url(source), ds.path, *tail]
+        return [["dvc", "import-url", _local_or_url(source), ds.path, *tail]]
     upstream = ds.source
     if upstream is None:
         raise ConfigError(
@@ -81,11 +91,33 @@ def import_command(ds: DatasetConfig, source: str | None = None, force: bool = F
             f"upstream ({upstream.url}), not upstream's files. {upstream.note} Bring a folder "
             f"in that layout with `parakh import-data {ds.name} --source PATH_OR_URL`."
         )
+    if upstream.files:
+        return [
+            [
+                "dvc",
+                "import",
+                f.repo,
+                f.path,
+                "-o",
+                _file_target(ds, f.path),
+                "--rev",
+                f.rev,
+                *tail,
+            ]  # fmt: skip
+            for f in upstream.files
+        ]
     if upstream.repo is not None:
         assert upstream.path is not None and upstream.rev is not None  # DataSource checks
-        return ["dvc", "import", upstream.repo, upstream.path, "-o", ds.path,
-                "--rev", upstream.rev, *tail]  # fmt: skip
-    return ["dvc", "import-url", upstream.url, ds.path, *tail]
+        return [["dvc", "import", upstream.repo, upstream.path, "-o", ds.path,
+                 "--rev", upstream.rev, *tail]]  # fmt: skip
+    return [["dvc", "import-url", upstream.url, ds.path, *tail]]
+
+
+def dvc_files(ds: DatasetConfig, source: str | None) -> list[str]:
+    """The .dvc files the import writes: data/raw/<dataset>.dvc, or one per upstream file."""
+    if source is None and ds.source is not None and ds.source.files:
+        return [f"{_file_target(ds, f.path)}.dvc" for f in ds.source.files]
+    return [f"{ds.path}.dvc"]
 
 
 def check_target(root: Path, ds: DatasetConfig, force: bool) -> None:
@@ -124,32 +156,41 @@ def _remove(path: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ds = dataset_config(args.dataset)
-    command = import_command(ds, args.source, args.force)
+    commands = import_commands(ds, args.source, args.force)
     if args.dry_run:
-        print(" ".join(command))
+        print("\n".join(" ".join(command) for command in commands))
         return 0
     root = project_root()
     check_target(root, ds, args.force)
     target = root / ds.path
+    dvc_file = target.with_name(target.name + ".dvc")
     target.parent.mkdir(parents=True, exist_ok=True)  # dvc needs data/raw/
-    # dvc would import *into* an existing folder: --force moves it aside, and back on failure.
-    aside = target.with_name(f".{target.name}.replaced")
-    if target.exists() or target.is_symlink():
+    # dvc would import *into* an existing folder: --force moves the folder and its .dvc file
+    # aside, and back if any import fails, so a failure leaves what was there before.
+    moved = [(p, p.with_name(f".{p.name}.replaced")) for p in (target, dvc_file)]
+    for path, aside in moved:
+        if path.exists() or path.is_symlink():
+            _remove(aside)
+            path.rename(aside)
+    if len(commands) > 1:
+        target.mkdir()
+    for command in commands:
+        print("$ " + " ".join(command), flush=True)
+        done = subprocess.run([dvc_executable(), *command[1:]], cwd=root, check=False)
+        if done.returncode != 0:
+            for path, aside in moved:
+                _remove(path)
+                if aside.exists() or aside.is_symlink():
+                    aside.rename(path)
+            raise DataImportError(
+                f"`{' '.join(command)}` failed (exit {done.returncode}); see dvc's message above"
+            )
+    for _, aside in moved:
         _remove(aside)
-        target.rename(aside)
-    print("$ " + " ".join(command), flush=True)
-    done = subprocess.run([dvc_executable(), *command[1:]], cwd=root, check=False)
-    if done.returncode != 0:
-        if aside.exists() or aside.is_symlink():
-            _remove(target)
-            aside.rename(target)
-        raise DataImportError(
-            f"`{' '.join(command)}` failed (exit {done.returncode}); see dvc's message above"
-        )
-    _remove(aside)
-    dvc_file = f"{ds.path}.dvc"
+    tracked = dvc_files(ds, args.source)
+    ignore = f"{ds.path}/.gitignore" if len(tracked) > 1 else f"{Path(ds.path).parent}/.gitignore"
     print(
-        f"import-data: {ds.name} -> {ds.path}, tracked by {dvc_file}. Commit it: "
-        f"git add {dvc_file} {Path(ds.path).parent}/.gitignore && git commit -m 'Import {ds.name}'"
+        f"import-data: {ds.name} -> {ds.path}, tracked by {' and '.join(tracked)}. Commit it: "
+        f"git add {' '.join(tracked)} {ignore} && git commit -m 'Import {ds.name}'"
     )
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -52,6 +53,14 @@ class CategoryConfig(Strict):
     )
 
 
+class SourceFile(Strict):
+    """One file of a dataset that upstream spreads over several repositories."""
+
+    repo: str = Field(description="git repository URL")
+    path: str = Field(description="the file inside `repo`")
+    rev: str = Field(description="commit (or tag) of `repo` imported")
+
+
 class DataSource(Strict):
     """Where a dataset comes from upstream: what `parakh import-data <dataset>` imports by
     default, with the facts a user needs to cite and license it."""
@@ -65,6 +74,11 @@ class DataSource(Strict):
         "is importable as is (`upstream_layout: false`)",
     )
     rev: str | None = Field(default=None, description="commit (or tag) of `repo` imported")
+    files: list[SourceFile] = Field(
+        default_factory=list,
+        description="several files, from one or more repositories, each imported to "
+        "data/raw/<dataset>/<file name> (replaces repo, path and rev)",
+    )
     url: str = Field(description="page of the source (or, without `repo`, the file URL)")
     licence: str
     citation: str = ""
@@ -77,6 +91,13 @@ class DataSource(Strict):
 
     @model_validator(mode="after")
     def _pinned(self) -> DataSource:
+        if self.files and (self.repo or self.path or self.rev):
+            raise ValueError("give either `files` or `repo`/`path`/`rev`, not both")
+        if self.files and not self.upstream_layout:
+            raise ValueError("`files` are imported as upstream has them: upstream_layout: true")
+        names = [PurePosixPath(f.path).name for f in self.files]
+        if len(set(names)) != len(names):
+            raise ValueError(f"`files` must have distinct file names, got {names}")
         if self.repo is not None and self.rev is None:
             raise ValueError("a git `repo` source needs `rev`, the commit imported")
         if self.upstream_layout and self.repo is not None and self.path is None:

@@ -35,6 +35,7 @@ def _register_builtin() -> None:
         healthbot,
         indicquest,
         judgments,
+        liveqa,
         medquad,
         nomiracl,
         qa_jsonl,

@@ -10,6 +10,7 @@ two ratings of one item are data, not duplicates.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,56 +65,61 @@ def _grade(record: Record, options: JudgmentOptions) -> float:
     return grade
 
 
+@dataclass
+class JudgmentReader:
+    """Builds questions and judgments from judged-pair records, whatever file they come from:
+    each question once (its rows must agree on the text), each pair graded twice as `#2`."""
+
+    options: JudgmentOptions
+    sink: RowSink
+    questions: dict[str, Question] = field(default_factory=dict)
+    pair_counts: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def add(self, record: Record) -> None:
+        options = self.options
+        qid = record.text(options.question_id_field)
+        meta: dict[str, Any] = {
+            name: record.values.get(name) for name in options.question_meta_fields
+        }
+        question = record.build(
+            Question,
+            {"id": qid, "text": record.text(options.question_field), "language": "und",
+             "meta": meta},
+        )  # fmt: skip
+        known = self.questions.get(qid)
+        if known is not None and known.text != question.text:
+            raise record.error(
+                options.question_field,
+                f"question {qid!r} has another text on an earlier line",
+                "duplicate_id_conflict",
+            )
+        answer_id = record.text(options.answer_id_field)
+        n = self.pair_counts.get((qid, answer_id), 0) + 1
+        judgment = record.build(
+            HumanJudgment,
+            {
+                "id": f"{qid}:{answer_id}" + (f"#{n}" if n > 1 else ""),
+                "question_id": qid,
+                "answer_id": answer_id,
+                "answer": record.text(options.answer_field, strip=False),
+                "grade": _grade(record, options),
+                "scale_min": options.scale[0],
+                "scale_max": options.scale[1],
+                "label": record.optional_text(options.label_field) if options.label_field else None,
+                "meta": {name: record.values.get(name) for name in options.judgment_meta_fields},
+            },
+        )
+        self.pair_counts[(qid, answer_id)] = n
+        if known is None:
+            self.questions[qid] = question
+            self.sink.add_question(question, record.origin)
+        self.sink.add_judgment(judgment)
+
+
 @register("human_judgments", JudgmentOptions)
 def load_judgments(root: Path, options: JudgmentOptions, sink: RowSink) -> None:
     path = root / options.file if root.is_dir() else root
-    questions: dict[str, Question] = {}
-    pair_counts: dict[tuple[str, str], int] = {}
+    reader = JudgmentReader(options, sink)
     for line in jsonl_lines(path):
         with sink.guard(line.text):
-            record = line.parse()
-            qid = record.text(options.question_id_field)
-            meta: dict[str, Any] = {
-                name: record.values.get(name) for name in options.question_meta_fields
-            }
-            question = record.build(
-                Question,
-                {
-                    "id": qid,
-                    "text": record.text(options.question_field),
-                    "language": "und",
-                    "meta": meta,
-                },
-            )
-            known = questions.get(qid)
-            if known is not None and known.text != question.text:
-                raise record.error(
-                    options.question_field,
-                    f"question {qid!r} has another text on an earlier line",
-                    "duplicate_id_conflict",
-                )
-            answer_id = record.text(options.answer_id_field)
-            n = pair_counts.get((qid, answer_id), 0) + 1
-            judgment = record.build(
-                HumanJudgment,
-                {
-                    "id": f"{qid}:{answer_id}" + (f"#{n}" if n > 1 else ""),
-                    "question_id": qid,
-                    "answer_id": answer_id,
-                    "answer": record.text(options.answer_field, strip=False),
-                    "grade": _grade(record, options),
-                    "scale_min": options.scale[0],
-                    "scale_max": options.scale[1],
-                    "label": record.optional_text(options.label_field)
-                    if options.label_field
-                    else None,
-                    "meta": {
-                        name: record.values.get(name) for name in options.judgment_meta_fields
-                    },
-                },
-            )
-            pair_counts[(qid, answer_id)] = n
-            if known is None:
-                questions[qid] = question
-                sink.add_question(question, record.origin)
-            sink.add_judgment(judgment)
+            reader.add(line.parse())
