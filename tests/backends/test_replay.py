@@ -106,6 +106,23 @@ def test_a_model_column_fans_out_into_one_model_per_value(tmp_path: Path) -> Non
     assert answers_of(llama, "q1", "q2") == {"q1": ("No.", None), "q2": ("Maybe.", None)}
 
 
+def test_a_dotted_model_field_reads_inside_an_object(tmp_path: Path) -> None:
+    """curate's human_judgments.jsonl keeps the answer's source in meta.answer_source."""
+    path = write_lines(
+        tmp_path / "human_judgments.jsonl",
+        {"question_id": "q1", "answer": "GHR text", "meta": {"answer_source": "GHR"}},
+        {"question_id": "q1", "answer": "CDC text", "meta": {"answer_source": "CDC"}},
+        {"question_id": "q2", "answer": "CDC two", "meta": {"answer_source": "CDC"}},
+    )
+    settings = {"response_field": "answer", "model_field": "meta.answer_source"}
+    cdc = make_backend(replay(path, model_value="CDC", **settings))
+    assert isinstance(cdc, ReplayBackend)
+    assert answers_of(cdc, "q1", "q2") == {"q1": ("CDC text", None), "q2": ("CDC two", None)}
+    write_lines(path, {"question_id": "q1", "answer": "text", "meta": {}})
+    message = failure(replay(path, model_value="CDC", **settings))
+    assert "line 1" in message and "meta.answer_source" in message
+
+
 def test_outputs_nested_per_row_with_a_composite_question_id(tmp_path: Path) -> None:
     """NoMIRACL's layout: one row per query, {model: output} in `results`."""
     path = write_lines(

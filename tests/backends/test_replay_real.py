@@ -124,13 +124,24 @@ def test_hallucination_rate_of_every_replayed_model_is_fp_over_fp_plus_tn(
 
 
 LIVEQA_MODELS = sorted((REPO / "conf" / "model").glob("liveqa-*.yaml"))
+LIVEQA_CURATED = "data/processed/liveqa_judgments/curate/human_judgments.jsonl"
+LIVEQA_OPTIONS = {"question_field": "NLM-Summary"}
+
+
+def _curated_judgments(shared_data: Path, root: Path) -> Path:
+    """curate's human_judgments.jsonl of the mirror's LiveQA-Med rows, under `root`."""
+    loaded = load_dataset("liveqa_med", shared_data / "liveqa_med_judgments", LIVEQA_OPTIONS)
+    path = root / LIVEQA_CURATED
+    write_jsonl(path, loaded.judgments)
+    return path
 
 
 def test_liveqa_sources_replay_the_first_judged_answer_of_each_question(
-    shared_data: Path,
+    shared_data: Path, tmp_path: Path
 ) -> None:
     judgments = shared_data / "liveqa_med_judgments" / "judgments.jsonl"
-    loaded = load_dataset("human_judgments", judgments.parent, {"question_field": "NLM-Summary"})
+    loaded = load_dataset("liveqa_med", judgments.parent, LIVEQA_OPTIONS)
+    curated = _curated_judgments(shared_data, tmp_path)
     ids = [q.id for q in loaded.questions]
     first: dict[tuple[str, str], str] = {}
     for line in judgments.read_text(encoding="utf-8").splitlines():
@@ -140,8 +151,8 @@ def test_liveqa_sources_replay_the_first_judged_answer_of_each_question(
     assert len(LIVEQA_MODELS) == len(sources) == 9
     for path in LIVEQA_MODELS:
         cfg = ReplayModel.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-        assert cfg.answers == "data/raw/liveqa_judgments/judgments.jsonl"
-        backend = make_backend(cfg.model_copy(update={"answers": str(judgments)}))
+        assert cfg.answers == LIVEQA_CURATED
+        backend = make_backend(cfg.model_copy(update={"answers": str(curated)}))
         assert isinstance(backend, ReplayBackend)
         expected = {q: text for (q, source), text in first.items() if source == cfg.model_value}
         assert set(expected) <= set(ids)  # the ids curate gives the questions
@@ -158,6 +169,8 @@ def test_the_committed_configs_are_what_replay_models_writes(
     (tmp_path / "data" / "raw" / preset).symlink_to(shared_data / folder)
     if preset == "nomiracl":  # its outputs are read from curate's questions
         write_jsonl(tmp_path / CURATED, load_dataset("nomiracl", shared_data / folder).questions)
+    else:  # the judged answers, from curate's judgments
+        _curated_judgments(shared_data, tmp_path)
     monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
     parser = argparse.ArgumentParser()
     replay_models.add_arguments(parser)

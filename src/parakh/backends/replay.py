@@ -109,6 +109,18 @@ def _nested_field(row: dict[str, Any], path: str, label: str, line: int) -> Any:
     return value
 
 
+def _has_field(row: dict[str, Any], path: str) -> bool:
+    """`path` (a field, or a dotted path into nested objects) is present in `row`."""
+    if path in row:
+        return True
+    value: Any = row
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False
+        value = value[part]
+    return "." in path
+
+
 def _question_id(cfg: ReplayModel, row: dict[str, Any], label: str, line: int) -> str:
     if cfg.question_id_template is not None:
         try:
@@ -164,10 +176,8 @@ def _rows_of_this_model(
             value = outputs.get(cfg.model_value) if answered else None
             taken.append((line, qid, _response(value, label, line, name), answered))
             continue
-        if cfg.model_value is not None or cfg.model_field in row:
-            value = row.get(cfg.model_field)
-            if cfg.model_value is not None:
-                _field(row, cfg.model_field, label, line)
+        if cfg.model_value is not None or _has_field(row, cfg.model_field):
+            value = _nested_field(row, cfg.model_field, label, line)
             seen_values.setdefault(str(value), line)
             if cfg.model_value is not None and str(value) != cfg.model_value:
                 continue

@@ -5,11 +5,12 @@
     parakh replay-models --answers answers.csv --prefix mine [--model-field model]
 
 A preset knows where a dataset keeps its stored answers and how to read them; flags override
-it, or describe any flat file without a preset. NoMIRACL's are read from curate's output
-(`meta.model_outputs` of data/processed/nomiracl/curate/questions.jsonl), which is the same
-whichever layout data/raw/nomiracl holds (upstream's baseline runs or parsed files), so curate
-runs first. The file is read to
-list the model values; each gets `conf/model/<prefix>-<value>.yaml`, ready for
+it, or describe any flat file without a preset. Both presets read curate's output, which is the
+same whichever layout data/raw/<dataset> holds (upstream's files or parsed ones), so curate runs
+first: NoMIRACL's `meta.model_outputs` of data/processed/nomiracl/curate/questions.jsonl, and
+LiveQA-Med's judged answers by `meta.answer_source` in
+data/processed/liveqa_judgments/curate/human_judgments.jsonl. The file is read to list the
+model values; each gets `conf/model/<prefix>-<value>.yaml`, ready for
 `model=<name>` or the `models` list of params.yaml.
 """
 
@@ -45,17 +46,20 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "liveqa_judgments": {
         "prefix": "liveqa",
-        "answers": "data/raw/liveqa_judgments/judgments.jsonl",
-        "question_id_field": "Question_ID",
-        "response_field": "Answer",
-        "model_field": "answer_source",
+        "answers": "data/processed/liveqa_judgments/curate/human_judgments.jsonl",
+        "question_id_field": "question_id",
+        "response_field": "answer",
+        "model_field": "meta.answer_source",
         "duplicates": "first",
         "unknown_ids": "ignore",
         "description": "MedQuAD answers from {value} judged for LiveQA-Med questions, replayed.",
         "comment": "MedQuAD answers from the {value} collection, as retrieved and judged for the "
         "TREC-2017 LiveQA-Med questions. A question judged with several {value} answers "
         "replays the first in file order (duplicates: first); the text is the judged text "
-        "verbatim (`Question: ...`, `URL: ...`, `Answer: ...`).",
+        "verbatim (`Question: ...`, `URL: ...`, `Answer: ...`). Read from curate's judgments, "
+        "so whichever layout data/raw/liveqa_judgments holds; curate runs before generate.",
+        "missing_hint": "run curate first: `dvc repro curate@liveqa_judgments` (or "
+        "`python -m parakh.stages.curate dataset=liveqa_judgments`)",
     },
 }
 
@@ -114,8 +118,8 @@ def model_values(settings: dict[str, Any]) -> list[str]:
             outputs = _lookup(row, nested)
             if isinstance(outputs, dict):
                 values.update(str(key) for key in outputs)
-        elif column in row:
-            values.add(str(row[column]))
+        elif _lookup(row, column) is not None:
+            values.add(str(_lookup(row, column)))
     if not values:
         raise ConfigError(f"{label}: no model values found in '{nested or column}'")
     return sorted(values)

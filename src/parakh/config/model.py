@@ -217,7 +217,9 @@ class ReplayModel(_ModelBase):
     )
     response_field: str = "response"
     model_field: str = Field(
-        default="model", description="the column that says which model wrote a row, if any"
+        default="model",
+        description="the column that says which model wrote a row, if any; a dotted path "
+        "('meta.answer_source') reads a field inside an object",
     )
     model_value: str | None = Field(
         default=None,
