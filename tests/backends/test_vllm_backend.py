@@ -192,10 +192,10 @@ def test_catalog_entries_resolve_to_the_vllm_backend(name: str) -> None:
     assert cfg.notes, "catalog entries carry chat-template notes"
 
 
-def _readme_gpu_table() -> dict[str, tuple[int, int, int]]:
-    """model -> (GPUs, TP, PP) from the table in README's `scale:vllm` block."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- scale:vllm -->")[1].split("<!-- /scale:vllm -->")[0]
+def _docs_gpu_table() -> dict[str, tuple[int, int, int]]:
+    """model -> (GPUs, TP, PP) from the table in docs/scale.md's `scale:vllm` block."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "scale.md").read_text(encoding="utf-8")
+    block = doc.split("<!-- scale:vllm -->")[1].split("<!-- /scale:vllm -->")[0]
     table: dict[str, tuple[int, int, int]] = {}
     for line in block.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -205,8 +205,8 @@ def _readme_gpu_table() -> dict[str, tuple[int, int, int]]:
     return table
 
 
-def test_the_readme_gpu_table_gives_each_vllm_entry_its_parallel_sizes() -> None:
-    table = _readme_gpu_table()
+def test_the_docs_gpu_table_gives_each_vllm_entry_its_parallel_sizes() -> None:
+    table = _docs_gpu_table()
     assert sorted(table) == sorted(VLLM_ENTRIES)
     for name in VLLM_ENTRIES:
         cfg = compose([f"model={name}"]).model

@@ -8,7 +8,7 @@ only the failing stage's own; those come back with `dvc checkout` when DVC made 
 the cache) and with `git checkout` for the metrics and plot data (`cache: false`, committed to
 git). Outputs made by hand, outside DVC, are in no cache: `dvc commit -f <stage>` first puts them
 there. The answers themselves are also kept in the response cache, which no stage declares as an
-output, so a rerun after the fix calls no model for them. README: "When a run fails".
+output, so a rerun after the fix calls no model for them. docs/failures.md: "When a run fails".
 
 Real DVC and git in a temp project: two datasets (the demo and a copy of it), six questions
 each, the extractive model, the reference judge, no MLflow. The tests run in order and share it.
@@ -78,7 +78,7 @@ def _fails(cmd: list[str], root: Path, env: dict[str, str]) -> subprocess.Comple
 
 
 def _restore(root: Path, env: dict[str, str]) -> None:
-    """What README's "When a run fails" tells a user to do after fixing the cause."""
+    """What docs/failures.md tells a user to do after fixing the cause."""
     _run(["git", "checkout", "-q", "--", "params.yaml", "conf"], root, env)
     _run(["dvc", "checkout"], root, env)  # the outputs DVC cached
     _run(["git", "checkout", "-q", "--", "reports"], root, env)  # metrics and plot data
