@@ -287,3 +287,49 @@ def test_a_misspelt_judge_primary_metric_is_an_error_not_a_fallback() -> None:
         compute(cfg, inputs)
     explicit = compose(["judge=nomiracl", f"aggregate.primary_metric={ERROR}"])
     assert compute(explicit, inputs).primary == ERROR  # an explicit aggregate value wins
+
+
+# --- a primary metric some models (or all) have no score on -------------------------------
+
+
+def _chrf_rows(model: str, scored: bool) -> list[Judgment]:
+    return [
+        Judgment(
+            question_id=f"q{i}",
+            model=model,
+            judge="reference",
+            metric="chrf",
+            language="en",
+            status="ok" if scored else "error",
+            score=40.0 + i if scored else None,
+            scale_max=100.0,
+            reason=None if scored else "no reference answer",
+        )
+        for i in range(5)
+    ]
+
+
+@pytest.mark.parametrize("scored", [{"b"}, set()])
+def test_a_model_without_a_primary_score_gets_no_place(scored: set[str]) -> None:
+    """LiveQA-Med has no reference answers: no chrF score, so nobody is ranked 1."""
+    models = ["a", "b"]
+    cfg = compose(["judge=reference", "aggregate.statistics.bootstrap_resamples=200"])
+    inputs = AggregateInputs(
+        judge="reference", models=models, judgments={m: _chrf_rows(m, m in scored) for m in models}
+    )
+    result = compute(cfg, inputs)
+    assert result.board.places("chrf") == (
+        [(1, "b"), (None, "a")] if scored else [(None, "a"), (None, "b")]
+    )
+    text = render_markdown(cfg, result)
+    overall = text.split("## Overall")[1]
+    assert "| – | a | – |" in overall
+    assert ("| 1 | b |" in overall) == bool(scored)
+    assert ("Nothing is ranked" in text) == (not scored)
+    context = ReportContext(
+        dataset="liveqa", judge="reference", smoke_test=False, primary="chrf",
+        weights=cfg.aggregate.weights, config={},
+    )  # fmt: skip
+    page = render_report(result.board, context)
+    leaderboard = page.split('id="leaderboard"')[1].split("</table>")[0]
+    assert ('<td class="num">1</td>' in leaderboard) == bool(scored)

@@ -57,11 +57,11 @@ def leaderboard_section(board: Leaderboard, primary: str) -> str:
     ranks = board.ranks.get(primary, {})
     best = {metric: board.best(metric) for metric in board.metrics}
     rows = []
-    for i, m in enumerate(board.ranking(primary), start=1):
+    for place, m in board.places(primary):
         r = ranks.get(m)
         rows.append(
             [
-                f'<td class="num">{i}</td>',
+                f'<td class="num">{place}</td>' if place else "–",
                 esc(m),
                 f'<td class="num">{r.low}–{r.high}</td>' if r else "–",
                 *[

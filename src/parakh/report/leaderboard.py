@@ -168,6 +168,16 @@ class Leaderboard:
 
         return sorted(self.models, key=lambda m: (key(m), m))
 
+    def places(self, metric: str = WEIGHTED) -> list[tuple[int | None, str]]:
+        """(place, model) in `ranking` order; a model without a score on the metric has no
+        place (None), so a metric nobody scored on ranks nobody."""
+        scored = [
+            m for m in self.ranking(metric)
+            if (c := self.get(m, metric)) is not None and c.mean is not None
+        ]  # fmt: skip
+        unscored = [m for m in self.ranking(metric) if m not in scored]
+        return [(i, m) for i, m in enumerate(scored, start=1)] + [(None, m) for m in unscored]
+
     def best(self, metric: str, dimension: str = ALL, value: str = ALL) -> set[str]:
         """The models with the best mean of one slice in the metric's direction (ties all)."""
         spec = self.spec(metric)

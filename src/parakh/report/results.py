@@ -117,11 +117,17 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
     parts += [f"Primary metric: `{primary}` ({spec.direction_text}).", ""]
     if result.primary_note:
         parts += [f"> **Note:** {result.primary_note}.", ""]
+    if all(place is None for place, _ in board.places(primary)):
+        parts += [
+            f"> **Nothing is ranked:** no model has a `{primary}` score (every row is an "
+            "error, invalid or skipped; the counts are in the table).",
+            "",
+        ]
     if cfg.judge.smoke_test:
         parts += [
             "> **Smoke-test judge.** Rubric scores come from a 135M-parameter local model "
             "and prove the pipeline runs; they say little about answer quality. Point the "
-            'judge at a strong model for real scores (see README, "Judges").',
+            'judge at a strong model for real scores (see docs/judges.md).',
             "",
         ]
     level = f"{100 * board.settings.confidence:g}%"

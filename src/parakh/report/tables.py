@@ -240,11 +240,11 @@ def overall_table(board: Leaderboard, primary: str | None = None) -> list[list[s
     header = ["rank", "model", "rank interval", *board.metrics]
     best = {x: board.best(x) for x in board.metrics}
     rows = []
-    for i, m in enumerate(board.ranking(primary), start=1):
+    for place, m in board.places(primary):
         r = ranks.get(m)
         interval = f"{r.low}–{r.high}" if r else "–"
         cells = [format_cell(board.get(m, x), best=m in best[x]) for x in board.metrics]
-        rows.append([str(i), m, interval, *cells])
+        rows.append([str(place) if place else "–", m, interval, *cells])
     return [header, *rows]
 
 
