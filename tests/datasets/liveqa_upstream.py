@@ -4,7 +4,8 @@ back from the joined rows of the shared mirror, for tests of the upstream layout
 The mirror's README says how its rows were joined from those files; this undoes the join: one
 qrels line per row (plus A.D.A.M. answers, which the adapter leaves out by default), the answer
 texts in a CSV, both zipped as upstream zips them (a folder and macOS `__MACOSX/` copies), and one
-`NLM-QUESTION` per question with its fields padded by whitespace, as upstream's XML has them.
+`NLM-QUESTION` per question with its fields padded by whitespace, as upstream's XML has them, and
+two made-up reference answers (plus a blank one) under both of upstream's element names.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ def qrels_and_answers(rows: list[dict[str, Any]]) -> tuple[str, str]:
     return "\n".join(lines) + "\n", out.getvalue()
 
 
+def reference_answers(liveqa_qid: str) -> list[str]:
+    """The reference answers written for a question (the mirror has none: not redistributed)."""
+    return [f"Reference one for {liveqa_qid}.", f"Reference two for {liveqa_qid}."]
+
+
 def questions_xml(rows: list[dict[str, Any]]) -> str:
     root = ET.Element("LiveQA2017-Medical-Test-Set-Full")
     seen: set[str] = set()
@@ -56,6 +62,12 @@ def questions_xml(rows: list[dict[str, Any]]) -> str:
         ET.SubElement(question, "NIST-PARAPHRASE").text = r["NIST-PARAPHRASE"]
         ET.SubElement(question, "NLM-Summary").text = f"{r['NLM-Summary']}\n"
         ET.SubElement(ET.SubElement(question, "ANNOTATIONS"), "FOCUS", fid="F1").text = "x"
+        references = ET.SubElement(question, "ReferenceAnswers")
+        for i, text in enumerate(["", *reference_answers(r["liveqa_qid"])]):
+            tag = "RefAnswer" if i % 2 else "ReferenceAnswer"  # upstream uses both
+            answer = ET.SubElement(references, tag, aid=f"{r['liveqa_qid']}A{i}")
+            ET.SubElement(answer, "ANSWER").text = f"\n\t{text} "  # one blank, left out
+            ET.SubElement(answer, "AnswerURL").text = "https://example.org"
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
 
 

@@ -18,6 +18,7 @@ from tests.datasets.liveqa_upstream import (
     WITHHELD,
     XML,
     ZIP,
+    reference_answers,
     write_upstream,
 )
 from tests.datasets.mirror import mirror_folder
@@ -42,8 +43,17 @@ def test_upstream_layout_gives_the_parsed_rows(
     upstream = load_dataset("liveqa_med", tmp_path / "up", _options())
     parsed = load_dataset("liveqa_med", judgments.parent, _options())
     assert upstream.rejected == [] and parsed.rejected == []
-    assert upstream.questions == parsed.questions and len(parsed.questions) == 63
+    # the same questions, plus the XML's reference answers the mirror does not carry
+    assert len(parsed.questions) == 63 and all(not q.reference_answers for q in parsed.questions)
+    assert upstream.questions == [
+        q.model_copy(update={"reference_answers": reference_answers(q.meta["liveqa_qid"])})
+        for q in parsed.questions
+    ]
     assert upstream.judgments == parsed.judgments and len(parsed.judgments) == 408
+    without = load_dataset(
+        "liveqa_med", tmp_path / "up", {**_options(), "reference_answers": False}
+    )
+    assert without.questions == parsed.questions
     # the withheld MedlinePlus answers are in the zip but not in the judgments
     assert not any(j.answer_id in WITHHELD for j in upstream.judgments)
 

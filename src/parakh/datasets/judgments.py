@@ -35,6 +35,10 @@ class JudgmentOptions(AdapterOptions):
         default="judgment", description="text label; a leading number must equal the grade"
     )
     scale: tuple[float, float] = (1, 4)
+    reference_answers_field: str = Field(
+        default="reference_answers",
+        description="a row's list of reference answers to its question, if it has the field",
+    )
     question_meta_fields: list[str] = Field(
         default_factory=lambda: ["liveqa_qid", "SUBJECT", "MESSAGE", "NIST-PARAPHRASE"]
     )
@@ -81,16 +85,22 @@ class JudgmentReader:
         meta: dict[str, Any] = {
             name: record.values.get(name) for name in options.question_meta_fields
         }
-        question = record.build(
-            Question,
-            {"id": qid, "text": record.text(options.question_field), "language": "und",
-             "meta": meta},
-        )  # fmt: skip
+        fields: dict[str, Any] = {
+            "id": qid, "text": record.text(options.question_field), "language": "und", "meta": meta
+        }  # fmt: skip
+        references = record.values.get(options.reference_answers_field)
+        if references is not None:
+            fields["reference_answers"] = references
+        question = record.build(Question, fields)
         known = self.questions.get(qid)
-        if known is not None and known.text != question.text:
+        if known is not None and (known.text, known.reference_answers) != (
+            question.text,
+            question.reference_answers,
+        ):
             raise record.error(
                 options.question_field,
-                f"question {qid!r} has another text on an earlier line",
+                f"question {qid!r} has another text (or other reference answers) on an "
+                "earlier line",
                 "duplicate_id_conflict",
             )
         answer_id = record.text(options.answer_id_field)

@@ -1,6 +1,6 @@
 """TREC-2017 LiveQA-Med test questions x MedQuAD answers, with human grades 1-4.
 
-Two layouts are read, giving the same questions and judgments.
+Two layouts are read.
 
 Upstream (what `parakh import-data liveqa_judgments` brings, two `dvc import`s):
 - `QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip` from github.com/abachaa/MedQuAD, holding the
@@ -12,16 +12,21 @@ Upstream (what `parakh import-data liveqa_judgments` brings, two `dvc import`s):
   github.com/abachaa/LiveQA_MedicalTask_TREC2017: `<NLM-QUESTION qid="TQ<n>">` with
   `Original-Question/SUBJECT`, `MESSAGE`, `NIST-PARAPHRASE` and `NLM-Summary`; qrels question
   `n` is `TQ<n>`.
-Each qrels line becomes one judged pair with the fields of the parsed layout below. Answers
-from the three MedlinePlus collections whose text MedQuAD removed from its own XML "to respect
-the MedlinePlus copyright" (its readme: A.D.A.M., drugs, herbs and supplements; `ADAM_`,
+Each qrels line becomes one judged pair with the fields of the parsed layout below, and the
+question's reference answers from the XML (`ReferenceAnswers/*/ANSWER`, "selected from trusted
+resources and validated by medical experts", upstream's readme; 167 for the 104 questions) as
+`reference_answers` (option `reference_answers`), so reference metrics can score the answers.
+Answers from the three MedlinePlus collections whose text MedQuAD removed from its own XML "to
+respect the MedlinePlus copyright" (its readme: A.D.A.M., drugs, herbs and supplements; `ADAM_`,
 `MPlusDrugs_`, `MPlusHerbsSuppls_`) are left out by default (`exclude_answer_prefixes`), though
 the zip's CSV still holds them: 565 of the 2,479 judged pairs remain, on 86 of 104 questions.
+The layouts give the same questions and judgments, less the reference answers the parsed one
+lacks (the shared mirror's copy has none: third-party text, not redistributed there).
 
 Parsed: `file` (judgments.jsonl), one judged pair a line (`Question_ID`, `liveqa_qid`,
 `SUBJECT`, `MESSAGE`, `NIST-PARAPHRASE`, `NLM-Summary`, `judgment`, `score`, `Answer_ID`,
-`answer_source`, `Answer`), read as `human_judgments` reads any judgment file. The layout is
-the parsed one when `file` exists, else the upstream one.
+`answer_source`, `Answer`, optionally `reference_answers`), read as `human_judgments` reads
+any judgment file. The layout is the parsed one when `file` exists, else the upstream one.
 """
 
 from __future__ import annotations
@@ -55,6 +60,11 @@ class LiveQAOptions(JudgmentOptions):
     questions_xml: str = Field(
         default="TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
         description="upstream layout: the LiveQA-Med test questions",
+    )
+    reference_answers: bool = Field(
+        default=True,
+        description="upstream layout: each question's reference answers from the XML "
+        "(`ReferenceAnswers/*/ANSWER`) become its reference_answers",
     )
     exclude_answer_prefixes: list[str] = Field(
         default_factory=lambda: ["ADAM_", "MPlusDrugs_", "MPlusHerbsSuppls_"],
@@ -103,8 +113,9 @@ def _stripped(element: ET.Element | None) -> str:
     return (element.text or "").strip() if element is not None else ""
 
 
-def question_fields(source: SourceText) -> dict[str, dict[str, str]]:
-    """qid (`TQ<n>`) -> the question's SUBJECT, MESSAGE, NIST-PARAPHRASE and NLM-Summary."""
+def question_fields(source: SourceText, references: bool) -> dict[str, dict[str, Any]]:
+    """qid (`TQ<n>`) -> the question's SUBJECT, MESSAGE, NIST-PARAPHRASE and NLM-Summary, and
+    with `references` its non-blank reference answers (`reference_answers`), in file order."""
     try:
         root = ET.fromstring(source.text)
     except ET.ParseError as e:
@@ -112,15 +123,19 @@ def question_fields(source: SourceText) -> dict[str, dict[str, str]]:
         raise RowError(
             source.path, f"not valid XML ({e})", line=line, reason="invalid_xml"
         ) from None
-    fields: dict[str, dict[str, str]] = {}
+    fields: dict[str, dict[str, Any]] = {}
     for question in root.iter("NLM-QUESTION"):
         original = question.find("Original-Question")
-        fields[question.get("qid", "")] = {
+        entry: dict[str, Any] = {
             "SUBJECT": _stripped(original.find("SUBJECT") if original is not None else None),
             "MESSAGE": _stripped(original.find("MESSAGE") if original is not None else None),
             "NIST-PARAPHRASE": _stripped(question.find("NIST-PARAPHRASE")),
             "NLM-Summary": _stripped(question.find("NLM-Summary")),
         }
+        if references:  # <RefAnswer> in a few questions, <ReferenceAnswer> in the rest
+            answers = (_stripped(a) for a in question.iterfind("ReferenceAnswers/*/ANSWER"))
+            entry["reference_answers"] = [text for text in answers if text]
+        fields[question.get("qid", "")] = entry
     return fields
 
 
@@ -147,7 +162,7 @@ def _qrels_lines(source: SourceText) -> Iterator[tuple[int, str]]:
 
 
 def judged_pair(
-    record: Record, questions: dict[str, dict[str, str]], answers: dict[str, str], text: str
+    record: Record, questions: dict[str, dict[str, Any]], answers: dict[str, str], text: str
 ) -> dict[str, Any]:
     """The parsed-layout fields of one qrels line (`Question_ID judgment Answer_ID`)."""
     cells = text.split()
@@ -178,7 +193,7 @@ def load_upstream(root: Path, options: LiveQAOptions, sink: RowSink) -> None:
     """The qrels of the zip joined with its answer texts and the XML's question fields."""
     qrels = find_file(root, options.qrels)
     answers = answer_texts(find_file(root, options.answers))
-    questions = question_fields(find_file(root, options.questions_xml))
+    questions = question_fields(find_file(root, options.questions_xml), options.reference_answers)
     reader = JudgmentReader(options, sink)
     excluded = tuple(options.exclude_answer_prefixes)
     for lineno, text in _qrels_lines(qrels):
