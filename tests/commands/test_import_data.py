@@ -17,9 +17,8 @@ from parakh.commands.import_data import dataset_config, import_commands
 from parakh.config import compose
 from parakh.datasets import load_dataset
 from parakh.errors import ConfigError
-from parakh.testing.dvc_project import git_init, stage_env
 from tests.conftest import REPO
-from tests.datasets.liveqa_upstream import XML, ZIP, write_upstream
+from tests.datasets.liveqa_upstream import XML, ZIP, point_source_at, upstream_repos
 from tests.datasets.mirror import MIRROR_FOLDERS, mirror_folder
 
 UPSTREAM = {
@@ -195,33 +194,8 @@ def test_existing_target_needs_force(
     assert (project / "data/raw/cataractbot.dvc").read_text(encoding="utf-8") == before
 
 
-def _upstream_repos(tmp_path: Path, shared_data: Path) -> dict[str, tuple[str, str]]:
-    """Two local git repositories holding upstream's LiveQA-Med files where upstream has them
-    (written back from the mirror); {file path in repo: (repo, commit)}."""
-    files = write_upstream(
-        mirror_folder(shared_data, "liveqa_judgments") / "judgments.jsonl", tmp_path / "files"
-    )
-    env = stage_env(tmp_path)
-    placed = {}
-    for name, path in zip(("medquad", "liveqa"), files, strict=True):
-        repo = tmp_path / "upstream" / name
-        inner = path.name if name == "medquad" else f"TestDataset/{path.name}"
-        (repo / inner).parent.mkdir(parents=True)
-        shutil.copy(path, repo / inner)
-        git_init(repo, env)
-        rev = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
-        ).stdout.strip()
-        placed[inner] = (str(repo), rev)
-    return placed
-
-
-def _point_source_at(project: Path, placed: dict[str, tuple[str, str]]) -> None:
-    conf = project / "conf/dataset/liveqa_judgments.yaml"
-    document = yaml.safe_load(conf.read_text(encoding="utf-8"))
-    for entry in document["source"]["files"]:
-        entry["repo"], entry["rev"] = placed[entry["path"]]
-    conf.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+def _liveqa_judgments(shared_data: Path) -> Path:
+    return mirror_folder(shared_data, "liveqa_judgments") / "judgments.jsonl"
 
 
 def test_import_of_upstream_files_from_two_repositories(
@@ -231,8 +205,10 @@ def test_import_of_upstream_files_from_two_repositories(
     local git repositories with upstream's paths), each tracked by its own .dvc file, and the
     adapter reads them as the mirror's joined rows."""
     _dvc_init(project)
-    placed = _upstream_repos(tmp_path, shared_data)
-    _point_source_at(project, placed)
+    placed = upstream_repos(
+        tmp_path, mirror_folder(shared_data, "liveqa_judgments") / "judgments.jsonl"
+    )
+    point_source_at(project, placed)
     code, out, err = _cli(["import-data", "liveqa_judgments"], capsys)
     assert code == 0, err
     folder = project / "data/raw/liveqa_judgments"
@@ -267,18 +243,20 @@ def test_a_failed_file_import_leaves_what_was_there(
     """The second of two imports fails: the first one's file is removed again, and with
     --force the earlier import comes back as it was."""
     _dvc_init(project)
-    placed = _upstream_repos(tmp_path, shared_data)
+    placed = upstream_repos(
+        tmp_path, mirror_folder(shared_data, "liveqa_judgments") / "judgments.jsonl"
+    )
     xml_path = f"TestDataset/{XML}"
     broken = {**placed, xml_path: (placed[xml_path][0], "0" * 40)}
-    _point_source_at(project, broken)
+    point_source_at(project, broken)
     code, _, err = _cli(["import-data", "liveqa_judgments"], capsys)
     assert code == 2 and "failed (exit" in err
     assert not (project / "data/raw/liveqa_judgments").exists()
-    _point_source_at(project, placed)
+    point_source_at(project, placed)
     assert _cli(["import-data", "liveqa_judgments"], capsys)[0] == 0
     folder = project / "data/raw/liveqa_judgments"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    _point_source_at(project, broken)
+    point_source_at(project, broken)
     code, _, err = _cli(["import-data", "liveqa_judgments", "--force"], capsys)
     assert code == 2
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

@@ -13,10 +13,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 from typing import Any
+
+import yaml
+
+from parakh.testing.dvc_project import git_init, stage_env
 
 ZIP = "QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip"
 FOLDER = "QA-TestSet-LiveQA-Med-Qrels-2479-Answers"
@@ -89,3 +95,31 @@ def write_upstream(judgments: Path, folder: Path, *, zipped: bool = True) -> lis
         z.writestr(f"__MACOSX/{FOLDER}/._{QRELS}", b"\x00\x05\x16\x07")
         z.writestr(f"{FOLDER}/{ANSWERS}", answers)
     return [folder / ZIP, xml_path]
+
+
+def upstream_repos(tmp_path: Path, judgments: Path) -> dict[str, tuple[str, str]]:
+    """Two local git repositories holding upstream's files where upstream has them (MedQuAD's
+    zip at its root, LiveQA's XML under TestDataset/); {path in repo: (repo, commit)}."""
+    files = write_upstream(judgments, tmp_path / "files")
+    env = stage_env(tmp_path)
+    placed = {}
+    for name, path in zip(("medquad", "liveqa"), files, strict=True):
+        repo = tmp_path / "upstream" / name
+        inner = path.name if name == "medquad" else f"TestDataset/{path.name}"
+        (repo / inner).parent.mkdir(parents=True)
+        shutil.copy(path, repo / inner)
+        git_init(repo, env)
+        rev = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        placed[inner] = (str(repo), rev)
+    return placed
+
+
+def point_source_at(project: Path, placed: dict[str, tuple[str, str]]) -> None:
+    """conf/dataset/liveqa_judgments.yaml of `project` imports from the `placed` repositories."""
+    conf = project / "conf/dataset/liveqa_judgments.yaml"
+    document = yaml.safe_load(conf.read_text(encoding="utf-8"))
+    for entry in document["source"]["files"]:
+        entry["repo"], entry["rev"] = placed[entry["path"]]
+    conf.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")

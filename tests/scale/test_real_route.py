@@ -5,6 +5,9 @@ CataractBot: the extractive baseline judged by reference metrics. NoMIRACL: the 
 stored model outputs replayed as models and judged by the `nomiracl` judge; the leaderboard is
 ranked by hallucination rate, lowest first, and every rate equals FP / (FP + TN) on the
 non-relevant queries, counted here from the replayed answers (invalid outputs in neither).
+LiveQA-Med: imported without `--source`, from upstream's two files (local git repositories
+holding them where upstream does, rebuilt from the mirror), its 9 answer sources replayed from
+curate's judgments and scored against the questions' reference answers.
 Real git and DVC in a temp copy of the project; slices keep the run short.
 """
 
@@ -29,6 +32,7 @@ from parakh.testing.dvc_project import (
     update_yaml,
 )
 from tests.conftest import REPO, SHARED_DATA
+from tests.datasets.liveqa_upstream import point_source_at, upstream_repos
 
 pytestmark = [
     pytest.mark.slow,
@@ -36,6 +40,7 @@ pytestmark = [
 ]
 
 NOMIRACL_MODELS = sorted(p.stem for p in (REPO / "conf/model").glob("nomiracl-*.yaml"))
+LIVEQA_MODELS = sorted(p.stem for p in (REPO / "conf/model").glob("liveqa-*.yaml"))
 PER_LANGUAGE = {"cataractbot": 8, "nomiracl": 40}
 
 
@@ -55,8 +60,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
         # the documented command, with the mirror as the source
         _run(["parakh", "import-data", dataset, "--source", str(SHARED_DATA / dataset)], root, env)
         update_yaml(root / f"conf/dataset/{dataset}.yaml", per_language=n)
+    judgments = SHARED_DATA / "liveqa_med_judgments" / "judgments.jsonl"
+    point_source_at(root, upstream_repos(root.parent, judgments))
+    _run(["parakh", "import-data", "liveqa_judgments"], root, env)  # upstream, no --source
     _run(["git", "add", "-A"], root, env)
-    _run(["git", "commit", "-q", "-m", "import cataractbot and nomiracl"], root, env)
+    _run(["git", "commit", "-q", "-m", "import cataractbot, nomiracl, liveqa_judgments"], root, env)
     yield root, env
 
 
@@ -142,3 +150,39 @@ def test_nomiracl_leaderboard_ranks_by_hallucination_rate_computed_as_the_paper_
     ranked = _overall_order(root / "reports/nomiracl/nomiracl/leaderboard.md")
     assert ranked == sorted(NOMIRACL_MODELS, key=lambda m: (rates[m], m))
     assert rates[ranked[0]] < rates[ranked[-1]]
+
+
+def test_liveqa_answer_sources_are_scored_against_the_reference_answers(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    root, env = project
+    assert sorted(p.name for p in (root / "data/raw/liveqa_judgments").glob("*.dvc")) == [
+        "QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip.dvc",
+        "TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml.dvc",
+    ]
+    _repro(
+        root, env, datasets=["liveqa_judgments"], models=LIVEQA_MODELS, judge="reference",
+        retriever="bm25",
+    )  # fmt: skip
+    processed = root / "data/processed/liveqa_judgments"
+    questions = read_jsonl(processed / "curate/questions.jsonl", Question)
+    assert len(questions) == 63 and all(q.reference_answers for q in questions)
+    judged = [json.loads(line) for line in (processed / "curate/human_judgments.jsonl").open()]
+    answered = {
+        source: {j["question_id"] for j in judged if j["meta"]["answer_source"] == source}
+        for source in {j["meta"]["answer_source"] for j in judged}
+    }
+    board = json.loads((root / "reports/liveqa_judgments/reference/leaderboard.json").read_text())
+    chrf = {
+        c["model"]: c for c in board["cells"] if c["metric"] == "chrf" and c["dimension"] == "all"
+    }
+    assert len(chrf) == len(LIVEQA_MODELS) == len(answered) == 9
+    for model, cell in chrf.items():
+        cfg = yaml.safe_load((root / f"conf/model/{model}.yaml").read_text())
+        # one scored row per question the source answered, an error row for every other
+        assert cell["n"] == len(answered[cfg["model_value"]]) and cell["mean"] > 0, model
+        assert cell["errors"] == len(questions) - cell["n"], model
+    ranked = _overall_order(root / "reports/liveqa_judgments/reference/leaderboard.md")
+    assert ranked == sorted(chrf, key=lambda m: (-chrf[m]["mean"], m))
+    status = run_command(["dvc", "status", "--json"], root, env)
+    assert status.returncode == 0 and json.loads(status.stdout) == {}

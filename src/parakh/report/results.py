@@ -127,7 +127,7 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         parts += [
             "> **Smoke-test judge.** Rubric scores come from a 135M-parameter local model "
             "and prove the pipeline runs; they say little about answer quality. Point the "
-            'judge at a strong model for real scores (see docs/judges.md).',
+            "judge at a strong model for real scores (see docs/judges.md).",
             "",
         ]
     level = f"{100 * board.settings.confidence:g}%"
