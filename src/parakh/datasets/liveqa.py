@@ -20,8 +20,8 @@ Answers from the three MedlinePlus collections whose text MedQuAD removed from i
 respect the MedlinePlus copyright" (its readme: A.D.A.M., drugs, herbs and supplements; `ADAM_`,
 `MPlusDrugs_`, `MPlusHerbsSuppls_`) are left out by default (`exclude_answer_prefixes`), though
 the zip's CSV still holds them: 565 of the 2,479 judged pairs remain, on 86 of 104 questions.
-The layouts give the same questions and judgments, less the reference answers the parsed one
-lacks (the shared mirror's copy has none: third-party text, not redistributed there).
+The layouts give the same questions and judgments; the parsed one has reference answers only
+where its rows carry them (`reference_answers`, a list).
 
 Parsed: `file` (judgments.jsonl), one judged pair a line (`Question_ID`, `liveqa_qid`,
 `SUBJECT`, `MESSAGE`, `NIST-PARAPHRASE`, `NLM-Summary`, `judgment`, `score`, `Answer_ID`,
