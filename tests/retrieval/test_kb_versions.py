@@ -120,3 +120,29 @@ def test_rank_documents_orders_by_score_and_respects_dates() -> None:
     assert raw[0][0] == "raw:diet"
     assert set(updates[0]) <= {f"update:{t}:{n}" for t in TOPICS for n in range(2)}
     assert updates[0][0].startswith("update:diet:")
+
+
+@pytest.mark.parametrize("kind", ["faiss_flat", "faiss_hnsw", "faiss_ivf"])
+def test_total_chunks_keeps_the_best_scoring_across_raw_and_updates(kind: str) -> None:
+    """HEALTH-PARIKSHA's "three data chunks": three in all, KB updates included, by score."""
+    chunks = chunk_documents(_kb(), 32)
+    both = retrieve_versioned(_questions(), chunks, _cfg(kind), _embedder())
+    cfg = _cfg(kind).model_copy(update={"total_chunks": 3})
+    capped = retrieve_versioned(_questions(), chunks, cfg, _embedder())
+    for full, three in zip(both, capped, strict=True):
+        pooled = sorted(
+            (c.score for c in [*full.raw_chunks, *full.kb_update_chunks]), reverse=True
+        )
+        kept = [*three.raw_chunks, *three.kb_update_chunks]
+        assert len(kept) == min(3, len(pooled))
+        assert sorted((c.score for c in kept), reverse=True) == pooled[:3]
+        dates = [c.added_at for c in three.kb_update_chunks]
+        assert dates == sorted(dates, reverse=True)  # still newest first
+    assert any(r.kb_update_chunks for r in capped)  # updates do compete for the places
+
+
+def test_total_chunks_config_errors_name_the_fix() -> None:
+    with pytest.raises(ValueError, match="total_chunks needs raw and KB-update scores"):
+        RetrieverConfig(name="b", kind="bm25", total_chunks=3)
+    with pytest.raises(ValueError, match="exceeds the candidates"):
+        RetrieverConfig(name="f", kind="faiss_flat", top_k=1, top_k_updates=1, total_chunks=3)

@@ -76,6 +76,16 @@ def test_every_retriever_config_keeps_the_output_format(
         assert all(c.kind == "raw" for c in r.raw_chunks)
         assert len(r.kb_update_chunks) <= cfg.retriever.top_k_updates
     n_raw = sum(c.kind == "raw" for c in chunks)
+    cap = cfg.retriever.total_chunks
+    if cap is not None:  # raw and KB-update chunks share `cap` places (retriever=health_pariksha)
+        assert all(len(r.raw_chunks) + len(r.kb_update_chunks) <= cap for r in retrievals)
+        q1 = by_id["q1"]
+        assert len(q1.raw_chunks) + len(q1.kb_update_chunks) == min(
+            cap, min(cfg.retriever.top_k, n_raw) + 1
+        )
+        kept = [c.document_id for c in by_id["q2"].kb_update_chunks]
+        assert kept == [d for d in ["update:2024-07-01:000", "update:2024-01-15:000"] if d in kept]
+        return
     assert len(by_id["q1"].raw_chunks) == min(cfg.retriever.top_k, n_raw)
     assert [c.document_id for c in by_id["q1"].kb_update_chunks] == ["update:2024-01-15:000"]
     if cfg.retriever.kind == "bm25":

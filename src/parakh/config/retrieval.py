@@ -89,6 +89,14 @@ class RetrieverConfig(Strict):
     kind: Literal["faiss_flat", "faiss_hnsw", "faiss_ivf", "bm25", "hybrid"]
     top_k: int = Field(default=3, ge=1, description="raw-document chunks per question")
     top_k_updates: int = Field(default=3, ge=0, description="KB-update chunks per question")
+    total_chunks: int | None = Field(
+        default=None,
+        ge=1,
+        description="at most this many chunks per question in all, raw and KB-update together: "
+        "the best-scoring of the top_k raw and top_k_updates update candidates (dense kinds "
+        "only, where both sides score by the same cosine); None: top_k raw plus top_k_updates "
+        "updates",
+    )
     chunk_tokens: int = Field(default=1000, ge=16, description="at most this many tokens a chunk")
     chunk_overlap: int = Field(
         default=0, ge=0, description="tokens of whole sentences repeated from the previous chunk"
@@ -108,4 +116,21 @@ class RetrieverConfig(Strict):
     def _overlap_below_size(self) -> RetrieverConfig:
         if self.chunk_overlap >= self.chunk_tokens:
             raise ValueError("chunk_overlap must be smaller than chunk_tokens")
+        return self
+
+    @model_validator(mode="after")
+    def _total_chunks_comparable(self) -> RetrieverConfig:
+        if self.total_chunks is None:
+            return self
+        if self.kind in ("bm25", "hybrid"):
+            raise ValueError(
+                f"total_chunks needs raw and KB-update scores on one scale, which retriever kind "
+                f"'{self.kind}' does not give (BM25 scores depend on each side's own index); use "
+                f"a dense kind (faiss_flat, faiss_hnsw, faiss_ivf) or drop total_chunks"
+            )
+        if self.total_chunks > self.top_k + self.top_k_updates:
+            raise ValueError(
+                f"total_chunks {self.total_chunks} exceeds the candidates it chooses from: top_k "
+                f"{self.top_k} + top_k_updates {self.top_k_updates}"
+            )
         return self

@@ -4,6 +4,9 @@ A question sees only KB-update entries added on or before its `asked_at`; its KB
 come newest first, so the prompt can tell the model that the newest one wins. The raw side uses
 the configured index; the update side is searched exhaustively over the visible updates only
 (KB-update sets are small, and the rule is then exact whatever the index).
+
+With `total_chunks` set, the two sides' candidates compete for that many places by score (one
+cosine scale on a dense retriever): HEALTH-PARIKSHA's "three data chunks" are three in all.
 """
 
 from __future__ import annotations
@@ -55,6 +58,19 @@ def newest_first(hits: list[tuple[Chunk, float]]) -> list[tuple[Chunk, float]]:
     return sorted(hits, key=lambda h: h[0].added_at or date.min, reverse=True)
 
 
+def best_of_both(raw: Ranking, updates: Ranking, total: int) -> tuple[Ranking, Ranking]:
+    """The `total` best-scoring hits of the two rankings, each side kept in its own order.
+
+    Ties go to the KB update: it is the newer, doctor-written source the prompt prefers."""
+    pooled = [(s, 0, i, "update") for i, s in updates] + [(s, 1, i, "raw") for i, s in raw]
+    chosen = sorted(pooled, key=lambda h: (-h[0], h[1]))[:total]
+    kept = {(side, i) for _, _, i, side in chosen}
+    return (
+        [(i, s) for i, s in raw if ("raw", i) in kept],
+        [(i, s) for i, s in updates if ("update", i) in kept],
+    )
+
+
 def _documents(ranking: Ranking, chunks: list[Chunk], depth: int) -> list[str]:
     """Document ids in the order their first chunk appears in `ranking`, at most `depth`."""
     return list(dict.fromkeys(chunks[i].document_id for i, _ in ranking))[:depth]
@@ -66,6 +82,7 @@ class VersionedKB:
     update_chunks: list[Chunk]
     raw: Retriever
     updates: Retriever
+    total_chunks: int | None = None
 
     @classmethod
     def build(
@@ -78,6 +95,7 @@ class VersionedKB:
             update_chunks=updates,
             raw=build_retriever(cfg, [c.text for c in raw], embedder),
             updates=build_retriever(cfg, [c.text for c in updates], embedder),
+            total_chunks=cfg.total_chunks,
         )
 
     def visibility(self, questions: list[Question]) -> np.ndarray:
@@ -93,6 +111,8 @@ class VersionedKB:
         update_hits = self.updates.search(queries, top_k_updates, self.visibility(questions))
         results = []
         for q, raw, ups in zip(questions, raw_hits, update_hits, strict=True):
+            if self.total_chunks is not None:
+                raw, ups = best_of_both(raw, ups, self.total_chunks)
             updates = newest_first([(self.update_chunks[i], s) for i, s in ups])
             results.append(
                 Retrieval(
