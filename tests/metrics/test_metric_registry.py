@@ -13,6 +13,7 @@ def test_registered_metrics_and_scales() -> None:
         "exact_match": 1.0,
         "token_f1": 1.0,
         "rouge_l": 1.0,
+        "ascii_rouge": 1.0,
         "chrf": 100.0,
         "chrf_pp": 100.0,
         "embedding_similarity": 1.0,
@@ -24,7 +25,8 @@ def test_registered_metrics_and_scales() -> None:
         assert metric.description
 
 
-@pytest.mark.parametrize("name", sorted(set(REFERENCE_METRICS) - {"language_match"}))
+# ascii_rouge keeps only [a-z0-9], so it scores Hindi 0 by design; English below.
+@pytest.mark.parametrize("name", sorted(set(REFERENCE_METRICS) - {"language_match", "ascii_rouge"}))
 def test_every_metric_scores_within_its_scale(name: str) -> None:
     metric = get_reference_metric(name)
     assert metric.fn("नई दिल्ली", ["नई दिल्ली"], "hi") == metric.scale_max
@@ -35,13 +37,20 @@ def test_every_metric_scores_within_its_scale(name: str) -> None:
         assert 0.0 < partial < metric.scale_max
 
 
+def test_ascii_rouge_scores_within_its_scale_on_english_and_zero_on_hindi() -> None:
+    metric = get_reference_metric("ascii_rouge")
+    assert metric.fn("New Delhi", ["new delhi"], "en") == metric.scale_max
+    assert 0.0 < metric.fn("New Delhi", ["Delhi city"], "en") < metric.scale_max
+    assert metric.fn("नई दिल्ली", ["नई दिल्ली"], "hi") == 0.0
+
+
 def test_unknown_metric_names_close_matches_and_the_available_ones() -> None:
     with pytest.raises(ConfigError) as excinfo:
         get_reference_metric("rouge_lsum")
     assert str(excinfo.value) == (
         "Unknown metric 'rouge_lsum'. Did you mean 'rouge_l'? "
-        "Available: chrf, chrf_pp, embedding_similarity, exact_match, language_match, nomiracl, "
-        "rouge_l, token_f1"
+        "Available: ascii_rouge, chrf, chrf_pp, embedding_similarity, exact_match, language_match, "
+        "nomiracl, rouge_l, token_f1"
     )
 
 
@@ -67,5 +76,7 @@ def test_nomiracl_is_not_a_reference_metric() -> None:
 
 
 def test_unknown_metric_without_close_match() -> None:
-    with pytest.raises(ConfigError, match=r"^Unknown metric 'bleurt'\. Available: chrf, "):
+    with pytest.raises(
+        ConfigError, match=r"^Unknown metric 'bleurt'\. Available: ascii_rouge, chrf, "
+    ):
         get_reference_metric("bleurt")

@@ -9,12 +9,16 @@ list, or a blank reference, is a data error and raises `ValueError`.
   official script on ASCII English, Unicode-aware elsewhere. Scale 0..1.
 - `rouge_l`: LCS F-measure on `parakh.text.tokenize` words; equal to rouge-score's `rougeL`
   (no stemming) on ASCII English, and unlike it, non-zero on Indic text. Scale 0..1.
+- `ascii_rouge`: rouge-score's default `rougeL` reproduced for comparison with papers that used
+  it: lower-case, every character outside [a-z0-9] becomes a space, so text in any other
+  script (Devanagari, Tamil, accented Latin letters) has no tokens and scores 0. Scale 0..1.
 - `chrf`, `chrf_pp`: sacrebleu's sentence chrF (char n=6, beta=2) and chrF++ (plus word
   bigrams), on canonical Unicode (NFC), on sacrebleu's 0..100 scale.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -109,6 +113,28 @@ def rouge_l(prediction: str, references: Sequence[str], language: str | None) ->
         return 0.0
     prediction_tokens = tokenize(prediction)
     return max(_lcs_fmeasure(prediction_tokens, tokenize(ref)) for ref in references)
+
+
+_NON_ASCII_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
+
+
+def ascii_tokens(text: str) -> list[str]:
+    """rouge-score's default tokenizer (no stemmer): lower-case, keep runs of [a-z0-9]."""
+    return [t for t in _NON_ASCII_ALPHANUMERIC.sub(" ", text.lower()).split() if t]
+
+
+def ascii_rouge(prediction: str, references: Sequence[str], language: str | None) -> float:
+    """ROUGE-L F-measure as rouge-score computes it by default (`RougeScorer(["rougeL"])`).
+
+    A compatibility metric: identical Hindi strings score 0 because the tokenizer keeps only
+    [a-z0-9]. Report it beside `rouge_l` to show why published Indic ROUGE-L is near zero;
+    do not rank models on it for non-Latin text. `language` is accepted and ignored.
+    """
+    check_references(references)
+    if _is_blank(prediction):
+        return 0.0
+    prediction_tokens = ascii_tokens(prediction)
+    return max(_lcs_fmeasure(prediction_tokens, ascii_tokens(ref)) for ref in references)
 
 
 def chrf(prediction: str, references: Sequence[str], language: str | None) -> float:

@@ -80,6 +80,13 @@ REFERENCE_METRICS: dict[str, ReferenceMetric] = {
             "ROUGE-L F-measure (word LCS) with a script-aware tokenizer",
         ),
         ReferenceMetric(
+            "ascii_rouge",
+            1.0,
+            lexical.ascii_rouge,
+            "ROUGE-L as rouge-score computes it by default: its tokenizer keeps only [a-z0-9], "
+            "so Indic text scores 0 (a compatibility metric for published figures)",
+        ),
+        ReferenceMetric(
             "chrf", 100.0, lexical.chrf, "sacrebleu chrF: character 6-gram F-score, beta 2"
         ),
         ReferenceMetric(
@@ -112,6 +119,9 @@ ALIASES: dict[str, str] = {
     "rougel": "rouge_l",
     "rouge-l": "rouge_l",
     "rouge": "rouge_l",
+    "rouge_score": "ascii_rouge",
+    "rouge-score": "ascii_rouge",
+    "rougel_ascii": "ascii_rouge",
     "chrf++": "chrf_pp",
     "chrfpp": "chrf_pp",
     "embedding": "embedding_similarity",
