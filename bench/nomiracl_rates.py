@@ -1,10 +1,17 @@
 """NoMIRACL hallucination and error rates of the 11 baseline models, per model and language.
 
 Reads the NoMIRACL queries with the authors' model outputs (shared/data/nomiracl/queries.jsonl),
-classifies every output with `parakh.metrics.nomiracl.classify_nomiracl_output`, and writes
-bench/results/nomiracl_rates.json: per model and language the paper's rates (invalid outputs
-excluded), the invalid rates, and, for comparison only, the rates as NoMIRACL's released code
-computes them (dividing by all outputs). Prints a short table.
+classifies every output with both parsers (Parakh's `lenient` one and the authors' `released`
+substring rules, `parakh.metrics.nomiracl_parsers`), and writes bench/results/nomiracl_rates.json:
+
+- `rates`: the lenient parser's verdicts, FP / (FP + TN) and FN / (FN + TP), invalid excluded;
+- `released_parser_rates`: the same definition on the released parser's verdicts;
+- `released_code_rates`: what the released code reports: the released parser's verdicts, all
+  outputs in the denominator, 0.0 where a model never gives the subset's correct label;
+- `disagreements`: outputs on which the two parsers differ, per model and language, and by
+  (lenient -> released) verdict pair; `missing_outputs`: null outputs, counted not dropped.
+
+Prints a short table.
 
     python bench/nomiracl_rates.py [--queries PATH] [--output PATH]
 """
@@ -15,7 +22,7 @@ import argparse
 import hashlib
 import os
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,28 +31,38 @@ from pydantic import BaseModel, ConfigDict
 
 from parakh.io import iter_json_objects, validate_row, write_json
 from parakh.metrics.nomiracl import (
+    INVALID,
     LABELS,
     NomiraclOutcome,
     NomiraclRates,
     NomiraclSubset,
     Rate,
-    classify_nomiracl_output,
     nomiracl_rates,
 )
+from parakh.metrics.nomiracl_parsers import PARSERS, both_labels
+from parakh.metrics.nomiracl_released import ReleasedCodeRates, released_code_rates
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_QUERIES = REPO_ROOT.parent / "shared" / "data" / "nomiracl" / "queries.jsonl"
 DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "nomiracl_rates.json"
 
+CLASSIFIERS = {
+    "lenient": "parakh.metrics.nomiracl.classify_nomiracl_output (Parakh's parser)",
+    "released": "parakh.metrics.nomiracl_released.classify_released (the rules of "
+    "VanillaTemplate.postprocess, nomiracl/prompts/template.py, project-miracl/nomiracl@9c787da)",
+}
 DEFINITIONS = {
     "hallucination": "FP / (FP + TN) on the non_relevant subset: FP = 'answer present', "
-    "TN = 'I don't know'; invalid outputs excluded (paper definition)",
+    "TN = 'I don't know'; invalid outputs excluded",
     "error": "FN / (FN + TP) on the relevant subset: FN = 'I don't know', "
-    "TP = 'answer present'; invalid outputs excluded (paper definition)",
+    "TP = 'answer present'; invalid outputs excluded",
     "invalid_relevant / invalid_non_relevant": "invalid outputs / all outputs of the subset",
-    "released_code_hallucination / released_code_error": "same numerators divided by all "
-    "outputs of the subset, invalid included, as NoMIRACL's released ConfusionMetric does; "
-    "for comparison with published tables only",
+    "rates": "the lenient parser's verdicts",
+    "released_parser_rates": "the released parser's verdicts",
+    "released_code_rates": "as the released ConfusionMetric and hallucination_evaluation.py "
+    "report them: released parser, every output (invalid and missing included) in the "
+    "denominator; value 0.0 (zeroed) when the model never gave the subset's correct label",
+    "disagreements": "outputs whose lenient and released verdicts differ",
 }
 
 
@@ -68,76 +85,151 @@ def read_queries(path: Path) -> list[NomiraclQuery]:
     return [validate_row(NomiraclQuery, obj, path, line) for line, obj in iter_json_objects(path)]
 
 
-def rates_by_model_and_language(
-    queries: Iterable[NomiraclQuery],
-) -> dict[str, dict[str, NomiraclRates]]:
-    """Classify every output and compute the NoMIRACL rates per model and language."""
-    outcomes: dict[str, dict[str, list[NomiraclOutcome]]] = defaultdict(lambda: defaultdict(list))
+class ModelLanguage(BaseModel):
+    """Everything the bench reports for one model on one language."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rates: NomiraclRates
+    released_parser_rates: NomiraclRates
+    released_code_rates: ReleasedCodeRates
+    disagreements: int
+    missing_outputs: int
+
+
+def evaluate(queries: Iterable[NomiraclQuery]) -> dict[str, dict[str, ModelLanguage]]:
+    """Both parsers' verdicts on every output, and the rates, per model and language.
+
+    A null output is counted as missing: left out of both parsers' rates, and an invalid
+    output in the released code's denominator (see `released_code_rates`)."""
+    verdicts: dict[tuple[str, str], dict[str, list[NomiraclOutcome]]] = defaultdict(
+        lambda: {"lenient": [], "released": [], "released_code": []}
+    )
+    disagreements: Counter[tuple[str, str]] = Counter()
+    missing: Counter[tuple[str, str]] = Counter()
     for query in queries:
         for model, output in query.results.items():
-            label = classify_nomiracl_output(output)
-            outcomes[model][query.language].append(NomiraclOutcome(query.subset, label))
-    return {
-        model: {language: nomiracl_rates(rows) for language, rows in sorted(by_lang.items())}
-        for model, by_lang in sorted(outcomes.items())
+            key = (model, query.language)
+            outcomes = verdicts[key]
+            if output is None:
+                missing[key] += 1
+                outcomes["released_code"].append(NomiraclOutcome(query.subset, INVALID))
+                continue
+            labels = both_labels(output)
+            disagreements[key] += labels["lenient"] != labels["released"]
+            for parser, label in labels.items():
+                outcomes[parser].append(NomiraclOutcome(query.subset, label))
+            outcomes["released_code"].append(NomiraclOutcome(query.subset, labels["released"]))
+    report: dict[str, dict[str, ModelLanguage]] = defaultdict(dict)
+    for (model, language), outcomes in sorted(verdicts.items()):
+        report[model][language] = ModelLanguage(
+            rates=nomiracl_rates(outcomes["lenient"]),
+            released_parser_rates=nomiracl_rates(outcomes["released"]),
+            released_code_rates=released_code_rates(outcomes["released_code"]),
+            disagreements=disagreements[(model, language)],
+            missing_outputs=missing[(model, language)],
+        )
+    return dict(report)
+
+
+def label_counts(queries: Iterable[NomiraclQuery]) -> dict[str, dict[str, dict[str, int]]]:
+    """Per parser and model, how often the outputs fell in each class, all languages together."""
+    counts: dict[str, dict[str, dict[str, int]]] = {
+        parser: defaultdict(lambda: dict.fromkeys(LABELS, 0)) for parser in PARSERS
     }
-
-
-def label_counts(queries: Iterable[NomiraclQuery]) -> dict[str, dict[str, int]]:
-    """How often each model's outputs fell in each class, all languages together."""
-    counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(LABELS, 0))
     for query in queries:
         for model, output in query.results.items():
-            counts[model][classify_nomiracl_output(output)] += 1
-    return dict(sorted(counts.items()))
+            if output is None:
+                continue
+            for parser, label in both_labels(output).items():
+                counts[parser][model][label] += 1
+    return {parser: dict(sorted(by_model.items())) for parser, by_model in counts.items()}
+
+
+def disagreement_pairs(queries: Iterable[NomiraclQuery]) -> dict[str, dict[str, int]]:
+    """Per model, how many outputs went from each lenient verdict to each released one."""
+    pairs: dict[str, Counter[str]] = defaultdict(Counter)
+    for query in queries:
+        for model, output in query.results.items():
+            if output is None:
+                continue
+            labels = both_labels(output)
+            if labels["lenient"] != labels["released"]:
+                pairs[model][f"{labels['lenient']} -> {labels['released']}"] += 1
+    return {model: dict(sorted(c.items())) for model, c in sorted(pairs.items())}
 
 
 TABLE_COLUMNS = (
-    ("hallucination", "hallucination"),
-    ("error", "error"),
-    ("invalid_non_relevant", "invalid non-rel"),
-    ("invalid_relevant", "invalid rel"),
-    ("released_code_hallucination", "released-code hall."),
-    ("released_code_error", "released-code err."),
+    ("rates", "hallucination", "hall. lenient"),
+    ("released_parser_rates", "hallucination", "hall. released"),
+    ("released_code_rates", "hallucination", "hall. rel.code"),
+    ("rates", "error", "err. lenient"),
+    ("released_parser_rates", "error", "err. released"),
+    ("released_code_rates", "error", "err. rel.code"),
 )
 
 
-def _percent(rate: Rate) -> str:
+def _percent(rate: Rate | Any) -> str:
     if rate.value is None:
-        return f"{'-':>6} {'0/0':>9}"
-    return f"{100 * rate.value:5.1f}% {f'{rate.numerator}/{rate.denominator}':>9}"
+        return f"{'-':>6} {'0/0':>7}"
+    mark = "*" if getattr(rate, "zeroed", False) else " "
+    return f"{100 * rate.value:5.1f}%{mark}{f'{rate.numerator}/{rate.denominator}':>7}"
 
 
-def format_table(rates: dict[str, dict[str, NomiraclRates]]) -> str:
-    """One line per model and language: each rate as a percentage with numerator/denominator."""
-    header = f"{'model':28} {'lang':4} " + " ".join(f"{title:>19}" for _, title in TABLE_COLUMNS)
+def format_table(report: dict[str, dict[str, ModelLanguage]]) -> str:
+    """One line per model and language: each rate with numerator/denominator, and the number of
+    outputs the parsers disagree on. `*`: the released code's 0.0 (correct label never given)."""
+    header = f"{'model':28} {'lang':4} " + " ".join(f"{t:>15}" for _, _, t in TABLE_COLUMNS)
+    header += f" {'disagree':>8}"
     lines = [header, "-" * len(header)]
-    for model, by_language in rates.items():
+    for model, by_language in report.items():
         for language, r in by_language.items():
-            cells = " ".join(f"{_percent(getattr(r, field)):>19}" for field, _ in TABLE_COLUMNS)
-            lines.append(f"{model:28} {language:4} {cells}")
+            cells = " ".join(
+                f"{_percent(getattr(getattr(r, group), field)):>15}"
+                for group, field, _ in TABLE_COLUMNS
+            )
+            lines.append(f"{model:28} {language:4} {cells} {r.disagreements:>8}")
     return "\n".join(lines)
 
 
 def run(queries_path: Path) -> tuple[dict[str, Any], str]:
     """The JSON report and the printed table for one queries file."""
     queries = read_queries(queries_path)
-    rates = rates_by_model_and_language(queries)
-    report = {
+    report = evaluate(queries)
+
+    def section(name: str) -> dict[str, dict[str, Any]]:
+        return {
+            model: {lang: getattr(r, name) for lang, r in by_lang.items()}
+            for model, by_lang in report.items()
+        }
+
+    def dumped(name: str) -> dict[str, dict[str, Any]]:
+        return {
+            model: {lang: value.model_dump(mode="json") for lang, value in by_lang.items()}
+            for model, by_lang in section(name).items()
+        }
+
+    disagreements = section("disagreements")
+    result = {
         "source": {
             "path": os.path.relpath(queries_path.resolve(), REPO_ROOT),
             "sha256": hashlib.sha256(queries_path.read_bytes()).hexdigest(),
             "queries": len(queries),
         },
-        "classifier": "parakh.metrics.nomiracl.classify_nomiracl_output",
+        "classifiers": CLASSIFIERS,
         "definitions": DEFINITIONS,
         "label_counts": label_counts(queries),
-        "rates": {
-            model: {language: r.model_dump(mode="json") for language, r in by_lang.items()}
-            for model, by_lang in rates.items()
+        "disagreements": {
+            "total": sum(n for by_lang in disagreements.values() for n in by_lang.values()),
+            "by_model_and_language": disagreements,
+            "by_verdict_pair": disagreement_pairs(queries),
         },
+        "missing_outputs": section("missing_outputs"),
+        "rates": dumped("rates"),
+        "released_parser_rates": dumped("released_parser_rates"),
+        "released_code_rates": dumped("released_code_rates"),
     }
-    return report, format_table(rates)
+    return result, format_table(report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

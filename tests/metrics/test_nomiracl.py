@@ -13,6 +13,7 @@ from parakh.metrics.nomiracl import (
     classify_nomiracl_output,
     nomiracl_rates,
 )
+from parakh.metrics.nomiracl_released import released_code_rates
 
 CASES = Path(__file__).parent / "cases"
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -29,15 +30,26 @@ def _outcomes(rows: list[list[Any]]) -> list[NomiraclOutcome]:
     return [NomiraclOutcome(subset, label) for subset, label, count in rows for _ in range(count)]
 
 
-@pytest.mark.parametrize("case", RATE_CASES, ids=[c["name"] for c in RATE_CASES])
-def test_rates(case: dict[str, Any]) -> None:
-    rates = nomiracl_rates(_outcomes(case["rows"])).model_dump()
-    for field, expected in case["expected"].items():
+def _check_fields(rates: dict[str, Any], expected_fields: dict[str, Any]) -> None:
+    for field, expected in expected_fields.items():
         got = rates[field]
         if "value" in expected and expected["value"] is not None:
             assert got["value"] == pytest.approx(expected["value"], abs=1e-12), field
             got = {**got, "value": expected["value"]}
         assert got == expected, field
+
+
+@pytest.mark.parametrize("case", RATE_CASES, ids=[c["name"] for c in RATE_CASES])
+def test_rates(case: dict[str, Any]) -> None:
+    _check_fields(nomiracl_rates(_outcomes(case["rows"])).model_dump(), case["expected"])
+
+
+@pytest.mark.parametrize("case", RATE_CASES, ids=[c["name"] for c in RATE_CASES])
+def test_released_code_rates(case: dict[str, Any]) -> None:
+    """The released ConfusionMetric's rates on the same labels (as if the released parser gave
+    them): all outputs in the denominator, 0.0 where the correct label never occurs."""
+    rates = released_code_rates(_outcomes(case["rows"])).model_dump()
+    _check_fields(rates, case["released_code"])
 
 
 def test_rates_exclude_invalid_where_released_code_does_not() -> None:
@@ -50,7 +62,7 @@ def test_rates_exclude_invalid_where_released_code_does_not() -> None:
     )
     rates = nomiracl_rates(rows)
     assert rates.hallucination_rate == 0.5
-    assert rates.released_code_hallucination.value == 0.25
+    assert released_code_rates(rows).hallucination.value == 0.25
     assert rates.error_rate is None
 
 

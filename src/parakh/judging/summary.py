@@ -1,7 +1,7 @@
 """What one judge run says about itself: row counts by metric and status, why rows are invalid
 or errors, how many answers were empty (not sent to a judge model), which responses address the
 judge, self-judged and repaired rows, jury agreement, and the
-NoMIRACL rates with their numerators and denominators.
+NoMIRACL rates with their numerators and denominators (`parakh.judging.nomiracl_summary`).
 
 The judge stage writes it beside its rows (`<model>.summary.json`) and prints the headline.
 """
@@ -15,26 +15,9 @@ from typing import Any
 from parakh.judging.judgments import INJECTION, REPAIRED, SELF_JUDGED
 from parakh.judging.jury import jury_agreement
 from parakh.judging.llm_judge import EMPTY_ANSWER
-from parakh.metrics.nomiracl import SUBSET_OF_METRIC, nomiracl_rates_from_rows
+from parakh.judging.nomiracl_summary import nomiracl_summary
+from parakh.metrics.nomiracl_parsers import DEFAULT_PARSER, NomiraclParser
 from parakh.schema import Judgment
-
-ALL = "all"
-
-
-def _nomiracl(rows: Sequence[Judgment]) -> dict[str, Any]:
-    verdict_rows = [r for r in rows if r.metric in SUBSET_OF_METRIC]
-    if not verdict_rows:
-        return {}
-    by_language: dict[str, list[Judgment]] = defaultdict(list)
-    for r in verdict_rows:
-        by_language[r.language].append(r)
-        by_language[ALL].append(r)
-    return {
-        language: nomiracl_rates_from_rows(
-            (r.metric, r.status, r.label) for r in group
-        ).model_dump()
-        for language, group in sorted(by_language.items())
-    }
 
 
 def judge_summary(
@@ -42,6 +25,7 @@ def judge_summary(
     *,
     jurors: Sequence[str] = (),
     integer_scale: dict[str, bool] | None = None,
+    nomiracl_parser: NomiraclParser = DEFAULT_PARSER,
 ) -> dict[str, Any]:
     """Counts and checks over one judge run's rows (see the module docstring)."""
     by_metric: dict[str, Counter[str]] = defaultdict(Counter)
@@ -73,7 +57,8 @@ def judge_summary(
         summary["jury_agreement"] = [
             a.model_dump() for a in jury_agreement(rows, list(jurors), integer_scale or {})
         ]
-    nomiracl = _nomiracl(rows)
-    if nomiracl:
-        summary["nomiracl"] = nomiracl
+    nomiracl = nomiracl_summary(rows, nomiracl_parser)
+    if nomiracl is not None:
+        summary["nomiracl"] = nomiracl["by_language"]
+        summary["nomiracl_parsers"] = nomiracl["parsers"]
     return summary

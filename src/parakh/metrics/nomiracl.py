@@ -11,9 +11,10 @@ Rates follow the paper's definition, with invalid outputs left out of the denomi
     error rate         = FN / (FN + TP)   relevant subset;     FN = IDK, TP = "answer present"
 
 NoMIRACL's released evaluation code (`nomiracl/eval/metrics.py`, ConfusionMetric) divides by
-all outputs of the subset, invalid ones included, which lowers both rates for a model that
-often answers off-format. We report invalid outputs separately, and the released-code rate
-beside ours, labelled as such, only for comparison.
+all outputs of the subset, invalid ones included, and parses outputs with stricter substring
+rules; both are reproduced in `parakh.metrics.nomiracl_released` and reported beside these
+rates, labelled as the released code's. This module's classifier is Parakh's lenient one
+(`parser: lenient` of the nomiracl judge).
 """
 
 from __future__ import annotations
@@ -275,9 +276,8 @@ class NomiraclRates(_Frozen):
     """Hallucination and error rates (paper definition), invalid rates, and the counts.
 
     `hallucination` = FP / (FP + TN) and `error` = FN / (FN + TP), invalid outputs excluded.
-    `invalid_*` = invalid / all outputs of that subset. The `released_code_*` rates divide by
-    all outputs of the subset, invalid included, as NoMIRACL's ConfusionMetric does; they are
-    here for comparison with published tables, not as our metric.
+    `invalid_*` = invalid / all outputs of that subset. The labels may come from either parser;
+    the released code's own rates are `parakh.metrics.nomiracl_released.released_code_rates`.
     """
 
     relevant: SubsetCounts
@@ -286,8 +286,6 @@ class NomiraclRates(_Frozen):
     error: Rate
     invalid_relevant: Rate
     invalid_non_relevant: Rate
-    released_code_hallucination: Rate
-    released_code_error: Rate
 
     @property
     def hallucination_rate(self) -> float | None:
@@ -311,8 +309,8 @@ def _count(outcomes: list[NomiraclOutcome], subset: str) -> SubsetCounts:
 def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
     """Hallucination rate on non-relevant queries and error rate on relevant ones.
 
-    Invalid outputs are left out of both denominators (the paper's definition) and counted
-    separately; see the module docstring for how NoMIRACL's released code differs.
+    Invalid outputs are left out of both denominators and counted separately; see the module
+    docstring for how NoMIRACL's released code differs.
     """
     outcomes = list(rows)
     for i, o in enumerate(outcomes):
@@ -331,8 +329,6 @@ def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
         error=Rate.of(false_negative, false_negative + true_positive),
         invalid_relevant=Rate.of(relevant.invalid, relevant.total),
         invalid_non_relevant=Rate.of(non_relevant.invalid, non_relevant.total),
-        released_code_hallucination=Rate.of(false_positive, non_relevant.total),
-        released_code_error=Rate.of(false_negative, relevant.total),
     )
 
 

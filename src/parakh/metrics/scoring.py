@@ -5,7 +5,8 @@ Every metric gives a `MetricScore` with a status: `ok` with a score, `invalid` (
 that states no verdict), or `error` with the reason (no prediction, no reference, no subset).
 No failure becomes a score. `nomiracl` gives one row on the subset where the output counts
 (`nomiracl_hallucination` on non-relevant queries, `nomiracl_error` on relevant ones), with the
-classified verdict as its label.
+verdict of the chosen parser (`lenient` or `released`, `parakh.metrics.nomiracl_parsers`) as its
+label and, where the other parser disagrees, a flag with the other's verdict.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from parakh.metrics.nomiracl import (
-    INVALID,
-    METRIC_OF_SUBSET,
-    SUBSETS,
-    classify_nomiracl_output,
-    verdict_score,
+from parakh.metrics.nomiracl import INVALID, METRIC_OF_SUBSET, SUBSETS, verdict_score
+from parakh.metrics.nomiracl_parsers import (
+    DEFAULT_PARSER,
+    NomiraclParser,
+    both_labels,
+    disagreement_flag,
+    other_parser,
 )
 from parakh.metrics.registry import NOMIRACL, get_reference_metric, resolve_metric_name
 
@@ -46,6 +48,7 @@ class MetricScore:
     score: float | None = None
     label: str | None = None
     reason: str | None = None
+    flags: tuple[str, ...] = ()
 
 
 def resolve_metrics(names: Sequence[str]) -> list[str]:
@@ -59,7 +62,7 @@ def resolve_metrics(names: Sequence[str]) -> list[str]:
     return resolved
 
 
-def _nomiracl(item: ScoreItem) -> MetricScore:
+def _nomiracl(item: ScoreItem, parser: NomiraclParser) -> MetricScore:
     if item.subset not in SUBSETS:
         metric = METRIC_OF_SUBSET.get(item.subset or "", NOMIRACL)
         why = "no NoMIRACL subset" if item.subset is None else f"unknown subset {item.subset!r}"
@@ -69,7 +72,9 @@ def _nomiracl(item: ScoreItem) -> MetricScore:
     metric = METRIC_OF_SUBSET[item.subset]
     if item.prediction is None:
         return MetricScore(metric, "error", 1.0, reason=_no_prediction(item))
-    label = classify_nomiracl_output(item.prediction)
+    labels = both_labels(item.prediction)
+    label, other = labels[parser], labels[other_parser(parser)]
+    flags = () if other == label else (disagreement_flag(parser, other),)
     if label == INVALID:
         return MetricScore(
             metric,
@@ -77,19 +82,23 @@ def _nomiracl(item: ScoreItem) -> MetricScore:
             1.0,
             label=label,
             reason="the output states neither 'Yes, answer is present' nor 'I don't know'",
+            flags=flags,
         )
-    return MetricScore(metric, "ok", 1.0, score=verdict_score(item.subset, label), label=label)
+    score = verdict_score(item.subset, label)
+    return MetricScore(metric, "ok", 1.0, score=score, label=label, flags=flags)
 
 
 def _no_prediction(item: ScoreItem) -> str:
     return f"no response to score: {item.prediction_error or 'prediction is missing'}"
 
 
-def score_metric(name: str, item: ScoreItem) -> MetricScore:
-    """One metric (registry name or alias) on one item."""
+def score_metric(
+    name: str, item: ScoreItem, nomiracl_parser: NomiraclParser = DEFAULT_PARSER
+) -> MetricScore:
+    """One metric (registry name or alias) on one item; `nomiracl_parser` scores `nomiracl`."""
     metric_name = resolve_metric_name(name)
     if metric_name == NOMIRACL:
-        return _nomiracl(item)
+        return _nomiracl(item, nomiracl_parser)
     metric = get_reference_metric(metric_name)
 
     def failed(reason: str) -> MetricScore:
@@ -107,6 +116,8 @@ def score_metric(name: str, item: ScoreItem) -> MetricScore:
     return MetricScore(metric.name, "ok", metric.scale_max, score=round(float(score), 6))
 
 
-def score_item(metrics: Sequence[str], item: ScoreItem) -> list[MetricScore]:
+def score_item(
+    metrics: Sequence[str], item: ScoreItem, nomiracl_parser: NomiraclParser = DEFAULT_PARSER
+) -> list[MetricScore]:
     """Every metric on one item, in the given order."""
-    return [score_metric(name, item) for name in metrics]
+    return [score_metric(name, item, nomiracl_parser) for name in metrics]

@@ -52,7 +52,7 @@ def run(
     metrics = resolve_metrics(judge.reference_metrics)
     rows: list[Judgment] = []
     for q in questions:
-        rows += reference_judgments(metrics, judge.name, q, by_id[q.id])
+        rows += reference_judgments(metrics, judge.name, q, by_id[q.id], judge.parser)
     if judge.rubrics:
         rows += judge_with_rubrics(
             judge,
@@ -82,7 +82,9 @@ def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
         for rubric in (load_rubric(name) for name in cfg.judge.rubrics)
         for metric in rubric.metrics
     }
-    return judge_summary(rows, jurors=jurors, integer_scale=integer_scale)
+    return judge_summary(
+        rows, jurors=jurors, integer_scale=integer_scale, nomiracl_parser=cfg.judge.parser
+    )
 
 
 def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:

@@ -1,0 +1,90 @@
+"""The NoMIRACL part of a judge summary: rates under both parsers, the released code's rates,
+how many outputs the parsers disagree on, and how many queries had no output to classify.
+
+Per language (and `all`), computed from the verdict rows alone (`parakh.metrics.nomiracl_parsers`
+says how a row carries the other parser's verdict):
+
+- the chosen parser's rates at the top level (`hallucination`, `error`, `invalid_*`, counts):
+  FP / (FP + TN) and FN / (FN + TP), invalid outputs excluded, as Parakh has always reported;
+- `other_parser`: the same rates under the other parser;
+- `released_code`: the released ConfusionMetric's rates over the released parser's verdicts
+  (all outputs in the denominator, a missing output counted as invalid, its 0.0 reproduced;
+  see `parakh.metrics.nomiracl_released`);
+- `parser_disagreements`: outputs on which `lenient` and `released` give different verdicts;
+- `missing_outputs`: queries whose row is an `error` (no stored or generated output), by
+  subset. They are in no paper-style rate, and are counted here rather than dropped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from parakh.metrics.nomiracl import (
+    INVALID,
+    SUBSET_OF_METRIC,
+    NomiraclOutcome,
+    nomiracl_rates_from_rows,
+)
+from parakh.metrics.nomiracl_parsers import NomiraclParser, labels_of_row, other_parser
+from parakh.metrics.nomiracl_released import released_code_rates
+from parakh.schema import Judgment
+
+ALL = "all"
+
+
+def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[str, Any]:
+    other = other_parser(parser)
+    chosen: list[tuple[str, str, str | None]] = []
+    others: list[tuple[str, str, str | None]] = []
+    released: list[NomiraclOutcome] = []
+    missing = dict.fromkeys(SUBSET_OF_METRIC.values(), 0)
+    disagreements = 0
+    for r in rows:
+        subset = SUBSET_OF_METRIC[r.metric]
+        if r.status == "error":
+            missing[subset] += 1
+            released.append(NomiraclOutcome(subset, INVALID))
+            continue
+        if r.label is None:
+            raise ValueError(f"{r.metric} row of {r.question_id!r} ({r.status}) has no label")
+        labels = labels_of_row(r.label, r.flags)
+        disagreements += labels["lenient"] != labels["released"]
+        chosen.append((r.metric, r.status, labels[parser]))
+        other_status = "invalid" if labels[other] == INVALID else "ok"
+        others.append((r.metric, other_status, labels[other]))
+        released.append(NomiraclOutcome(subset, labels["released"]))  # type: ignore[arg-type]
+    return {
+        **nomiracl_rates_from_rows(chosen).model_dump(),
+        "parser": parser,
+        "other_parser": {"parser": other, **nomiracl_rates_from_rows(others).model_dump()},
+        "released_code": released_code_rates(released).model_dump(),
+        "parser_disagreements": disagreements,
+        "missing_outputs": missing,
+    }
+
+
+def nomiracl_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[str, Any] | None:
+    """`{"by_language": {...}, "parsers": {...}}` for the NoMIRACL verdict rows among `rows`;
+    None when there are none. `parser` is the judge's `parser`, the one that scored the rows."""
+    verdict_rows = [r for r in rows if r.metric in SUBSET_OF_METRIC]
+    if not verdict_rows:
+        return None
+    by_language: dict[str, list[Judgment]] = defaultdict(list)
+    for r in verdict_rows:
+        by_language[r.language].append(r)
+        by_language[ALL].append(r)
+    summaries = {
+        language: _language_summary(group, parser)
+        for language, group in sorted(by_language.items())
+    }
+    overall = summaries[ALL]
+    return {
+        "by_language": summaries,
+        "parsers": {
+            "parser": parser,
+            "disagreements": overall["parser_disagreements"],
+            "missing_outputs": sum(overall["missing_outputs"].values()),
+        },
+    }

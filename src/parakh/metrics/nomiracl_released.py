@@ -1,0 +1,144 @@
+"""NoMIRACL's released evaluation code, reproduced: its output parser and its rates.
+
+Source: github.com/project-miracl/nomiracl at commit 9c787da (the commit the shared data and
+`parakh import-data nomiracl` use). `VanillaTemplate.postprocess` in
+`nomiracl/prompts/template.py` maps an output to "Yes, answer is present", "I don't know" or
+"Invalid" by plain substring tests (the role, repeat and explanation templates inherit it);
+`ConfusionMetric.evaluate` in `nomiracl/eval/metrics.py` turns the labels into rates, and
+`examples/hallucination_evaluation.py` writes them to its table. This module re-implements both
+from their rules; nothing is imported from the authors' package.
+
+Parakh's own parser is the lenient one in `parakh.metrics.nomiracl`; the two are compared in
+`bench/nomiracl_rates.py` and in every NoMIRACL judge summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from parakh.metrics.nomiracl import (
+    ANSWER_PRESENT,
+    I_DONT_KNOW,
+    INVALID,
+    LABELS,
+    SUBSETS,
+    NomiraclLabel,
+    NomiraclOutcome,
+)
+
+# The template's two answer strings, lower-cased as postprocess compares them.
+_ANSWER = "yes, answer is present"
+_NO_ANSWER = "i don't know"
+# postprocess's citation regex with the template's passage count (10) filled in.
+_CITATION = re.compile(r"\[(\d+|10)\]")
+
+
+def _count_word(text: str, word: str) -> int:
+    """`nomiracl.util.count_word`: whitespace-split tokens equal to `word`. For a phrase of
+    several words it is always 0, which the parser's order below keeps as it is."""
+    return sum(token == word for token in text.split())
+
+
+def classify_released(output: str) -> NomiraclLabel:
+    """Classify `output` exactly as the released `VanillaTemplate.postprocess` does.
+
+    The output's newlines and tabs become spaces and it is lower-cased (`str.lower`, no other
+    normalisation: a curly apostrophe in "I don’t know" does not match). Then, in this order:
+    1. both "yes, answer is present" and "i don't know" occur: "answer_present" if the first
+       occurs more than once as a whitespace-separated word (never, for a phrase), else "invalid";
+    2. "i don't know" occurs: "i_dont_know";
+    3. "yes, answer is present" occurs: "answer_present";
+    4. "answer is present" occurs: "answer_present";
+    5. "answer is not present" occurs: "i_dont_know";
+    6. a citation "[n]" occurs and the whole output is under 10 characters: "answer_present";
+    7. otherwise "invalid" (an empty output too).
+    The released code fails on a null output; callers count a missing output themselves.
+    """
+    response = output.replace("\n", " ").replace("\t", " ").lower()
+    if _NO_ANSWER in response and _ANSWER in response:
+        if _count_word(response, _ANSWER) > 1:
+            return ANSWER_PRESENT
+        return INVALID  # both remaining released branches return "Invalid"
+    if _NO_ANSWER in response:
+        return I_DONT_KNOW
+    if _ANSWER in response:
+        return ANSWER_PRESENT
+    if "answer is present" in response:
+        return ANSWER_PRESENT
+    if "answer is not present" in response:
+        return I_DONT_KNOW
+    if _CITATION.findall(response) and len(response) < 10:
+        return ANSWER_PRESENT
+    return INVALID
+
+
+# ---------------------------------------------------------------------------------------------
+# Rates as the released ConfusionMetric computes them
+# ---------------------------------------------------------------------------------------------
+
+
+class ReleasedRate(BaseModel):
+    """numerator / denominator as the released code reports it.
+
+    `value` is what the released table shows: numerator / denominator, except 0.0 when the
+    model never gave the subset's correct label (`zeroed`, see `released_code_rates`), and None
+    when the subset has no outputs at all (the released script has no file to read then).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    numerator: int
+    denominator: int
+    value: float | None
+    zeroed: bool = False
+
+
+class ReleasedCodeRates(BaseModel):
+    """The released code's hallucination, error and invalid rates for one set of outputs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    hallucination: ReleasedRate
+    error: ReleasedRate
+    invalid_relevant: ReleasedRate
+    invalid_non_relevant: ReleasedRate
+
+
+def _rate(numerator: int, denominator: int, *, zeroed: bool = False) -> ReleasedRate:
+    if denominator == 0:
+        return ReleasedRate(numerator=0, denominator=0, value=None)
+    value = 0.0 if zeroed else numerator / denominator
+    return ReleasedRate(numerator=numerator, denominator=denominator, value=value, zeroed=zeroed)
+
+
+def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedCodeRates:
+    """Rates of outcomes labelled by `classify_released`, as `ConfusionMetric.evaluate` gives
+    them: every output of the subset is in the denominator, invalid ones included.
+
+    hallucination = "answer present" / all outputs (non-relevant subset); error = "I don't know"
+    / all outputs (relevant subset). The released code computes a subset's error rate only when
+    the model gave that subset's correct label at least once ("I don't know" on non-relevant,
+    "answer present" on relevant); otherwise its table shows 0.0 whatever the model said. That
+    0.0 is reproduced and marked `zeroed`. A missing output should be passed as "invalid": the
+    released runs stored failures as text ("Unable to generate response.") that parses so.
+    """
+    counts = {subset: dict.fromkeys(LABELS, 0) for subset in SUBSETS}
+    for i, outcome in enumerate(released_labels):
+        if outcome.subset not in SUBSETS or outcome.label not in LABELS:
+            raise ValueError(
+                f"row {i}: unknown subset {outcome.subset!r} or label {outcome.label!r}"
+            )
+        counts[outcome.subset][outcome.label] += 1
+    non_relevant, relevant = counts["non_relevant"], counts["relevant"]
+    n_non_relevant, n_relevant = sum(non_relevant.values()), sum(relevant.values())
+    return ReleasedCodeRates(
+        hallucination=_rate(
+            non_relevant[ANSWER_PRESENT], n_non_relevant, zeroed=non_relevant[I_DONT_KNOW] == 0
+        ),
+        error=_rate(relevant[I_DONT_KNOW], n_relevant, zeroed=relevant[ANSWER_PRESENT] == 0),
+        invalid_relevant=_rate(relevant[INVALID], n_relevant),
+        invalid_non_relevant=_rate(non_relevant[INVALID], n_non_relevant),
+    )
