@@ -95,9 +95,7 @@ def _judge(queries: list[dict[str, Any]], model: str, parser: str, tmp_path: Pat
     return judge.summarize(cfg, rows)
 
 
-def test_released_hallucination_rate_of_gpt35_on_bengali(
-    shared_data: Path, tmp_path: Path
-) -> None:
+def test_released_hallucination_rate_of_gpt35_on_bengali(shared_data: Path, tmp_path: Path) -> None:
     queries = _queries(shared_data)
     bengali = [q for q in queries if q["language"] == "bn" and q["subset"] == "non_relevant"]
     verdicts = Counter(released_rules(q["results"][GPT35]) for q in bengali)
