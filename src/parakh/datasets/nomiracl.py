@@ -22,6 +22,14 @@ Parsed (a folder made from upstream, the layout of a hand-made subset):
 
 The layout is the parsed one when `queries` exists, else the upstream one.
 
+Passages are cut to their first `options.passage_tokens` whitespace-separated words (default
+375; null: whole). The authors' generation script cuts each passage to `--max_passage_tokens`
+tokens of the answering model's own tokenizer (default 380, 370 in its usage example,
+examples/repro_nomiracl_generation.py); issue #14 gives ~375 as the paper's figure. A
+subword tokenizer counts an Indic word as several tokens, so this word budget cuts no more
+than theirs: the stored upstream passages, already cut by the authors, have at most 205 words
+and pass unchanged. A question whose passages were cut lists them in `meta.cut_passages`.
+
 `subset = relevant`: at least one passage answers the query, so a RAG system should answer;
 `non_relevant`: none does, so it should abstain (`answerable = False`). Which passage is
 relevant is not known, so the passages carry `relevant = None`. A question's id is
@@ -44,6 +52,7 @@ from parakh.schema import KBDocument, Passage, Question
 SUBSETS = ("relevant", "non_relevant")
 
 # Upstream file names: <language>.<split>.<template>_prompt.jsonl, e.g. hi.test.vanilla_prompt.jsonl
+_WORD = re.compile(r"\S+")
 UPSTREAM_FILE = re.compile(
     r"^(?P<language>[a-z]{2,3})\.(?P<split>[a-z]+)\.(?P<template>\w+)_prompt\.jsonl$"
 )
@@ -67,6 +76,26 @@ class NoMiraclOptions(AdapterOptions):
     keep_model_outputs: bool = Field(
         default=True, description="keep the authors' baseline outputs in meta.model_outputs"
     )
+    passage_tokens: int | None = Field(
+        default=375,
+        ge=1,
+        description="cut each passage after this many whitespace-separated words (the paper's "
+        "~375-token passages, as issue #14 states; the authors' script cuts 370-380 tokens of "
+        "the answering model's tokenizer); null: keep passages whole",
+    )
+
+
+def cut_to_words(text: str, max_words: int | None) -> str:
+    """`text` up to the end of its `max_words`-th whitespace-separated word; unchanged when it
+    has no more words than that (or `max_words` is None). The text before the cut is kept as
+    it stands."""
+    if max_words is None:
+        return text
+    words = _WORD.finditer(text)
+    for count, word in enumerate(words, start=1):
+        if count == max_words:
+            return text[: word.end()] if next(words, None) is not None else text
+    return text
 
 
 def split_title(passage: str) -> tuple[str | None, str]:
@@ -141,9 +170,15 @@ class _Collector:
         self.sink = sink
         self.passages: dict[tuple[str, str], Passage] = {}
         self.sources: dict[tuple[str, str], str] = {}  # passage -> the file it was read from
+        self.cut: set[tuple[str, str]] = set()  # passages cut to options.passage_tokens
 
     def passage(self, record: Record, field: str, language: str, docid: str, text: str) -> Passage:
-        """The passage `docid` with `text`; the same docid with another text is an error."""
+        """The passage `docid` with `text` (cut to the word budget); the same docid with another
+        text is an error."""
+        whole = text
+        text = cut_to_words(text, self.options.passage_tokens)
+        if text != whole:
+            self.cut.add((language, docid))
         previous = self.passages.get((language, docid))
         if previous is not None:
             if previous.text != text:
@@ -163,6 +198,9 @@ class _Collector:
         outputs = record.values.get("results")
         if self.options.keep_model_outputs and isinstance(outputs, dict):
             meta["model_outputs"] = outputs
+        cut = [p.id for p in contexts if (language, p.id) in self.cut]
+        if cut:
+            meta["cut_passages"] = cut
         fields = {
             "id": f"{query_id}-{language}",
             "text": query,
@@ -195,13 +233,18 @@ class _Collector:
             )
 
 
-def load_passages(path: Path, sink: RowSink) -> dict[tuple[str, str], Passage]:
+def load_passages(
+    path: Path, sink: RowSink, max_words: int | None = None
+) -> tuple[dict[tuple[str, str], Passage], set[tuple[str, str]]]:
+    """The passages by (language, docid), cut to `max_words`, and which of them were cut."""
     passages: dict[tuple[str, str], Passage] = {}
+    cut: set[tuple[str, str]] = set()
     for line in jsonl_lines(path):
         with sink.guard(line.text):
             record = line.parse()
             language, docid = record.language("language"), record.text("docid")
-            text = record.text("passage", strip=False)
+            whole = record.text("passage", strip=False)
+            text = cut_to_words(whole, max_words)
             previous = passages.get((language, docid))
             if previous is not None and previous.text != text:
                 raise record.error(
@@ -209,13 +252,16 @@ def load_passages(path: Path, sink: RowSink) -> dict[tuple[str, str], Passage]:
                 )
             title, _ = split_title(text)
             passages[(language, docid)] = Passage(id=docid, text=text, title=title)
-    return passages
+            if text != whole:
+                cut.add((language, docid))
+    return passages, cut
 
 
 def load_parsed(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
     """queries.jsonl + passages.jsonl: the prompts already parsed into fields."""
-    passages = load_passages(root / options.passages, sink)
+    passages, cut = load_passages(root / options.passages, sink, options.passage_tokens)
     collector = _Collector(options, sink)
+    collector.cut |= cut
     for line in jsonl_lines(root / options.queries):
         with sink.guard(line.text):
             record = line.parse()
