@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from parakh.config.base import Strict
 from parakh.config.model import ModelConfig
-from parakh.metrics.nomiracl_parsers import DEFAULT_PARSER, NomiraclParser
 
 
 class JuryConfig(Strict):
@@ -51,13 +50,6 @@ class JudgeConfig(Strict):
         "MetricSpec declares (nomiracl_hallucination: lowest first); `aggregate.primary_metric` "
         "overrides it. None: the report falls back to its first metric and says so",
     )
-    parser: NomiraclParser = Field(
-        default=DEFAULT_PARSER,
-        description="how the `nomiracl` reference metric reads a verdict: `lenient` (Parakh's "
-        "classifier: Indic phrasings, curly quotes, rationales) or `released` (the NoMIRACL "
-        "authors' released substring rules, nomiracl/prompts/template.py); the summary reports "
-        "both parsers' rates and how many outputs they disagree on",
-    )
     model: ModelConfig | None = None
     jury: JuryConfig | None = None
     allow_self_judging: bool = Field(
@@ -77,7 +69,12 @@ class JudgeConfig(Strict):
         description="follow-up requests per invalid output, quoting the reason; the final "
         "output is still parsed strictly",
     )
-    max_context_chars: int = 1500
+    margin_tokens: int = Field(
+        default=32,
+        ge=0,
+        description="tokens left free in the judge model's window beside the prompt and "
+        "max_tokens (chat-template markers, tokenizer drift)",
+    )
     max_tokens: int = Field(
         default=800,
         ge=8,
@@ -91,6 +88,19 @@ class JudgeConfig(Strict):
         "the others get `skipped` rubric rows. None judges every question.",
     )
     smoke_test: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _removed_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "max_context_chars" in data:
+            raise ValueError(
+                "judge.max_context_chars was removed: the judge now reads every retrieved chunk "
+                "whole, cut only to fit the judge model's window (its model's context_window, "
+                "less judge.max_tokens and judge.margin_tokens), and rows whose knowledge base "
+                "was cut carry the `context_cut` flag. Delete the key; to give the judge less "
+                "context, lower judge.model.context_window"
+            )
+        return data
 
     @model_validator(mode="after")
     def _one_judge_source(self) -> JudgeConfig:

@@ -10,20 +10,21 @@ by the same strict parser, so a repair can make an output valid but never invent
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.base import Backend, ChatRequest, Completion, estimate_tokens
 from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
 from parakh.config.judge import JudgeConfig
-from parakh.config.model import Sampling
+from parakh.config.model import ModelConfig, Sampling
 from parakh.errors import ConfigError
 from parakh.hashing import sha256_text
+from parakh.judging.judge_context import ContextCut, TokenCounter, fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
-from parakh.judging.prompt import JudgePrompt, knowledge_base_text, render_judge_messages
+from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
 from parakh.judging.rubric import Rubric, load_rubric
 from parakh.schema import Generation, Question, Retrieval
 
@@ -92,6 +93,54 @@ def judge_rubrics(cfg: JudgeConfig) -> list[Rubric]:
     return rubrics
 
 
+PER_TURN_TOKENS = 4  # role markers a chat template adds around each turn
+
+
+def judge_window(model: ModelConfig | None) -> int | None:
+    """Tokens the judge model reads, prompt and output together (None: no model, no limit)."""
+    if model is None:
+        return None
+    return getattr(model, "max_model_len", None) or model.context_window
+
+
+Turns = tuple[tuple[str, str], ...]
+
+
+def _renderer(
+    prompt: JudgePrompt, question: str, response: str, reference: str | None
+) -> Callable[[Rubric, str], Turns]:
+    """One question's judge messages for (rubric, knowledge base)."""
+
+    def render(rubric: Rubric, knowledge_base: str) -> Turns:
+        return render_judge_messages(
+            prompt,
+            rubric,
+            question=question,
+            response=response,
+            reference=reference,
+            knowledge_base=knowledge_base,
+        )
+
+    return render
+
+
+def _knowledge_base_budget(
+    cfg: JudgeConfig,
+    window: int | None,
+    rubrics: list[Rubric],
+    render: Callable[[Rubric, str], Turns],
+    count_tokens: TokenCounter,
+) -> int | None:
+    """Tokens left for the knowledge base in the largest of a question's rubric prompts."""
+    if window is None:
+        return None
+    largest = max(
+        sum(count_tokens(content) + PER_TURN_TOKENS for _, content in render(rubric, ""))
+        for rubric in rubrics
+    )
+    return max(0, window - cfg.max_tokens - cfg.margin_tokens - largest)
+
+
 def build_judge_requests(
     cfg: JudgeConfig,
     prompt: JudgePrompt,
@@ -100,33 +149,41 @@ def build_judge_requests(
     generations: Mapping[str, Generation],
     retrievals: Mapping[str, Retrieval],
     sampling: Sampling,
-) -> list[ChatRequest]:
-    """Requests ordered question-major so that a local judge reuses its prompt prefix."""
-    requests = []
+    *,
+    judge_model: ModelConfig | None = None,
+    count_tokens: TokenCounter = estimate_tokens,
+) -> tuple[list[ChatRequest], dict[str, ContextCut]]:
+    """Requests ordered question-major so that a local judge reuses its prompt prefix, and the
+    cut made to each question's knowledge base that did not fit `judge_model`'s window.
+
+    Every rubric of a question gets the same knowledge base, sized for the largest of its
+    prompts, so the shared prefix stays shared. Tokens are counted by `count_tokens` (the judge
+    backend's tokenizer where it has one) on the text as the judge receives it (escaped)."""
+    window = judge_window(judge_model)
+    requests: list[ChatRequest] = []
+    cuts: dict[str, ContextCut] = {}
     for q in questions:
         g = generations[q.id]
         if g.response is None or not_judgeable(g) is not None:
             continue
-        kb = knowledge_base_text(retrievals.get(q.id), cfg.max_context_chars)
         reference = q.reference_answers[0] if q.reference_answers else None
+        render = _renderer(prompt, q.text, g.response, reference)
+        budget = _knowledge_base_budget(cfg, window, rubrics, render, count_tokens)
+        kb, cut = fit_knowledge_base(
+            retrievals.get(q.id), budget, lambda text: count_tokens(escape_block(text))
+        )
+        if cut is not None:
+            cuts[q.id] = cut
         for rubric in rubrics:
-            messages = render_judge_messages(
-                prompt,
-                rubric,
-                question=q.text,
-                response=g.response,
-                reference=reference,
-                knowledge_base=kb,
-            )
             requests.append(
                 ChatRequest(
                     key=judge_key(q.id, rubric.name),
-                    messages=messages,
+                    messages=render(rubric, kb),
                     sampling=sampling,
                     json_schema=rubric.json_schema(cfg.max_justification_chars),
                 )
             )
-    return requests
+    return requests, cuts
 
 
 def repair_request(

@@ -3,7 +3,8 @@
 The panel is the judge config's model or jury, less any judge model that is the model under
 evaluation unless `allow_self_judging` is set (then its rows are flagged `self_judged`). Every
 response is screened for judge-directed content (`hardening.injection_cues`) and its rows carry
-what was found.
+what was found. Rows of a question whose knowledge base was cut to fit a judge model's window
+carry the `context_cut` flag.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from parakh.backends.cache import ResponseCache
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig
 from parakh.judging.hardening import injection_cues
+from parakh.judging.judge_context import with_context_cut_flag
 from parakh.judging.judgments import Panel, rubric_judgments
 from parakh.judging.jurors import judge_models, same_model
 from parakh.judging.llm_judge import (
@@ -89,21 +91,25 @@ def judge_with_rubrics(
     prompt = load_judge_prompt(cfg.prompt)
     to_judge = [q for q in questions if q.id in sampled]
     ballots: dict[str, dict[str, Ballot]] = {}
+    context_cut: set[str] = set()  # questions whose knowledge base some juror saw cut
     for juror in jurors:
         if juror.name in panel.excluded:
             continue
-        requests = build_judge_requests(
-            cfg,
-            prompt,
-            rubrics,
-            to_judge,
-            generations,
-            retrievals,
-            request_sampling(cfg, juror.sampling),
-        )
         rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in rubrics}
         backend = backend_factory(juror)
         try:
+            requests, cuts = build_judge_requests(
+                cfg,
+                prompt,
+                rubrics,
+                to_judge,
+                generations,
+                retrievals,
+                request_sampling(cfg, juror.sampling),
+                judge_model=juror,
+                count_tokens=backend.count_tokens,
+            )
+            context_cut.update(cuts)
             ballots[juror.name] = collect_ballots(
                 backend,
                 requests,
@@ -132,4 +138,4 @@ def judge_with_rubrics(
                 sampled=q.id in sampled,
                 injection_cues=cues,
             )
-    return rows
+    return [with_context_cut_flag(r) if r.question_id in context_cut else r for r in rows]

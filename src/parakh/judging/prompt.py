@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict
 
 from parakh.config.loading import load_named
 from parakh.judging.rubric import Rubric
-from parakh.schema import Retrieval
 
 # Look-alikes that NFKC does not fold back (fullwidth braces would be).
 _BLOCK_ESCAPES = str.maketrans(
@@ -53,17 +52,6 @@ def load_judge_prompt(name: str) -> JudgePrompt:
 def escape_block(text: str) -> str:
     """Neutralise what could close a prompt block or pass for a verdict (tags, JSON, fences)."""
     return text.translate(_BLOCK_ESCAPES)
-
-
-def knowledge_base_text(retrieval: Retrieval | None, max_chars: int) -> str:
-    if retrieval is None:
-        return "(none)"
-    parts = [f"RawChunk: {c.text.strip()}" for c in retrieval.raw_chunks]
-    parts += [
-        f"KBUpdateChunk (added {c.added_at}): {c.text.strip()}" for c in retrieval.kb_update_chunks
-    ]
-    text = "\n".join(parts) or "(none)"
-    return text if len(text) <= max_chars else text[:max_chars].rstrip() + " …"
 
 
 def render_judge_messages(
