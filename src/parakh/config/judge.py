@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from parakh.config.base import Strict
 from parakh.config.model import ModelConfig
+from parakh.metrics.nomiracl_parsers import DEFAULT_PARSER, NomiraclParser
 
 
 class JuryConfig(Strict):
@@ -49,6 +50,13 @@ class JudgeConfig(Strict):
         description="the metric that orders this judge's leaderboard, in the direction its "
         "MetricSpec declares (nomiracl_hallucination: lowest first); `aggregate.primary_metric` "
         "overrides it. None: the report falls back to its first metric and says so",
+    )
+    parser: NomiraclParser = Field(
+        default=DEFAULT_PARSER,
+        description="how the `nomiracl` reference metric reads a verdict: `lenient` (Parakh's "
+        "classifier: Indic phrasings, curly quotes, rationales) or `released` (the NoMIRACL "
+        "authors' released substring rules, nomiracl/prompts/template.py); the summary reports "
+        "both parsers' rates and how many outputs they disagree on",
     )
     model: ModelConfig | None = None
     jury: JuryConfig | None = None
