@@ -3,16 +3,23 @@
     parakh translate-dataset --languages hi ta translator=indictrans2 dataset=demo
     parakh translate-dataset --input my_questions.jsonl --languages kn --threshold 60 \\
         translator=nllb translator.model.path=/models/nllb-200-distilled-600M
+    parakh translate-dataset --input squad_en.jsonl --languages hi ta te --pivot hi \\
+        translator=indictrans2          # as the INDIC QA BENCHMARK: English -> Hindi -> target
 
-Reads Question rows (default: the dataset's curated questions), translates each question and
-its reference answers into every language and back, and writes under `--out` (default
+Reads Question rows (default: the dataset's curated questions), translates each question, its
+reference answers and its context passages (sentence by sentence when the translator segments;
+`--contexts keep` copies passages unchanged, the behaviour before passages were translated)
+into every language and back, optionally through a pivot language (`--pivot hi`: source ->
+Hindi -> target, and back target -> Hindi -> source), keeps an item only when every translated
+field's round-trip chrF reaches `--threshold`, and writes under `--out` (default
 data/processed/<dataset>/translate-dataset/<translator>/):
 
     <lang>/questions.jsonl   the kept items in <lang> (ids `<id>-<lang>`), ready for a
                              `qa_jsonl` dataset config
     roundtrip.jsonl          one row per (item, language): kept / dropped / error / skipped,
-                             the round-trip chrF and every text on the way
-    report.json              kept and dropped counts and the chrF distribution per language
+                             the round-trip chrF of every field and every text on the way
+    report.json              kept and dropped counts, the chrF distribution and the fields that
+                             dropped items, per language
 """
 
 from __future__ import annotations
@@ -27,11 +34,17 @@ from parakh.io import read_jsonl, write_json, write_jsonl
 from parakh.layout import Layout
 from parakh.paths import resolve
 from parakh.schema import Question
+from parakh.text.languages import check_language
 from parakh.translation.roundtrip import DEFAULT_THRESHOLD, report, round_trip
 from parakh.translation.service import make_service
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Translate a dataset's questions, reference answers and context passages into each "
+        "language and back; keep an item only when every field's round-trip chrF reaches the "
+        "threshold."
+    )
     parser.add_argument(
         "overrides", nargs="*", help="Hydra overrides, e.g. translator=indictrans2 dataset=demo"
     )
@@ -46,7 +59,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--threshold",
         type=float,
         default=DEFAULT_THRESHOLD,
-        help=f"lowest round-trip chrF (0-100) that keeps an item (default {DEFAULT_THRESHOLD:g})",
+        help=f"lowest round-trip chrF (0-100) that every translated field of an item must "
+        f"reach for the item to be kept (default {DEFAULT_THRESHOLD:g})",
+    )
+    parser.add_argument(
+        "--pivot",
+        default=None,
+        metavar="LANG",
+        help="translate through this language: source -> LANG -> target, and back the same "
+        "way (e.g. --pivot hi, as the INDIC QA BENCHMARK built its data); default: direct",
+    )
+    parser.add_argument(
+        "--contexts",
+        choices=("translate", "keep"),
+        default="translate",
+        help="context passages: translate them sentence by sentence and filter on their round "
+        "trip too (default), or keep them unchanged and out of the filter",
     )
 
 
@@ -59,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.threshold <= 100:
         raise ConfigError(f"--threshold {args.threshold:g} is outside chrF's range 0..100")
+    pivot = check_language(args.pivot) if args.pivot is not None else None
+    contexts = args.contexts == "translate"
     source = resolve(args.input) if args.input else Layout.of(cfg).curated_questions
     out = (
         resolve(args.out)
@@ -69,14 +99,16 @@ def run(args: argparse.Namespace) -> int:
     cache = ResponseCache(resolve(cfg.paths.cache))
     service = make_service(cfg.translator, cache)
     try:
-        rows, kept = round_trip(service, items, args.languages, args.threshold)
+        rows, kept = round_trip(
+            service, items, args.languages, args.threshold, pivot=pivot, contexts=contexts
+        )
     finally:
         service.close()
         cache.close()
     for language, questions in kept.items():
         write_jsonl(out / language / "questions.jsonl", questions)
     write_jsonl(out / "roundtrip.jsonl", rows)
-    summary = report(rows, cfg.translator.name, args.threshold)
+    summary = report(rows, cfg.translator.name, args.threshold, pivot=pivot, contexts=contexts)
     summary["input"] = str(source)
     write_json(out / "report.json", summary)
     for language, stats in summary["languages"].items():
