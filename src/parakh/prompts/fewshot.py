@@ -2,9 +2,10 @@
 
 The pool is a file of `Question` rows (a dev split, or any held-out set); it must share no id
 and no question text with the evaluated questions, or the run fails before any model call.
-Examples are the same for every question of a language (as in the INDIC QA BENCHMARK's 0-, 1-
-and 3-shot comparisons): the pool is ordered by a seeded hash of each id and the first k of the
-question's language are taken, topped up from other languages when there are fewer than k.
+Examples are the same for every question of a language: the pool is ordered by a seeded hash
+of each id and the first k of the question's language are taken, topped up from other languages
+when there are fewer than k. This is Parakh's own choice, made so that runs are reproducible,
+not one taken from a paper.
 """
 
 from __future__ import annotations
