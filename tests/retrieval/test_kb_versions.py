@@ -130,9 +130,7 @@ def test_total_chunks_keeps_the_best_scoring_across_raw_and_updates(kind: str) -
     cfg = _cfg(kind).model_copy(update={"total_chunks": 3})
     capped = retrieve_versioned(_questions(), chunks, cfg, _embedder())
     for full, three in zip(both, capped, strict=True):
-        pooled = sorted(
-            (c.score for c in [*full.raw_chunks, *full.kb_update_chunks]), reverse=True
-        )
+        pooled = sorted((c.score for c in [*full.raw_chunks, *full.kb_update_chunks]), reverse=True)
         kept = [*three.raw_chunks, *three.kb_update_chunks]
         assert len(kept) == min(3, len(pooled))
         assert sorted((c.score for c in kept), reverse=True) == pooled[:3]
