@@ -9,14 +9,23 @@ summary can count disagreements and compute both parsers' rates from the rows al
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import get_args
 
+from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
 from parakh.metrics.nomiracl import LABELS, NomiraclLabel, classify_nomiracl_output
 from parakh.metrics.nomiracl_released import classify_released
 
-NomiraclParser = Literal["lenient", "released"]
 PARSERS: tuple[str, ...] = get_args(NomiraclParser)
-DEFAULT_PARSER: NomiraclParser = "lenient"
+__all__ = [  # the parser names are config's; re-exported for the judging code
+    "DEFAULT_PARSER",
+    "PARSERS",
+    "NomiraclParser",
+    "both_labels",
+    "classify",
+    "disagreement_flag",
+    "labels_of_row",
+    "other_parser",
+]
 _FLAG_SUFFIX = "_label:"
 
 
