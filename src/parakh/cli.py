@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge-shards": ("merge_shards", "join the shards of a sharded generate or judge run"),
     "replay-models": ("replay_models", "write replay model configs for a stored-answers file"),
     "import-data": ("import_data", "bring a dataset to data/raw/<dataset>, tracked by DVC"),
+    "protocol": ("protocol", "run a study's protocol (conf/protocol/) as one dvc exp run"),
 }
 
 

@@ -23,6 +23,7 @@ import yaml
 
 from parakh.io import read_jsonl
 from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
+from parakh.metrics.nomiracl_released import classify_released
 from parakh.schema import Generation, Question
 from parakh.testing.dvc_project import (
     copy_project,
@@ -186,3 +187,34 @@ def test_liveqa_answer_sources_are_scored_against_the_reference_answers(
     assert ranked == sorted(chrf, key=lambda m: (-chrf[m]["mean"], m))
     status = run_command(["dvc", "status", "--json"], root, env)
     assert status.returncode == 0 and json.loads(status.stdout) == {}
+
+
+def test_the_nomiracl_protocol_runs_as_one_dvc_experiment(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """`parakh protocol nomiracl --run`: the released parser scores every replayed output, and
+    the leaderboard's rates are FP / (FP + TN) under the released rules."""
+    root, env = project
+    _run(["parakh", "protocol", "nomiracl", "--run"], root, env)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    assert params["models"] == NOMIRACL_MODELS and params["judge"] == "nomiracl"
+    processed = root / "data/processed/nomiracl"
+    questions = read_jsonl(processed / "curate/questions.jsonl", Question)
+    non_relevant = {q.id for q in questions if q.subset == "non_relevant"}
+    board = json.loads((root / "reports/nomiracl/nomiracl/leaderboard.json").read_text())
+    rates = {
+        c["model"]: c["mean"]
+        for c in board["cells"]
+        if c["metric"] == "nomiracl_hallucination" and c["dimension"] == "all"
+    }
+    disagreements = 0
+    for model in NOMIRACL_MODELS:
+        summary = json.loads((processed / f"judge/nomiracl/{model}.summary.json").read_text())
+        assert summary["nomiracl_parsers"]["parser"] == "released"
+        disagreements += summary["nomiracl_parsers"]["disagreements"]
+        answers = read_jsonl(processed / f"generate/{model}.jsonl", Generation)
+        labels = {g.question_id: classify_released(g.response) for g in answers if g.status == "ok"}
+        fp = sum(labels.get(q) == ANSWER_PRESENT for q in non_relevant)
+        tn = sum(labels.get(q) == I_DONT_KNOW for q in non_relevant)
+        assert rates[model] == pytest.approx(fp / (fp + tn), abs=5e-5), model
+    assert disagreements > 0  # the slice holds outputs the two parsers read differently

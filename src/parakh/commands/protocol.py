@@ -1,0 +1,149 @@
+"""`parakh protocol`: run a study's protocol (conf/protocol/<name>.yaml) as one DVC experiment.
+
+    parakh protocol                      # list the protocols and the study each reproduces
+    parakh protocol nomiracl             # print the `dvc exp run -n nomiracl -S ...` line
+    parakh protocol nomiracl --run       # run it (the results land in the workspace)
+
+A protocol is a preset of DVC params: the params.yaml keys and conf-file keys a study fixed.
+Before printing, every name is checked (conf files exist, each dataset composes with the
+protocol's judge, retriever, embedder and aggregate config), so a bad preset fails here, not
+ten minutes into a run. docs/fidelity.md lists, per study, what the paper fixed and where
+Parakh's defaults differ on purpose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+from typing import Any
+
+from parakh.commands.import_data import dvc_executable
+from parakh.config import compose
+from parakh.config.loading import available, load_named, unknown_name_message
+from parakh.config.protocol import ProtocolConfig
+from parakh.errors import ConfigError, ParakhError
+from parakh.paths import conf_dir, project_root
+
+
+class ProtocolRunError(ParakhError):
+    """`dvc exp run` failed (its own message is printed above)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", nargs="?", help="a conf/protocol/<name>.yaml name")
+    parser.add_argument("--run", action="store_true", help="run the dvc exp run it prints")
+
+
+def load_protocol(name: str) -> ProtocolConfig:
+    names = available("protocol")
+    if name not in names:
+        raise ConfigError(unknown_name_message("protocol", name, names))
+    protocol: ProtocolConfig = load_named("protocol", name, ProtocolConfig)
+    return protocol
+
+
+def protocol_models(protocol: ProtocolConfig) -> list[str] | None:
+    """The models the protocol runs: its glob's configs, its `models` param, or None."""
+    if protocol.models_glob is None:
+        models = protocol.params.get("models")
+        return None if models is None else [str(m) for m in models]
+    found = sorted(p.stem for p in (conf_dir() / "model").glob(f"{protocol.models_glob}.yaml"))
+    if not found:
+        raise ConfigError(
+            f"protocol '{protocol.name}': no conf/model/{protocol.models_glob}.yaml configs"
+        )
+    return found
+
+
+def _flow(value: Any) -> str:
+    """A -S value as DVC parses it (YAML): lists in flow style, strings bare."""
+    if isinstance(value, list):
+        return "[" + ",".join(_flow(v) for v in value) + "]"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return str(value)
+
+
+def set_params(protocol: ProtocolConfig) -> list[str]:
+    """`key=value` for every param the protocol sets, params.yaml keys first."""
+    params = dict(protocol.params)
+    models = protocol_models(protocol)
+    if models is not None:
+        params["models"] = models
+    pairs = [f"{key}={_flow(value)}" for key, value in params.items()]
+    return pairs + [f"{key}={_flow(value)}" for key, value in protocol.conf.items()]
+
+
+def _conf_overrides(protocol: ProtocolConfig, group: str, name: str) -> list[str]:
+    """Hydra overrides for the protocol's conf keys of conf/<group>/<name>.yaml."""
+    out = []
+    for key, value in protocol.conf.items():
+        path, field = key.split(":", 1)
+        if path == f"conf/{group}/{name}.yaml":
+            out.append(f"{group}.{field}={_flow(value)}")
+    return out
+
+
+def check(protocol: ProtocolConfig) -> None:
+    """Every name the protocol uses exists, and each dataset composes with its choices and its
+    conf keys (so a misspelt key or a wrong value fails here, not in a stage)."""
+    for key in protocol.conf:
+        path = project_root() / key.split(":", 1)[0]
+        if not path.is_file():
+            raise ConfigError(f"protocol '{protocol.name}': {key}: no file {path}")
+    models = protocol_models(protocol) or []
+    for model in models:
+        if model not in available("model"):
+            raise ConfigError(unknown_name_message("model", model, available("model")))
+    groups = ("judge", "retriever", "embedder", "aggregate")
+    choices = [f"{g}={protocol.params[g]}" for g in groups if g in protocol.params]
+    for g in groups:
+        if g in protocol.params:
+            choices += _conf_overrides(protocol, g, str(protocol.params[g]))
+    for dataset in protocol.params.get("datasets", []):
+        overrides = [f"dataset={dataset}", *choices, *_conf_overrides(protocol, "dataset", dataset)]
+        overrides += [f"model={m}" for m in models[:1]]
+        compose(overrides)  # raises ConfigError naming the bad key or name
+    judge_model = protocol.params.get("judge_model")
+    if judge_model is not None and "judge" in protocol.params:
+        named = compose([f"judge={protocol.params['judge']}"]).judge.model
+        if named is not None and named.name != judge_model:
+            raise ConfigError(
+                f"protocol '{protocol.name}': judge_model {judge_model!r} is not the model "
+                f"conf/judge/{protocol.params['judge']}.yaml names ({named.name!r})"
+            )
+
+
+def exp_run_command(protocol: ProtocolConfig) -> list[str]:
+    command = ["dvc", "exp", "run", "-n", protocol.name]
+    for pair in set_params(protocol):
+        command += ["-S", pair]
+    return command
+
+
+def _list() -> int:
+    for name in available("protocol"):
+        protocol = load_protocol(name)
+        print(f"{name:16} {protocol.study}")
+    print("\n`parakh protocol <name>` prints its dvc exp run; docs/fidelity.md lists differences.")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.name is None:
+        return _list()
+    protocol = load_protocol(args.name)
+    check(protocol)
+    command = exp_run_command(protocol)
+    if protocol.needs:
+        print(f"# first: {protocol.needs}")
+    print(f"# {protocol.study}; differences: docs/fidelity.md#{protocol.fidelity}")
+    print(shlex.join(command), flush=True)
+    if not args.run:
+        return 0
+    done = subprocess.run([dvc_executable(), *command[1:]], cwd=project_root(), check=False)
+    if done.returncode != 0:
+        raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
+    return 0

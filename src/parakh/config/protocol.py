@@ -1,0 +1,69 @@
+"""Schema of conf/protocol/*.yaml: a study's settings, as the DVC params that reproduce it.
+
+A protocol is a preset of `dvc exp run -S` values: the params.yaml keys a study fixed (which
+datasets, models, judge, retriever, embedder, aggregate config) and the conf-file keys it fixed
+(`conf/judge/nomiracl.yaml:parser`). `parakh protocol <name>` prints (or runs) that one `dvc exp
+run`; docs/fidelity.md says, setting by setting, what the paper fixed and where Parakh's own
+defaults differ on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from parakh.config.base import Strict
+
+# params.yaml keys a protocol may set (the lists DVC fans out over and the names it passes on)
+PARAMS_KEYS = frozenset(
+    {"datasets", "models", "judge", "judge_model", "embedder", "retriever", "aggregate"}
+)
+_CONF_KEY = re.compile(r"^conf/[\w-]+/[\w.-]+\.yaml:[\w.]+$")
+
+
+class ProtocolConfig(Strict):
+    """One study's protocol: the DVC params that reproduce its leaderboard in Parakh."""
+
+    name: str
+    study: str = Field(description="the paper, as cited")
+    description: str = ""
+    params: dict[str, Any] = Field(
+        description="params.yaml keys the study fixed (datasets, models, judge, judge_model, "
+        "embedder, retriever, aggregate)"
+    )
+    conf: dict[str, Any] = Field(
+        default_factory=dict,
+        description="conf-file keys the study fixed, as `conf/<group>/<name>.yaml:<key>`",
+    )
+    models_glob: str | None = Field(
+        default=None,
+        description="conf/model/<glob>.yaml names that make up `models` (a study's own set, "
+        "e.g. its replayed outputs); None: params.models, or the project's models",
+    )
+    needs: str = Field(
+        default="", description="what to do first (import the data, set a judge endpoint)"
+    )
+    fidelity: str = Field(description="the docs/fidelity.md section that lists the differences")
+
+    @field_validator("params")
+    @classmethod
+    def _known_params(cls, value: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(value) - PARAMS_KEYS)
+        if unknown:
+            raise ValueError(
+                f"unknown params.yaml keys {unknown}; a protocol sets {sorted(PARAMS_KEYS)}"
+            )
+        return value
+
+    @field_validator("conf")
+    @classmethod
+    def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key in value:
+            if not _CONF_KEY.match(key):
+                raise ValueError(
+                    f"conf key {key!r} must read conf/<group>/<name>.yaml:<key> (dotted keys "
+                    "allowed)"
+                )
+        return value

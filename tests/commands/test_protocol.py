@@ -1,0 +1,121 @@
+"""`parakh protocol`: each study's preset composes with its datasets, prints the one `dvc exp
+run` that reproduces it, and points at its section of docs/fidelity.md; bad presets fail before
+anything runs."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from parakh.cli import main as cli_main
+from parakh.commands.protocol import check, exp_run_command, load_protocol
+from parakh.config.loading import available
+from parakh.config.protocol import ProtocolConfig
+from parakh.errors import ConfigError
+from tests.conftest import REPO
+
+PROTOCOLS = ["health_pariksha", "indicqa", "indicquest", "nomiracl"]
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        cli_main(args)
+        code = 0
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub heading slugs: lower case, spaces to '-', punctuation but '-' and '_' dropped."""
+    headings = re.findall(r"^#+\s+(.+)$", markdown, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_every_study_has_a_protocol() -> None:
+    assert available("protocol") == PROTOCOLS
+
+
+@pytest.mark.parametrize("name", PROTOCOLS)
+def test_a_protocol_composes_and_names_its_fidelity_section(name: str) -> None:
+    protocol = load_protocol(name)
+    check(protocol)  # every dataset composes with its judge, retriever, embedder, aggregate
+    fidelity = (REPO / "docs" / "fidelity.md").read_text(encoding="utf-8")
+    assert protocol.fidelity in _anchors(fidelity)
+    command = exp_run_command(protocol)
+    assert command[:5] == ["dvc", "exp", "run", "-n", name]
+    sets = dict(pair.split("=", 1) for pair in command[6::2])
+    for key, value in protocol.params.items():
+        assert yaml.safe_load(sets[key]) == value  # DVC parses -S values as YAML
+
+
+def test_nomiracl_runs_the_authors_models_with_the_released_parser() -> None:
+    command = exp_run_command(load_protocol("nomiracl"))
+    sets = dict(pair.split("=", 1) for pair in command[6::2])
+    models = yaml.safe_load(sets["models"])
+    assert len(models) == 11 and all(m.startswith("nomiracl-") for m in models)
+    assert sets["conf/judge/nomiracl.yaml:parser"] == "released"
+
+
+def test_the_command_prints_the_line_to_run(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _cli(["protocol", "indicquest"], capsys)
+    assert code == 0
+    line = out.strip().splitlines()[-1]
+    assert shlex.split(line) == exp_run_command(load_protocol("indicquest"))
+    code, out, _ = _cli(["protocol"], capsys)
+    assert code == 0 and all(name in out for name in PROTOCOLS)
+
+
+def test_unknown_protocol_names_close_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _cli(["protocol", "nomirakl"], capsys)
+    assert code == 2 and "Unknown protocol 'nomirakl'. Did you mean 'nomiracl'?" in err
+
+
+def test_a_params_key_no_stage_reads_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"unknown params.yaml keys \['temperature'\]"):
+        ProtocolConfig.model_validate(
+            {"name": "x", "study": "x", "fidelity": "x", "params": {"temperature": 0.7}}
+        )
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(REPO / "conf", root / "conf")
+    monkeypatch.setenv("PARAKH_ROOT", str(root))
+    return root
+
+
+def _write(project: Path, name: str, **fields: object) -> ProtocolConfig:
+    document = {"name": name, "study": "s", "fidelity": "f", **fields}
+    (project / "conf/protocol" / f"{name}.yaml").write_text(yaml.safe_dump(document))
+    return load_protocol(name)
+
+
+def test_a_judge_model_that_is_not_the_judges_is_refused(project: Path) -> None:
+    protocol = _write(project, "bad", params={"judge": "health_pariksha", "judge_model": "gpt-4"})
+    with pytest.raises(ConfigError, match="judge_model 'gpt-4' is not the model"):
+        check(protocol)
+
+
+def test_a_misspelt_name_fails_before_anything_runs(project: Path) -> None:
+    protocol = _write(project, "bad", params={"datasets": ["demo"], "retriever": "faiss_flatt"})
+    with pytest.raises(ConfigError, match="faiss_flat"):
+        check(protocol)
+    protocol = _write(project, "bad2", params={}, conf={"conf/judge/nomiracll.yaml:parser": "x"})
+    with pytest.raises(ConfigError, match="no file"):
+        check(protocol)
+
+
+def test_a_conf_key_is_checked_against_its_schema(project: Path) -> None:
+    params = {"datasets": ["nomiracl"], "judge": "nomiracl"}
+    protocol = _write(project, "bad", params=params, conf={"conf/judge/nomiracl.yaml:parser": "x"})
+    with pytest.raises(ConfigError, match="parser"):
+        check(protocol)
