@@ -333,3 +333,37 @@ def test_a_model_without_a_primary_score_gets_no_place(scored: set[str]) -> None
     page = render_report(result.board, context)
     leaderboard = page.split('id="leaderboard"')[1].split("</table>")[0]
     assert ('<td class="num">1</td>' in leaderboard) == bool(scored)
+
+
+def test_the_weighted_aggregate_on_the_papers_0_2_scale() -> None:
+    """HEALTH-PARIKSHA's AGG is on 0..2: `weighted_scale: 2` doubles mean, interval and paired
+    difference, and ranks the same."""
+    from parakh.report.leaderboard import Settings
+
+    def rows(model: str, scores: list[float]) -> list[Judgment]:
+        return [
+            Judgment(
+                question_id=f"q{i}", model=model, judge="j", metric=metric, language="en",
+                status="ok", score=s, scale_max=2.0,
+            )
+            for i, s in enumerate(scores)
+            for metric in ("factual_correctness", "coherence")
+        ]  # fmt: skip
+
+    data = rows("a", [2, 1, 2, 0, 2]) + rows("b", [1, 0, 1, 0, 2])
+    weights = {"factual_correctness": 0.4, "coherence": 0.15}
+    unit = build_leaderboard(data, ["a", "b"], weights, settings=_settings())
+    settings = Settings(resamples=200, permutations=200, weighted_scale=2.0)
+    paper = build_leaderboard(data, ["a", "b"], weights, settings=settings)
+    for model in ("a", "b"):
+        one, two = unit.get(model, WEIGHTED), paper.get(model, WEIGHTED)
+        assert two.mean == pytest.approx(2 * one.mean) and two.scale_max == 2.0
+        assert (two.ci_low, two.ci_high) == pytest.approx((2 * one.ci_low, 2 * one.ci_high))
+    assert paper.spec(WEIGHTED).scale_max == 2.0 and unit.spec(WEIGHTED).scale_max == 1.0
+    assert paper.ranking(WEIGHTED) == unit.ranking(WEIGHTED) == ["a", "b"]
+    (p_unit,) = [p for p in unit.paired if p.metric == WEIGHTED]
+    (p_paper,) = [p for p in paper.paired if p.metric == WEIGHTED]
+    assert p_paper.result.difference == pytest.approx(2 * p_unit.result.difference)
+    assert p_paper.p_holm == p_unit.p_holm
+    cfg = compose(["aggregate=health_pariksha"])
+    assert cfg.aggregate.weighted_scale == 2.0

@@ -40,6 +40,12 @@ class AggregateConfig(Strict):
     statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
     agreement: AgreementConfig = Field(default_factory=AgreementConfig)
     answers_page: bool = Field(default=True, description="write the side-by-side answers page")
+    weighted_scale: float = Field(
+        default=1.0,
+        gt=0,
+        description="the weighted aggregate is reported on 0..weighted_scale (its 0..1 mean "
+        "times this; 2 gives HEALTH-PARIKSHA's AGG scale)",
+    )
 
     @field_validator("weights")
     @classmethod

@@ -17,7 +17,7 @@ than pooled.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import overload
 
 import numpy as np
@@ -59,6 +59,7 @@ class Settings:
     resamples: int = DEFAULT_RESAMPLES
     confidence: float = DEFAULT_CONFIDENCE
     permutations: int = DEFAULT_PERMUTATIONS
+    weighted_scale: float = 1.0  # the weighted aggregate is reported on 0..weighted_scale
 
 
 @dataclass
@@ -151,7 +152,7 @@ class Leaderboard:
         if metric in self.specs:
             return self.specs[metric]
         if metric == WEIGHTED:
-            return WEIGHTED_SPEC
+            return weighted_spec(self.settings.weighted_scale)
         scales = [c.scale_max for (_, m, _, _), c in self.cells.items() if m == metric]
         return undeclared_spec(metric, scales[0] if scales else 1.0)
 
@@ -215,6 +216,25 @@ def weighted_cell(
         errors=sum(c.errors for c in used),
         skipped=sum(c.skipped for c in used),
     )
+
+
+def weighted_spec(scale: float) -> MetricSpec:
+    """The weighted aggregate's spec, on 0..`scale` (HEALTH-PARIKSHA's AGG: 0..2)."""
+    return WEIGHTED_SPEC if scale == 1.0 else replace(WEIGHTED_SPEC, scale_max=scale)
+
+
+def _rescaled(cell: Cell, scale: float) -> Cell:
+    """A 0..1 weighted cell reported on 0..`scale`: mean and interval multiplied."""
+    if scale == 1.0:
+        return cell
+
+    def times(x: float | None) -> float | None:
+        return None if x is None else x * scale
+
+    return replace(
+        cell, mean=times(cell.mean), ci_low=times(cell.ci_low), ci_high=times(cell.ci_high),
+        scale_max=scale,
+    )  # fmt: skip
 
 
 def metric_specs_of(
@@ -311,7 +331,7 @@ def build_leaderboard(
         domains=index.domains,
         systems=systems,
         settings=settings,
-        specs={**index.specs, WEIGHTED: WEIGHTED_SPEC},
+        specs={**index.specs, WEIGHTED: weighted_spec(settings.weighted_scale)},
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     for system in board.models:
@@ -345,7 +365,7 @@ def build_leaderboard(
                     continue
                 scores, questions = index.weighted_table(system, weighted, key)
                 cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, questions)
-                board.cells[(system, WEIGHTED, *key)] = cell
+                board.cells[(system, WEIGHTED, *key)] = _rescaled(cell, settings.weighted_scale)
         board.metrics = [WEIGHTED, *metrics]
     for metric in board.metrics:
         metric_weights = weighted if metric == WEIGHTED else {metric: 1.0}
@@ -360,8 +380,9 @@ def build_leaderboard(
             higher_is_better=higher,
         )
         board.paired += _paired(
-            index, board.models, metric, metric_weights, settings, higher, goodness=combined
-        )
+            index, board.models, metric, metric_weights, settings, higher, goodness=combined,
+            scale=settings.weighted_scale if combined else 1.0,
+        )  # fmt: skip
     return board
 
 
@@ -374,9 +395,14 @@ def _paired(
     higher_is_better: bool,
     *,
     goodness: bool,
+    scale: float = 1.0,
 ) -> list[PairedComparison]:
-    """Every pair of models on the items both have a score for; Holm across the pairs."""
-    per_item = {s: index.per_item(s, weights, goodness=goodness) for s in systems}
+    """Every pair of models on the items both have a score for; Holm across the pairs. `scale`
+    multiplies each item's value (the weighted aggregate's reporting scale)."""
+    per_item = {
+        s: {q: v * scale for q, v in index.per_item(s, weights, goodness=goodness).items()}
+        for s in systems
+    }
     found: list[tuple[str, str, PairedResult]] = []
     for i, a in enumerate(systems):
         for b in systems[i + 1 :]:

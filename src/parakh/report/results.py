@@ -51,6 +51,7 @@ def settings_of(cfg: ParakhConfig) -> Settings:
         resamples=stats.bootstrap_resamples,
         confidence=stats.confidence,
         permutations=stats.permutations,
+        weighted_scale=cfg.aggregate.weighted_scale,
     )
 
 
