@@ -254,7 +254,8 @@ def test_a_prompt_variant_writes_its_own_file_and_records_truncation(
     assert [g.model for g in result.generations] == ["fake@nomiracl_role.0shot"] * 3
     for g in result.generations:
         assert (
-            g.messages[0]["role"] == "system" and "relevance assessor" in g.messages[0]["content"]
+            g.messages[0]["role"] == "system"
+            and "evaluator who checks whether the answer" in g.messages[0]["content"]
         )
         assert g.truncation is not None and g.truncation.passages_given == 10
         assert 0 < g.truncation.passages_kept < 10 and not g.truncation.overflow
