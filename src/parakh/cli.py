@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay-models": ("replay_models", "write replay model configs for a stored-answers file"),
     "import-data": ("import_data", "bring a dataset to data/raw/<dataset>, tracked by DVC"),
     "protocol": ("protocol", "run a study's protocol (conf/protocol/) as one dvc exp run"),
+    "macro": ("macro", "one metric averaged over datasets, each dataset counting once"),
 }
 
 

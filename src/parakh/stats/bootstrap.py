@@ -9,7 +9,7 @@ comparisons between models.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,3 +127,25 @@ def bootstrap_mean_interval(
         resamples=resamples,
         confidence=confidence,
     )
+
+
+def stratified_macro_interval(
+    strata: Sequence[Sequence[float] | np.ndarray],
+    *,
+    seed: int,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> tuple[float, Interval | None] | None:
+    """The unweighted mean over strata of each stratum's mean (a macro average: every dataset
+    counts once, whatever its size), and its percentile bootstrap interval, resampling items
+    within each stratum independently. Empty strata are left out; None if all are empty."""
+    kept = [np.asarray(values, dtype=float) for values in strata if len(values) > 0]
+    if not kept:
+        return None
+    point = float(np.mean([values.mean() for values in kept]))
+    draws = np.zeros(resamples)
+    for i, values in enumerate(kept):
+        stratum_seed = derive_seed(seed, "stratum", str(i))
+        blocks = resample_blocks(values.size, resamples, stratum_seed)
+        draws += np.concatenate([values[block].mean(axis=1) for block in blocks])
+    return point, percentile_interval(draws / len(kept), confidence)
