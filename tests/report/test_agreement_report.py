@@ -59,6 +59,10 @@ def test_same_scale_pairs_and_statistics() -> None:
     assert s.spearman == pytest.approx(stats.spearman(judge, grades), abs=1e-6)
     assert set(result.by_language) == {"en", "hi"} and result.by_language["hi"].n_pairs == 1
     assert result.ranking is not None and result.ranking.n_models == 2
+    # per model, HEALTH-PARIKSHA's view: a agrees on q1 and q3 of its 3 pairs, b on its 1
+    assert set(result.by_model) == {"a", "b"}
+    assert result.by_model["a"].percent_agreement == pytest.approx(200 / 3, abs=1e-4)
+    assert (result.by_model["b"].n_pairs, result.by_model["b"].percent_agreement) == (1, 100.0)
 
 
 def test_grades_on_another_scale_need_a_declared_mapping() -> None:

@@ -6,9 +6,10 @@ Krippendorff's alpha), never averaged away. Grades on another scale than the jud
 mapped by the metric's declared `ScaleMapping`; without one, a grade outside the judge's scale
 is a `ConfigError`, so no two scales are ever compared silently.
 
-Reported per metric, overall and per language: percentage agreement, Cohen's kappa (plain and
-linear-weighted), Krippendorff's alpha (ordinal), Spearman and Kendall tau of per-item scores,
-and Spearman and Kendall tau of the models' rankings (mean judge score vs mean human grade).
+Reported per metric, overall, per language and per model: percentage agreement, Cohen's kappa
+(plain and linear-weighted), Krippendorff's alpha (ordinal), Spearman and Kendall tau of
+per-item scores, and Spearman and Kendall tau of the models' rankings (mean judge score vs mean
+human grade).
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ class MetricAgreement:
     mapping: str
     overall: AgreementStats
     by_language: dict[str, AgreementStats] = field(default_factory=dict)
+    # per model (system): HEALTH-PARIKSHA reports judge-human agreement this way, per model on
+    # Semantic Similarity, as the fraction of items where they agree (`percent_agreement`)
+    by_model: dict[str, AgreementStats] = field(default_factory=dict)
     ranking: RankingAgreement | None = None
     human_grades: int = 0
     unpaired_human_grades: dict[str, int] = field(default_factory=dict)
@@ -235,6 +239,9 @@ def judge_human_agreement(
         for language in sorted(set(pairs.languages)):
             keep = [la == language for la in pairs.languages]
             result.by_language[language] = agreement_stats(pairs.subset(keep), labels)
+        for system in sorted(set(pairs.systems)):
+            keep = [s == system for s in pairs.systems]
+            result.by_model[system] = agreement_stats(pairs.subset(keep), labels)
         results.append(result)
     return results
 

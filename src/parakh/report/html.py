@@ -274,6 +274,9 @@ def agreement_section(agreement: list[MetricAgreement]) -> str:
     for a in agreement:
         rows.append([esc(a.metric), "all", *_stats_cells(a.overall)])
         rows += [[esc(a.metric), esc(la), *_stats_cells(s)] for la, s in a.by_language.items()]
+        rows += [
+            [esc(a.metric), f"model {esc(m)}", *_stats_cells(s)] for m, s in a.by_model.items()
+        ]
     notes = "".join(
         f"<li><b>{esc(a.metric)}</b>: {esc(a.mapping)}; {a.human_grades} human grades"
         + (

@@ -190,6 +190,7 @@ def sweep_metrics(
                 out[f"{base}.{figure}"] = float(p[figure])
     for a in agreement:
         slices = {"all": a["overall"], **a["by_language"]}
+        slices |= {f"model.{model}": stats for model, stats in a.get("by_model", {}).items()}
         for language, stats in slices.items():
             for figure, value in stats.items():
                 if value is not None:
