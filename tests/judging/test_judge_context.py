@@ -16,6 +16,7 @@ from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, ScriptedModel
 from parakh.judging.judge_context import CONTEXT_CUT, fit_knowledge_base
 from parakh.judging.panel import judge_with_rubrics
+from parakh.judging.summary import judge_summary
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 
 UPDATE = (
@@ -123,6 +124,8 @@ def test_a_chunk_longer_than_the_window_is_cut_and_the_cut_recorded(tmp_path: Pa
         prompt_tokens = sum(estimate_tokens(content) + 4 for _, content in request.messages)
         assert prompt_tokens + cfg.max_tokens <= 3000
     assert rows and all(CONTEXT_CUT in r.flags for r in rows)
+    summary = judge_summary(rows)
+    assert summary["context_cut_rows"] == len(rows) == 4  # the stage summary counts the cuts
 
 
 def test_fit_records_what_was_cut() -> None:

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from parakh.judging.judge_context import CONTEXT_CUT
 from parakh.judging.judgments import INJECTION, REPAIRED, SELF_JUDGED
 from parakh.judging.jury import jury_agreement
 from parakh.judging.llm_judge import EMPTY_ANSWER
@@ -52,6 +53,8 @@ def judge_summary(
         "injection": {"responses": len(injected), "question_ids": injected, "cues": dict(cues)},
         "self_judged_rows": sum(SELF_JUDGED in r.flags for r in rows),
         "repaired_rows": sum(REPAIRED in r.flags for r in rows),
+        # rubric rows whose knowledge base was cut to fit the judge model's window
+        "context_cut_rows": sum(CONTEXT_CUT in r.flags for r in rows),
     }
     if len(jurors) > 1:
         summary["jury_agreement"] = [
