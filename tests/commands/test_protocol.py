@@ -119,3 +119,20 @@ def test_a_conf_key_is_checked_against_its_schema(project: Path) -> None:
     protocol = _write(project, "bad", params=params, conf={"conf/judge/nomiracl.yaml:parser": "x"})
     with pytest.raises(ConfigError, match="parser"):
         check(protocol)
+
+
+def test_every_fidelity_row_names_a_config_key_or_a_test() -> None:
+    """docs/fidelity.md: each setting's row ends with the config key or test that holds it."""
+    text = (REPO / "docs" / "fidelity.md").read_text(encoding="utf-8")
+    rows = [
+        [c.strip() for c in line.strip().strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("|") and not line.startswith("|---")
+    ]
+    settings = [r for r in rows if r[-1] not in ("config key or test", "run")]
+    assert len(settings) > 30
+    for row in settings:
+        last = row[-1]
+        assert "`" in last or "tests/" in last, row[0]
+        for test in re.findall(r"tests/[\w/]+\.py", last):
+            assert (REPO / test).is_file(), test
