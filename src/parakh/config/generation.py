@@ -21,7 +21,7 @@ def _null_from_dvc(value: Any) -> Any:
 
 
 class FewShotConfig(Strict):
-    k: int = Field(default=0, ge=0, description="examples per prompt (0, 1 and 3 in the study)")
+    k: int = Field(default=0, ge=0, description="examples per prompt (0: zero-shot)")
     path: str | None = Field(
         default=None,
         description="questions JSONL (parakh.schema.Question rows) that are never evaluated, "
