@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.cli import main as cli_main
 from parakh.commands.import_data import dataset_config, import_commands
 from parakh.config import compose
 from parakh.datasets import load_dataset
 from parakh.errors import ConfigError
+from tests.commands.cli import run_cli
 from tests.conftest import REPO
 from tests.datasets.liveqa_upstream import XML, ZIP, point_source_at, upstream_repos
 from tests.datasets.mirror import MIRROR_FOLDERS, mirror_folder
@@ -67,17 +67,6 @@ UPSTREAM_FILES = {  # two repositories, one `dvc import` per file into data/raw/
 }  # fmt: skip
 
 
-def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        cli_main(args)
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 @pytest.mark.parametrize("dataset", sorted(UPSTREAM))
 def test_upstream_command_imports_the_pinned_commit(dataset: str) -> None:
     assert import_commands(dataset_config(dataset)) == [UPSTREAM[dataset]]
@@ -122,15 +111,15 @@ def test_demo_has_no_source() -> None:
 
 
 def test_dry_run_prints_the_command(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _cli(["import-data", "indicquest", "--dry-run"], capsys)
+    code, out, _ = run_cli(["import-data", "indicquest", "--dry-run"], capsys)
     assert code == 0 and out.strip() == " ".join(UPSTREAM["indicquest"])
-    code, out, _ = _cli(["import-data", "liveqa_judgments", "--dry-run"], capsys)
+    code, out, _ = run_cli(["import-data", "liveqa_judgments", "--dry-run"], capsys)
     assert code == 0
     assert out.splitlines() == [" ".join(c) for c in UPSTREAM_FILES["liveqa_judgments"]]
 
 
 def test_unknown_dataset_names_close_matches(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _cli(["import-data", "indiquest"], capsys)
+    code, _, err = run_cli(["import-data", "indiquest"], capsys)
     assert code == 2 and "Unknown dataset 'indiquest'. Did you mean 'indicquest'?" in err
 
 
@@ -154,7 +143,7 @@ def test_not_a_dvc_repository(
     project: Path, shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = str(mirror_folder(shared_data, "medquad"))
-    code, _, err = _cli(["import-data", "medquad", "--source", source], capsys)
+    code, _, err = run_cli(["import-data", "medquad", "--source", source], capsys)
     assert code == 2 and "is not a DVC repository" in err and "dvc init" in err
     assert not (project / "data").exists()
 
@@ -165,7 +154,7 @@ def test_import_from_the_mirror_tracks_the_data_and_the_adapter_loads_it(
 ) -> None:
     _dvc_init(project)
     source = str(mirror_folder(shared_data, dataset))
-    code, out, err = _cli(["import-data", dataset, "--source", source], capsys)
+    code, out, err = run_cli(["import-data", dataset, "--source", source], capsys)
     assert code == 0, err
     assert f"tracked by data/raw/{dataset}.dvc" in out
     dvc_file = yaml.safe_load((project / f"data/raw/{dataset}.dvc").read_text(encoding="utf-8"))
@@ -184,12 +173,12 @@ def test_existing_target_needs_force(
 ) -> None:
     _dvc_init(project)
     source = str(mirror_folder(shared_data, "cataractbot"))
-    assert _cli(["import-data", "cataractbot", "--source", source], capsys)[0] == 0
+    assert run_cli(["import-data", "cataractbot", "--source", source], capsys)[0] == 0
     before = (project / "data/raw/cataractbot.dvc").read_text(encoding="utf-8")
-    code, _, err = _cli(["import-data", "cataractbot", "--source", source], capsys)
+    code, _, err = run_cli(["import-data", "cataractbot", "--source", source], capsys)
     assert code == 2 and "data/raw/cataractbot and data/raw/cataractbot.dvc already exist" in err
     assert "use --force" in err
-    code, _, err = _cli(["import-data", "cataractbot", "--source", source, "--force"], capsys)
+    code, _, err = run_cli(["import-data", "cataractbot", "--source", source, "--force"], capsys)
     assert code == 0, err
     assert (project / "data/raw/cataractbot.dvc").read_text(encoding="utf-8") == before
 
@@ -209,7 +198,7 @@ def test_import_of_upstream_files_from_two_repositories(
         tmp_path, mirror_folder(shared_data, "liveqa_judgments") / "judgments.jsonl"
     )
     point_source_at(project, placed)
-    code, out, err = _cli(["import-data", "liveqa_judgments"], capsys)
+    code, out, err = run_cli(["import-data", "liveqa_judgments"], capsys)
     assert code == 0, err
     folder = project / "data/raw/liveqa_judgments"
     dvc_files = sorted(folder.glob("*.dvc"))
@@ -231,9 +220,9 @@ def test_import_of_upstream_files_from_two_repositories(
     )
     assert all(len(q.reference_answers) == 2 for q in imported.questions)
     before = {p.name: p.read_text(encoding="utf-8") for p in dvc_files}
-    code, _, err = _cli(["import-data", "liveqa_judgments"], capsys)
+    code, _, err = run_cli(["import-data", "liveqa_judgments"], capsys)
     assert code == 2 and "already exists: use --force" in err
-    assert _cli(["import-data", "liveqa_judgments", "--force"], capsys)[0] == 0
+    assert run_cli(["import-data", "liveqa_judgments", "--force"], capsys)[0] == 0
     assert {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.dvc")} == before
 
 
@@ -249,14 +238,14 @@ def test_a_failed_file_import_leaves_what_was_there(
     xml_path = f"TestDataset/{XML}"
     broken = {**placed, xml_path: (placed[xml_path][0], "0" * 40)}
     point_source_at(project, broken)
-    code, _, err = _cli(["import-data", "liveqa_judgments"], capsys)
+    code, _, err = run_cli(["import-data", "liveqa_judgments"], capsys)
     assert code == 2 and "failed (exit" in err
     assert not (project / "data/raw/liveqa_judgments").exists()
     point_source_at(project, placed)
-    assert _cli(["import-data", "liveqa_judgments"], capsys)[0] == 0
+    assert run_cli(["import-data", "liveqa_judgments"], capsys)[0] == 0
     folder = project / "data/raw/liveqa_judgments"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     point_source_at(project, broken)
-    code, _, err = _cli(["import-data", "liveqa_judgments", "--force"], capsys)
+    code, _, err = run_cli(["import-data", "liveqa_judgments", "--force"], capsys)
     assert code == 2
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

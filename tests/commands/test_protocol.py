@@ -12,25 +12,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.cli import main as cli_main
 from parakh.commands.protocol import check, exp_run_command, load_protocol
 from parakh.config.loading import available
 from parakh.config.protocol import ProtocolConfig
 from parakh.errors import ConfigError
+from tests.commands.cli import run_cli
 from tests.conftest import REPO
 
 PROTOCOLS = ["health_pariksha", "indicqa", "indicquest", "nomiracl"]
-
-
-def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        cli_main(args)
-        code = 0
-    except SystemExit as e:
-        code = int(e.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _anchors(markdown: str) -> set[str]:
@@ -65,16 +54,16 @@ def test_nomiracl_runs_the_authors_models_with_the_released_parser() -> None:
 
 
 def test_the_command_prints_the_line_to_run(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _cli(["protocol", "indicquest"], capsys)
+    code, out, _ = run_cli(["protocol", "indicquest"], capsys)
     assert code == 0
     line = out.strip().splitlines()[-1]
     assert shlex.split(line) == exp_run_command(load_protocol("indicquest"))
-    code, out, _ = _cli(["protocol"], capsys)
+    code, out, _ = run_cli(["protocol"], capsys)
     assert code == 0 and all(name in out for name in PROTOCOLS)
 
 
 def test_unknown_protocol_names_close_matches(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _cli(["protocol", "nomirakl"], capsys)
+    code, _, err = run_cli(["protocol", "nomirakl"], capsys)
     assert code == 2 and "Unknown protocol 'nomirakl'. Did you mean 'nomiracl'?" in err
 
 
