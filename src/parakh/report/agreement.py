@@ -9,7 +9,16 @@ is a `ConfigError`, so no two scales are ever compared silently.
 Reported per metric, overall, per language and per model: percentage agreement, Cohen's kappa
 (plain and linear-weighted), Krippendorff's alpha (ordinal), Spearman and Kendall tau of
 per-item scores, and Spearman and Kendall tau of the models' rankings (mean judge score vs mean
-human grade).
+human grade). Given bootstrap settings, each figure also gets a seeded percentile interval,
+resampling items (answers) for the item statistics and questions for the ranking.
+
+Which statistics a metric gets (`unmapped`): rank correlations (Spearman, Kendall) need no
+common scale and are always reported. Percentage agreement, kappa and alpha compare grades, so
+they are reported only when both sides are on one declared grade scale: the grades are on the
+judge's scale, or a `ScaleMapping` maps one side onto the other. Grades on another scale with
+no mapping are a `ConfigError` (`unmapped="error"`, for grades that name their metric) or get
+rank correlations only (`unmapped="ranks"`, for curated grades of whole answers, which are
+compared with every metric the judge scores, e.g. LiveQA-Med's 1..4 with chrF's 0..100).
 """
 
 from __future__ import annotations
@@ -17,14 +26,17 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from parakh.errors import ConfigError
 from parakh.report.items import system_name
+from parakh.report.leaderboard import Settings
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
+from parakh.stats import agreement_bootstrap as boot
+from parakh.stats.bootstrap import derive_seed
 from parakh.stats.scales import ScaleMapping
 
 # Categorical statistics (agreement, kappa, alpha) need grades, not continuous scores.
@@ -42,6 +54,8 @@ class AgreementStats:
     krippendorff_alpha_ordinal: float | None
     spearman: float | None
     kendall_tau: float | None
+    # figure -> [low, high]: percentile bootstrap interval over items (absent: not computed)
+    intervals: dict[str, list[float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,8 @@ class RankingAgreement:
     kendall_tau: float | None
     judge_means: dict[str, float]
     human_means: dict[str, float]
+    # figure -> [low, high]: percentile bootstrap interval over questions
+    intervals: dict[str, list[float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -67,13 +83,16 @@ class MetricAgreement:
     ranking: RankingAgreement | None = None
     human_grades: int = 0
     unpaired_human_grades: dict[str, int] = field(default_factory=dict)
+    # "grades": a grades file naming each grade's metric; "answers": curated grades of answer
+    # texts, paired by text (parakh.report.human_grades)
+    source: str = "grades"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def _finite(value: float) -> float | None:
-    return None if value is None or not np.isfinite(value) else round(float(value), 6)
+    return None if value is None or not np.isfinite(value) else round(float(value), 12)
 
 
 @dataclass
@@ -94,10 +113,31 @@ class _Pairs:
         return out
 
 
-def agreement_stats(pairs: _Pairs, labels: list[float] | None) -> AgreementStats:
+@dataclass(frozen=True)
+class Bootstrap:
+    """Seeded interval settings and the key that seeds this statistic's resamples."""
+
+    settings: Settings
+    key: tuple[str, ...]
+
+    @classmethod
+    def of(cls, settings: Settings | None, *key: str) -> Bootstrap | None:
+        return None if settings is None else cls(settings, key)
+
+    def seed(self, *more: str) -> int:
+        return derive_seed(self.settings.seed, "agreement", *self.key, *more)
+
+
+def agreement_stats(
+    pairs: _Pairs,
+    labels: list[float] | None,
+    *,
+    ranks_only: bool = False,
+    bootstrap: Bootstrap | None = None,
+) -> AgreementStats:
     judge, human = np.array(pairs.judge), np.array(pairs.human)
     grades = sorted(set(pairs.judge) | set(pairs.human) | set(labels or []))
-    categorical = 0 < len(grades) <= MAX_GRADES
+    categorical = 0 < len(grades) <= MAX_GRADES and not ranks_only
     # Krippendorff: units are items, raters are the judge and each (rater, repeat) of humans.
     units = sorted(set(pairs.items))
     unit_index = {u: i for i, u in enumerate(units)}
@@ -116,6 +156,9 @@ def agreement_stats(pairs: _Pairs, labels: list[float] | None) -> AgreementStats
         data[0, unit_index[item]] = j
     for row, col, value in cells:
         data[row, col] = value
+    intervals = (
+        _intervals(pairs, data, grades, categorical, bootstrap) if bootstrap and units else {}
+    )
     return AgreementStats(
         n_items=len(units),
         n_pairs=len(judge),
@@ -135,10 +178,108 @@ def agreement_stats(pairs: _Pairs, labels: list[float] | None) -> AgreementStats
         else None,
         spearman=_finite(stats.spearman(judge, human)),
         kendall_tau=_finite(stats.kendall_tau(judge, human)),
+        intervals=intervals,
     )
 
 
-def ranking_agreement(pairs: _Pairs) -> RankingAgreement | None:
+def _interval(draws: np.ndarray, confidence: float) -> list[float] | None:
+    found = boot.interval(draws, confidence)
+    return None if found is None else [round(found.low, 6), round(found.high, 6)]
+
+
+def _intervals(
+    pairs: _Pairs,
+    units: np.ndarray,
+    grades: list[float],
+    categorical: bool,
+    bootstrap: Bootstrap,
+) -> dict[str, list[float]]:
+    """Every figure's percentile interval over the same item resamples (units in the order
+    of `units`' columns: sorted item keys)."""
+    order = {item: i for i, item in enumerate(sorted(set(pairs.items)))}
+    item_pairs = boot.ItemPairs(
+        np.asarray(pairs.judge, dtype=float),
+        np.asarray(pairs.human, dtype=float),
+        np.asarray([order[item] for item in pairs.items], dtype=int),
+        len(order),
+    )
+    settings = bootstrap.settings
+    items = boot.item_weights(item_pairs.n_items, settings.resamples, bootstrap.seed("items"))
+    weights = boot.pair_weights(item_pairs, items)
+    draws = {
+        "spearman": boot.spearman_draws(item_pairs, weights),
+        "kendall_tau": boot.kendall_tau_draws(item_pairs, weights),
+    }
+    if categorical:
+        draws["percent_agreement"] = boot.percent_agreement_draws(item_pairs, weights)
+        draws["cohen_kappa"] = boot.cohen_kappa_draws(item_pairs, weights, grades, linear=False)
+        draws["cohen_kappa_linear"] = boot.cohen_kappa_draws(
+            item_pairs, weights, grades, linear=True
+        )
+        draws["krippendorff_alpha_ordinal"] = boot.krippendorff_ordinal_draws(units, items, grades)
+    out = {}
+    for figure in FIGURES:
+        if figure in draws:
+            found = _interval(draws[figure], settings.confidence)
+            if found is not None:
+                out[figure] = found
+    return out
+
+
+FIGURES = (
+    "percent_agreement",
+    "cohen_kappa",
+    "cohen_kappa_linear",
+    "krippendorff_alpha_ordinal",
+    "spearman",
+    "kendall_tau",
+)
+
+
+def _ranking_intervals(
+    pairs: _Pairs, systems: list[str], bootstrap: Bootstrap
+) -> dict[str, list[float]]:
+    """Spearman and Kendall tau of the two rankings over resamples of questions (every
+    system's answers to a drawn question come along)."""
+    questions = sorted({question for question, _ in pairs.items})
+    q_index = {q: i for i, q in enumerate(questions)}
+    s_index = {s: i for i, s in enumerate(systems)}
+    judge_sum = np.zeros((len(questions), len(systems)))
+    judge_n = np.zeros_like(judge_sum)
+    human_sum = np.zeros_like(judge_sum)
+    human_n = np.zeros_like(judge_sum)
+    seen: set[ItemKey] = set()
+    for system, item, j, h in zip(
+        pairs.systems, pairs.items, pairs.judge, pairs.human, strict=True
+    ):
+        q, s = q_index[item[0]], s_index[system]
+        if item not in seen:  # the judge scored an item once, however many human grades
+            seen.add(item)
+            judge_sum[q, s] += j
+            judge_n[q, s] += 1
+        human_sum[q, s] += h
+        human_n[q, s] += 1
+    settings = bootstrap.settings
+    weights = boot.item_weights(len(questions), settings.resamples, bootstrap.seed("ranking"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        judge_means = (weights @ judge_sum) / (weights @ judge_n)
+        human_means = (weights @ human_sum) / (weights @ human_n)
+    spearman = np.full(weights.shape[0], np.nan)
+    kendall = np.full(weights.shape[0], np.nan)
+    for b in range(weights.shape[0]):
+        drawn = np.isfinite(judge_means[b]) & np.isfinite(human_means[b])
+        if drawn.sum() >= 2:  # systems with no answer among the drawn questions drop out
+            spearman[b] = stats.spearman(judge_means[b, drawn], human_means[b, drawn])
+            kendall[b] = stats.kendall_tau(judge_means[b, drawn], human_means[b, drawn])
+    out = {}
+    for figure, draws in (("spearman", spearman), ("kendall_tau", kendall)):
+        found = _interval(draws, settings.confidence)
+        if found is not None:
+            out[figure] = found
+    return out
+
+
+def ranking_agreement(pairs: _Pairs, bootstrap: Bootstrap | None = None) -> RankingAgreement | None:
     judge_by: dict[str, dict[ItemKey, float]] = defaultdict(dict)
     human_by: dict[str, list[float]] = defaultdict(list)
     for system, item, j, h in zip(
@@ -159,7 +300,18 @@ def ranking_agreement(pairs: _Pairs) -> RankingAgreement | None:
         kendall_tau=_finite(stats.kendall_tau(judge_order, human_order)),
         judge_means={s: round(v, 6) for s, v in judge_means.items()},
         human_means={s: round(v, 6) for s, v in human_means.items()},
+        intervals=_ranking_intervals(pairs, systems, bootstrap) if bootstrap else {},
     )
+
+
+def _on_judge_scale(grades: list[HumanGrade], judge_scale_max: float) -> bool:
+    """Whether every grade is declared (or, undeclared, lies) on the judge's 0..max scale."""
+    for g in grades:
+        low = 0.0 if g.scale_min is None else g.scale_min
+        high = judge_scale_max if g.scale_max is None else g.scale_max
+        if (low, high) != (0.0, judge_scale_max) or not 0.0 <= g.score <= judge_scale_max:
+            return False
+    return True
 
 
 def _check_same_scale(metric: str, grades: list[HumanGrade], judge_scale_max: float) -> None:
@@ -186,9 +338,14 @@ def judge_human_agreement(
     mappings: Mapping[str, ScaleMapping] | None = None,
     *,
     system_of: Callable[[str], str] | None = None,
+    unmapped: Literal["error", "ranks"] = "error",
+    settings: Settings | None = None,
+    source: str = "grades",
 ) -> list[MetricAgreement]:
     """Agreement per metric that has human grades; `system_of(model)` groups answers into the
-    systems whose rankings are compared (default: each model is its own system)."""
+    systems whose rankings are compared (default: each model is its own system). `unmapped`:
+    what grades on another scale with no declared mapping get (see the module docstring).
+    `settings`: seeded bootstrap intervals (None: none); `source` keys their seeds."""
     mappings = mappings or {}
     judged: dict[tuple[str, str, str], Judgment] = {}
     for j in judgments:  # keyed by leaderboard entry: translate-test rows are their own
@@ -201,7 +358,10 @@ def judge_human_agreement(
         mapping = mappings.get(metric)
         metric_rows = [j for j in judgments if j.metric == metric]
         scale_max = metric_rows[0].scale_max if metric_rows else 1.0
-        if mapping is None:
+        ranks_only = False
+        if mapping is None and unmapped == "ranks":
+            ranks_only = not _on_judge_scale(by_metric[metric], scale_max)
+        elif mapping is None:
             _check_same_scale(metric, by_metric[metric], scale_max)
         pairs = _Pairs()
         unpaired: Counter[str] = Counter()
@@ -228,25 +388,48 @@ def judge_human_agreement(
             pairs.languages.append(g.language or row.language)
             pairs.systems.append(system_of(g.model) if system_of else g.model)
         labels = mapping.target_labels if mapping is not None else None
+        seeded = (source, metric)
+
         result = MetricAgreement(
             metric=metric,
-            mapping=_describe(mapping, scale_max),
-            overall=agreement_stats(pairs, labels),
-            ranking=ranking_agreement(pairs),
+            mapping=_describe(mapping, scale_max, ranks_only),
+            overall=agreement_stats(
+                pairs,
+                labels,
+                ranks_only=ranks_only,
+                bootstrap=Bootstrap.of(settings, *seeded, "all"),
+            ),
+            ranking=ranking_agreement(pairs, Bootstrap.of(settings, *seeded, "ranking")),
             human_grades=len(by_metric[metric]),
             unpaired_human_grades=dict(sorted(unpaired.items())),
+            source=source,
         )
         for language in sorted(set(pairs.languages)):
             keep = [la == language for la in pairs.languages]
-            result.by_language[language] = agreement_stats(pairs.subset(keep), labels)
+            result.by_language[language] = agreement_stats(
+                pairs.subset(keep),
+                labels,
+                ranks_only=ranks_only,
+                bootstrap=Bootstrap.of(settings, *seeded, "language", language),
+            )
         for system in sorted(set(pairs.systems)):
             keep = [s == system for s in pairs.systems]
-            result.by_model[system] = agreement_stats(pairs.subset(keep), labels)
+            result.by_model[system] = agreement_stats(
+                pairs.subset(keep),
+                labels,
+                ranks_only=ranks_only,
+                bootstrap=Bootstrap.of(settings, *seeded, "model", system),
+            )
         results.append(result)
     return results
 
 
-def _describe(mapping: ScaleMapping | None, scale_max: float) -> str:
+def _describe(mapping: ScaleMapping | None, scale_max: float, ranks_only: bool = False) -> str:
+    if ranks_only:
+        return (
+            f"none: human grades are on another scale than the judge's 0..{scale_max:g}, so "
+            "rank correlations only (declare a mapping for agreement, kappa and alpha)"
+        )
     if mapping is None:
         return f"none: human grades declared or checked on the judge's 0..{scale_max:g} scale"
     side = "human grades" if mapping.applies_to == "human" else "judge scores"

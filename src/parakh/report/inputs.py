@@ -1,5 +1,9 @@
 """What `aggregate` reads: questions, every model's judge rows and answers, human grades.
 
+Human grades come from curate (`curate/human_judgments.jsonl`, grades of answer texts, read
+whenever the dataset has them; the answers are then read too, to pair grades by text) and
+from an optional grades file (`aggregate.agreement.human_grades`).
+
 Loaded by path from a `Layout`, so the stage, `parakh reproduce` (from MLflow artifacts or a
 DVC revision laid out in a temporary folder) and notebooks all read results the same way.
 """
@@ -13,10 +17,11 @@ import yaml
 
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, InputError
-from parakh.io import read_jsonl
+from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.layout import DIRECT, Layout, variant_generation_name
 from parakh.paths import project_root
-from parakh.schema import Generation, HumanGrade, Judgment, Question
+from parakh.report.human_grades import CURATED_GRADES
+from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment, Question
 
 
 @dataclass
@@ -28,6 +33,8 @@ class AggregateInputs:
     generations: dict[str, list[Generation]] = field(default_factory=dict)
     human_grades: list[HumanGrade] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
+    human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
+    answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
 
     @classmethod
     def load(
@@ -42,7 +49,8 @@ class AggregateInputs:
         """Read every input; a missing judge file is an error naming the stage to run.
 
         The questions file and answer files are optional (the report says when they are
-        missing); the human grades file, when configured, must exist.
+        missing); the human grades file, when configured, must exist. Curated grades of
+        answers are read when curate wrote them, and with them the answers they pair through.
         """
         paths: dict[str, Path] = {}
         judgments: dict[str, list[Judgment]] = {}
@@ -60,18 +68,26 @@ class AggregateInputs:
         if layout.curated_questions.exists():
             questions = read_jsonl(layout.curated_questions, Question)
             paths["questions"] = layout.curated_questions
+        answer_grades: list[HumanJudgment] = []
+        curated = layout.curated_questions.with_name(CURATED_GRADES)
+        if curated.exists():
+            answer_grades = read_jsonl(curated, HumanJudgment)
+            paths["human_judgments"] = curated
         generations: dict[str, list[Generation]] = {}
-        if with_generations:
+        if with_generations or answer_grades:
             for model in models:
                 path = layout.generations(model)
                 if path.exists():
                     generations[model] = read_jsonl(path, Generation)
                     paths[f"generations.{model}"] = path
         grades: list[HumanGrade] = []
+        lines: list[int] = []
         if human_grades is not None:
             if not human_grades.exists():
                 raise InputError(human_grades, "human grades file not found")
-            grades = read_jsonl(human_grades, HumanGrade)
+            for line, obj in iter_json_objects(human_grades):
+                grades.append(validate_row(HumanGrade, obj, human_grades, line))
+                lines.append(line)
             paths["human_grades"] = human_grades
         return cls(
             judge=judge,
@@ -81,6 +97,8 @@ class AggregateInputs:
             generations=generations,
             human_grades=grades,
             paths=paths,
+            human_grade_lines=lines,
+            answer_grades=answer_grades,
         )
 
     @property

@@ -21,6 +21,7 @@ from parakh.report.agreement import MetricAgreement, judge_human_agreement
 from parakh.report.answers import render_answers
 from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report
+from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grades_file
 from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard
 
@@ -88,6 +89,35 @@ def primary_metric(cfg: ParakhConfig, board: Leaderboard) -> tuple[str, str | No
     return fallback, f"ranked by {fallback}, the first metric, because {why}"
 
 
+def measure_agreement(cfg: ParakhConfig, inputs: AggregateInputs) -> list[MetricAgreement]:
+    """Judge-human agreement on the grades file (if configured), then on curate's grades of
+    answers (if the dataset has them); empty when there are no human grades."""
+    rows, settings = inputs.rows, settings_of(cfg)
+    mappings = cfg.aggregate.agreement.mappings
+    agreement: list[MetricAgreement] = []
+    if inputs.human_grades:
+        lines = inputs.human_grade_lines or list(range(1, len(inputs.human_grades) + 1))
+        path = inputs.paths.get("human_grades", Path("human grades"))
+        questions = {q.id for q in inputs.questions}
+        check_grades_file(path, inputs.human_grades, lines, rows, questions, mappings)
+        agreement += judge_human_agreement(rows, inputs.human_grades, mappings, settings=settings)
+    if inputs.answer_grades:
+        paired = answer_grades(inputs.answer_grades, inputs.generations, inputs.judgments)
+        for result in judge_human_agreement(
+            rows,
+            paired.grades,
+            mappings,
+            unmapped="ranks",
+            settings=settings,
+            source=CURATED_SOURCE,
+        ):
+            result.human_grades = paired.graded
+            if paired.unmatched:
+                result.unpaired_human_grades["answer given by no model"] = paired.unmatched
+            agreement.append(result)
+    return agreement
+
+
 def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
     rows = inputs.rows
     if not rows:
@@ -102,11 +132,7 @@ def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
         domains=inputs.domains,
         settings=settings_of(cfg),
     )
-    agreement = (
-        judge_human_agreement(rows, inputs.human_grades, cfg.aggregate.agreement.mappings)
-        if inputs.human_grades
-        else []
-    )
+    agreement = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
     return AggregateResult(board, primary, agreement, note)
 

@@ -78,7 +78,9 @@ def cohen_kappa(
     return 1.0 - float((w * confusion).sum()) / denominator
 
 
-def _distance_matrix(domain: np.ndarray, n_v: np.ndarray, level: AlphaLevel) -> np.ndarray:
+def distance_matrix(domain: np.ndarray, n_v: np.ndarray, level: AlphaLevel) -> np.ndarray:
+    """Squared distances between the values of `domain` at `level` (ordinal: by the counts
+    `n_v` of the values between them)."""
     v1, v2 = domain[:, None], domain[None, :]
     if level == "nominal":
         return (v1 != v2).astype(float)
@@ -135,7 +137,7 @@ def krippendorff_alpha(
     n_v = observed.sum(axis=0)
     n = n_v.sum()
     expected = (np.outer(n_v, n_v) - np.diag(n_v)) / (n - 1)
-    distance = _distance_matrix(domain, n_v, level)
+    distance = distance_matrix(domain, n_v, level)
     disagreement_expected = float((expected * distance).sum())
     if disagreement_expected == 0.0:
         return float("nan")

@@ -189,20 +189,34 @@ def sweep_metrics(
             if p[figure] is not None:
                 out[f"{base}.{figure}"] = float(p[figure])
     for a in agreement:
+        base = agreement_base(a)
         slices = {"all": a["overall"], **a["by_language"]}
         slices |= {f"model.{model}": stats for model, stats in a.get("by_model", {}).items()}
         for language, stats in slices.items():
             for figure, value in stats.items():
-                if value is not None:
-                    name = f"agreement.{safe_name(a['metric'])}.{safe_name(language)}.{figure}"
-                    out[name] = float(value)
+                if figure == "intervals":
+                    for name, (low, high) in value.items():
+                        out[f"{base}.{safe_name(language)}.{name}.ci_low"] = float(low)
+                        out[f"{base}.{safe_name(language)}.{name}.ci_high"] = float(high)
+                elif value is not None:
+                    out[f"{base}.{safe_name(language)}.{figure}"] = float(value)
         ranking = a.get("ranking")
         if ranking:
             for figure in ("n_models", "spearman", "kendall_tau"):
                 if ranking[figure] is not None:
-                    name = f"agreement.{safe_name(a['metric'])}.ranking.{figure}"
-                    out[name] = float(ranking[figure])
+                    out[f"{base}.ranking.{figure}"] = float(ranking[figure])
+            for name, (low, high) in ranking.get("intervals", {}).items():
+                out[f"{base}.ranking.{name}.ci_low"] = float(low)
+                out[f"{base}.ranking.{name}.ci_high"] = float(high)
     return out
+
+
+def agreement_base(agreement: dict[str, Any]) -> str:
+    """`agreement.<metric>` for a grades file, `agreement.answers.<metric>` for curated
+    grades of answers (paired by answer text)."""
+    source = agreement.get("source", "grades")
+    prefix = "agreement" if source == "grades" else f"agreement.{safe_name(source)}"
+    return f"{prefix}.{safe_name(agreement['metric'])}"
 
 
 @dataclass

@@ -1,0 +1,165 @@
+"""Bootstrap intervals of judge-human agreement statistics, resampling items.
+
+An item (one answer) may carry several pairs (repeated human ratings); a resample draws items
+with replacement and every pair of a drawn item comes along, as many times as it was drawn.
+Each statistic is computed on all resamples at once from per-pair weights (the number of times
+a pair's item was drawn): a resample weighted this way (`pair_weights`) equals the same statistic of
+`parakh.stats.agreement` on the expanded data (tests check this), without a Python loop over
+pairs or units per resample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from parakh.stats import agreement as stats
+from parakh.stats.bootstrap import Interval, percentile_interval, resample_blocks
+
+
+@dataclass(frozen=True)
+class ItemPairs:
+    """Paired scores; `item[i]` is the index (0..n_items-1) of pair i's item."""
+
+    judge: np.ndarray
+    human: np.ndarray
+    item: np.ndarray
+    n_items: int
+
+    @classmethod
+    def of(cls, judge: list[float], human: list[float], items: list[object]) -> ItemPairs:
+        order = {key: i for i, key in enumerate(dict.fromkeys(items))}
+        return cls(
+            np.asarray(judge, dtype=float),
+            np.asarray(human, dtype=float),
+            np.asarray([order[key] for key in items], dtype=int),
+            len(order),
+        )
+
+
+def item_weights(n_items: int, resamples: int, seed: int) -> np.ndarray:
+    """(resamples, n_items): how many times each item is drawn in each resample."""
+    blocks = []
+    for index in resample_blocks(n_items, resamples, seed):
+        counts = np.zeros((index.shape[0], n_items))
+        np.add.at(counts, (np.arange(index.shape[0])[:, None], index), 1.0)
+        blocks.append(counts)
+    return np.concatenate(blocks) if blocks else np.zeros((0, n_items))
+
+
+def pair_weights(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
+    """(resamples, pairs) from (resamples, items): a pair comes along with its item."""
+    return weights[:, pairs.item]
+
+
+def percent_agreement_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
+    match = (pairs.judge == pairs.human).astype(float)
+    total = weights.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(100.0 * (weights @ match) / total)
+
+
+def _one_hot(values: np.ndarray, labels: list[float]) -> np.ndarray:
+    position = {float(v): i for i, v in enumerate(labels)}
+    out = np.zeros((values.size, len(labels)))
+    for row, value in enumerate(values):
+        if float(value) in position:
+            out[row, position[float(value)]] = 1.0
+    return out
+
+
+def cohen_kappa_draws(
+    pairs: ItemPairs, weights: np.ndarray, labels: list[float], *, linear: bool
+) -> np.ndarray:
+    k = len(labels)
+    cells = _one_hot(pairs.judge, labels)[:, :, None] * _one_hot(pairs.human, labels)[:, None, :]
+    confusion = (weights @ cells.reshape(pairs.judge.size, k * k)).reshape(-1, k, k)
+    total = confusion.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = confusion.sum(axis=2)[:, :, None] * confusion.sum(axis=1)[:, None, :]
+        expected = expected / total[:, None, None]
+        grid = np.arange(k)
+        w = np.abs(grid[:, None] - grid[None, :]).astype(float) if linear else 1.0 - np.eye(k)
+        denominator = (w * expected).sum(axis=(1, 2))
+        value = 1.0 - (w * confusion).sum(axis=(1, 2)) / denominator
+    return np.where((total > 0) & (denominator > 0), value, np.nan)
+
+
+def krippendorff_ordinal_draws(
+    units: np.ndarray, weights: np.ndarray, domain: list[float]
+) -> np.ndarray:
+    """Ordinal alpha per resample; `units` is the raters x items matrix (NaN: no rating)."""
+    k = len(domain)
+    index = {float(v): i for i, v in enumerate(domain)}
+    per_unit = np.zeros((units.shape[1], k, k))
+    for unit in range(units.shape[1]):
+        counts = np.zeros(k)
+        for value in units[:, unit]:
+            if not np.isnan(value):
+                counts[index[float(value)]] += 1
+        pairable = counts.sum()
+        if pairable >= 2:
+            per_unit[unit] = (np.outer(counts, counts) - np.diag(counts)) / (pairable - 1)
+    observed_all = (weights @ per_unit.reshape(units.shape[1], k * k)).reshape(-1, k, k)
+    values = np.full(weights.shape[0], np.nan)
+    domain_array = np.asarray(domain, dtype=float)
+    for b, observed in enumerate(observed_all):
+        n_v = observed.sum(axis=0)
+        n = n_v.sum()
+        if n <= 1:
+            continue
+        expected = (np.outer(n_v, n_v) - np.diag(n_v)) / (n - 1)
+        distance = stats.distance_matrix(domain_array, n_v, "ordinal")
+        disagreement = float((expected * distance).sum())
+        if disagreement > 0:
+            values[b] = 1.0 - float((observed * distance).sum()) / disagreement
+    return values
+
+
+def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(resamples, pairs): each pair's average rank in its resample's expanded data."""
+    order = np.argsort(values, kind="mergesort")
+    sorted_values = values[order]
+    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+    group = np.cumsum(np.r_[True, sorted_values[1:] != sorted_values[:-1]]) - 1
+    counts = np.add.reduceat(weights[:, order], starts, axis=1)
+    before = np.cumsum(counts, axis=1) - counts
+    average = before + (counts + 1.0) / 2.0
+    ranks = np.empty_like(weights)
+    ranks[:, order] = average[:, group]
+    return ranks
+
+
+def spearman_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
+    rx = _weighted_ranks(pairs.judge, weights)
+    ry = _weighted_ranks(pairs.human, weights)
+    total = weights.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        dx = rx - (weights * rx).sum(axis=1, keepdims=True) / total
+        dy = ry - (weights * ry).sum(axis=1, keepdims=True) / total
+        covariance = (weights * dx * dy).sum(axis=1)
+        spread = np.sqrt((weights * dx**2).sum(axis=1) * (weights * dy**2).sum(axis=1))
+        return np.where(spread > 0, covariance / spread, np.nan)
+
+
+def kendall_tau_draws(pairs: ItemPairs, weights: np.ndarray, chunk: int = 256) -> np.ndarray:
+    """Kendall's tau-b per resample: weighted quadratic forms of the pairwise sign matrices."""
+    x, y = pairs.judge, pairs.human
+    concordance = np.zeros(weights.shape[0])
+    x_pairs = np.zeros(weights.shape[0])
+    y_pairs = np.zeros(weights.shape[0])
+    for start in range(0, x.size, chunk):
+        sx = np.sign(x[start : start + chunk, None] - x[None, :])
+        sy = np.sign(y[start : start + chunk, None] - y[None, :])
+        left = weights[:, start : start + chunk]
+        concordance += ((weights @ (sx * sy).T) * left).sum(axis=1)
+        x_pairs += ((weights @ np.abs(sx).T) * left).sum(axis=1)
+        y_pairs += ((weights @ np.abs(sy).T) * left).sum(axis=1)
+    denominator = np.sqrt(x_pairs * y_pairs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, concordance / denominator, np.nan)
+
+
+def interval(draws: np.ndarray, confidence: float) -> Interval | None:
+    return percentile_interval(np.asarray(draws, dtype=float), confidence)
