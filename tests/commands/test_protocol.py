@@ -58,6 +58,10 @@ def test_the_command_prints_the_line_to_run(capsys: pytest.CaptureFixture[str]) 
     assert code == 0
     line = out.strip().splitlines()[-1]
     assert shlex.split(line) == exp_run_command(load_protocol("indicquest"))
+    code, out, _ = run_cli(["protocol", "indicquest", "--force"], capsys)
+    assert shlex.split(out.strip().splitlines()[-1])[:6] == [
+        "dvc", "exp", "run", "-n", "indicquest", "-f",
+    ]  # fmt: skip
     code, out, _ = run_cli(["protocol"], capsys)
     assert code == 0 and all(name in out for name in PROTOCOLS)
 

@@ -3,6 +3,7 @@
     parakh protocol                      # list the protocols and the study each reproduces
     parakh protocol nomiracl             # print the `dvc exp run -n nomiracl -S ...` line
     parakh protocol nomiracl --run       # run it (the results land in the workspace)
+    parakh protocol nomiracl --run --force   # again, replacing the experiment of that name
 
 A protocol is a preset of DVC params: the params.yaml keys and conf-file keys a study fixed.
 Before printing, every name is checked (conf files exist, each dataset composes with the
@@ -34,6 +35,9 @@ class ProtocolRunError(ParakhError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", nargs="?", help="a conf/protocol/<name>.yaml name")
     parser.add_argument("--run", action="store_true", help="run the dvc exp run it prints")
+    parser.add_argument(
+        "--force", action="store_true", help="replace an experiment of the same name (dvc -f)"
+    )
 
 
 def load_protocol(name: str) -> ProtocolConfig:
@@ -116,8 +120,8 @@ def check(protocol: ProtocolConfig) -> None:
             )
 
 
-def exp_run_command(protocol: ProtocolConfig) -> list[str]:
-    command = ["dvc", "exp", "run", "-n", protocol.name]
+def exp_run_command(protocol: ProtocolConfig, force: bool = False) -> list[str]:
+    command = ["dvc", "exp", "run", "-n", protocol.name, *(["-f"] if force else [])]
     for pair in set_params(protocol):
         command += ["-S", pair]
     return command
@@ -136,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         return _list()
     protocol = load_protocol(args.name)
     check(protocol)
-    command = exp_run_command(protocol)
+    command = exp_run_command(protocol, args.force)
     if protocol.needs:
         print(f"# first: {protocol.needs}")
     print(f"# {protocol.study}; differences: docs/fidelity.md#{protocol.fidelity}")
