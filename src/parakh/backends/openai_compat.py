@@ -5,7 +5,9 @@ several replicas of the model) with at most each server's `concurrency` in fligh
 a 5xx, a timeout, a dropped connection or an unparsable answer is retried with exponential
 backoff and full jitter, waiting what `Retry-After` asks when the server says; a server that
 stops answering is routed around at once (see `server_pool`); other 4xx are final at once.
-After the retry budget an item becomes an error completion with its reason. The API key is read
+After the retry budget an item becomes an error completion with its reason, except a 400 that
+refuses the `response_format` schema: it would refuse every request alike, so the run stops
+there with `SchemaRejectedError` instead of writing one error row per item. The API key is read
 from the environment only, and scrubbed from every error text.
 """
 
@@ -27,6 +29,7 @@ from parakh.backends.openai_http import CallFailed, Transport, make_transport
 from parakh.backends.openai_http import retry_after_seconds as retry_after_seconds
 from parakh.backends.request_builder import chat_body, completion_body
 from parakh.backends.server_pool import Outcome, ServerPool, ServerState
+from parakh.backends.structured_outputs import SchemaRejectedError
 from parakh.config.schema import OpenAIModel
 
 
@@ -124,6 +127,8 @@ class OpenAIBackend(Backend):
                 await pool.release(server, e.outcome)
                 where = f" ({server.url})" if len(pool.servers) > 1 else ""
                 reasons.append(e.reason + where)
+                if e.schema_rejected:
+                    raise SchemaRejectedError(self.cfg.name, self.redact(e.reason)) from None
                 if not e.retryable:
                     return Completion(
                         text=None,

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from parakh import __version__
 from parakh.backends.server_pool import Outcome
+from parakh.backends.structured_outputs import is_schema_rejection
 from parakh.config.model import OpenAIModel
 from parakh.errors import ConfigError, MissingDependencyError
 
@@ -36,12 +37,14 @@ class CallFailed(Exception):
         retryable: bool = True,
         retry_after: float | None = None,
         outcome: Outcome = Outcome.ANSWERED,
+        schema_rejected: bool = False,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.retryable = retryable
         self.retry_after = retry_after
         self.outcome = outcome
+        self.schema_rejected = schema_rejected  # a 400 refusing the response_format schema
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -69,12 +72,14 @@ def retry_after_seconds(headers: Any) -> float | None:
 
 
 def status_failure(status: int, text: str, headers: Any) -> CallFailed:
-    """An HTTP error answer: 408/409/425/429 and 5xx are worth another try, other 4xx are not."""
+    """An HTTP error answer: 408/409/425/429 and 5xx are worth another try, other 4xx are not;
+    a 400 that refuses the response_format schema is told apart (the run cannot go on)."""
     retryable = status in RETRYABLE_STATUS or status >= 500
     return CallFailed(
         f"HTTP {status}: {text[:300]}",
         retryable=retryable,
         retry_after=retry_after_seconds(headers) if retryable else None,
+        schema_rejected=is_schema_rejection(status, text),
     )
 
 

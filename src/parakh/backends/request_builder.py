@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from parakh.backends.base import ChatRequest
+from parakh.backends.structured_outputs import strict_schema
 
 StructuredOutput = Literal["json_schema", "json_object_schema", "none"]
 
@@ -43,11 +44,15 @@ def wire_messages(request: ChatRequest, system_role: bool = True) -> list[dict[s
 def response_format(
     schema: dict[str, Any], style: StructuredOutput = "json_schema"
 ) -> dict[str, Any] | None:
-    """The `response_format` that constrains output to `schema`, in the server's dialect."""
+    """The `response_format` that constrains output to `schema`, in the server's dialect.
+
+    OpenAI's strict `json_schema` gets only the keywords its documentation supports for every
+    model (`structured_outputs.strict_schema`); llama-cpp-python's `json_object` takes the
+    whole schema into its grammar."""
     if style == "json_schema":
         return {
             "type": "json_schema",
-            "json_schema": {"name": "response", "schema": schema, "strict": True},
+            "json_schema": {"name": "response", "schema": strict_schema(schema), "strict": True},
         }
     if style == "json_object_schema":
         return {"type": "json_object", "schema": schema}
