@@ -12,6 +12,7 @@ import pytest
 from parakh.config import compose
 from parakh.judging import prompt as judge_prompt
 from parakh.judging.hardening import injection_cues
+from parakh.judging.rubric import load_rubric
 from parakh.schema import Generation, Question
 from parakh.stages import judge
 from tests.judging.echo_judge import EchoJudge
@@ -43,9 +44,17 @@ ATTACKS = [c["text"] for c in POSITIVES]
 
 def _judge_rows(tmp_path: Path, mode: str, responses: list[str]):  # type: ignore[no-untyped-def]
     cfg = compose(["judge=smoke", "judge.reference_metrics=[]", "judge.sample_per_language=null"])
-    cfg = cfg.model_copy(
-        update={"judge": cfg.judge.model_copy(update={"rubrics": ["coherence"], "max_repairs": 0})}
-    )
+    # `echo_inside_own` quotes the whole response in its Justification: the length limit
+    # (checked after parsing, as a hosted API's strict schema cannot bound it) is raised so that
+    # these rows test what they are about, that the judge's own object decides.
+    chars = 1000
+    updates = {
+        "rubrics": ["coherence"],
+        "max_repairs": 0,
+        "max_justification_chars": chars,
+        "max_tokens": load_rubric("coherence").max_output_tokens(chars),
+    }
+    cfg = cfg.model_copy(update={"judge": cfg.judge.model_copy(update=updates)})
     questions = [
         Question(id=f"q{i}", text="When can I wash my hair?", language="en")
         for i in range(len(responses))

@@ -218,10 +218,13 @@ def _completion_row(request: ChatRequest, completion: Completion, request_hash: 
     return {"text": completion.text, "error": completion.error}
 
 
-def _ballot(row: Mapping[str, Any], rubric: Rubric, repairs: int = 0) -> Ballot:
+def _ballot(
+    row: Mapping[str, Any], rubric: Rubric, repairs: int = 0, max_chars: int | None = None
+) -> Ballot:
     if row.get("error") is not None or row.get("text") is None:
         return Ballot(raw=row.get("text"), error=row.get("error") or "no output", repairs=repairs)
-    return Ballot(raw=row["text"], verdict=parse_verdict(row["text"], rubric), repairs=repairs)
+    verdict = parse_verdict(row["text"], rubric, max_chars)
+    return Ballot(raw=row["text"], verdict=verdict, repairs=repairs)
 
 
 def collect_ballots(
@@ -233,8 +236,12 @@ def collect_ballots(
     max_repairs: int,
     description: str = "",
     show_progress: bool = True,
+    max_justification_chars: int | None = None,
 ) -> dict[str, Ballot]:
     """{request key: ballot} for every request, after at most `max_repairs` repair rounds.
+
+    A justification longer than `max_justification_chars` makes a ballot invalid (a hosted
+    API's strict schema cannot bound its length, so the parser does).
 
     `rubrics` maps each request key to the rubric it asks about. Repairs go through the same
     cache and progress file (keys `<key>::repair<n>`), so a re-run repeats none of them. A repair
@@ -254,7 +261,8 @@ def collect_ballots(
         )
 
     done = run(requests, description)
-    ballots = {r.key: _ballot(done[r.key], rubrics[r.key]) for r in requests}
+    limit = max_justification_chars
+    ballots = {r.key: _ballot(done[r.key], rubrics[r.key], max_chars=limit) for r in requests}
     # key -> (the last request sent, its reply, why the reply is unusable)
     latest: dict[str, tuple[ChatRequest, str | None, str]] = {
         r.key: (r, b.raw, b.verdict.reason or "invalid")
@@ -271,7 +279,7 @@ def collect_ballots(
         replies = run(list(pending.values()), f"{description} (repair {attempt})")
         latest = {}
         for key, request in pending.items():
-            ballot = _ballot(replies[request.key], rubrics[key], repairs=attempt)
+            ballot = _ballot(replies[request.key], rubrics[key], attempt, limit)
             if ballot.valid:
                 ballots[key] = ballot
                 continue

@@ -119,6 +119,7 @@ def judge_with_rubrics(
                 cfg.max_repairs,
                 description=f"judge {generator.name} ({juror.name})",
                 show_progress=show_progress,
+                max_justification_chars=cfg.max_justification_chars,
             )
         finally:
             backend.close()

@@ -4,8 +4,13 @@ No path turns a failure into a score. The output must be one JSON object, option
 Markdown code fence, with nothing else around it; the object must hold exactly the rubric's
 keys (matched without case, spaces or underscores), each score a JSON number within the scale
 (an integer where the scale is integral; never a string, a boolean, NaN or infinity), and a
-string `Justification` where the rubric asks for one. Anything else is an `invalid` verdict
-with the reason, and the stage keeps the raw text beside it.
+string `Justification` where the rubric asks for one, no longer than the judge's limit. Anything
+else is an `invalid` verdict with the reason, and the stage keeps the raw text beside it.
+
+These checks hold whatever the backend enforced while decoding: a hosted API's strict schema
+cannot express a non-integer score's range or a string's length
+(`parakh.backends.structured_outputs`), so a score outside the scale is invalid here, never
+clipped, and so is an over-long justification.
 """
 
 from __future__ import annotations
@@ -128,8 +133,20 @@ def _number(value: Any, rubric: Rubric, key: str) -> float | str:
     return float(value)
 
 
-def verdict_from_object(obj: dict[str, Any], rubric: Rubric) -> Verdict:
-    """Check one decoded object against the rubric's keys, scale and justification."""
+def _justification_problem(justification: str, max_chars: int | None) -> str | None:
+    if max_chars is None or len(justification) <= max_chars:
+        return None
+    return (
+        f"{JUSTIFICATION_KEY} is {len(justification)} characters, over the limit of "
+        f"{max_chars} (judge.max_justification_chars)"
+    )
+
+
+def verdict_from_object(
+    obj: dict[str, Any], rubric: Rubric, max_justification_chars: int | None = None
+) -> Verdict:
+    """Check one decoded object against the rubric's keys, scale and justification (at most
+    `max_justification_chars` characters; None: any length)."""
     by_id: dict[str, list[str]] = {}
     for key in obj:
         by_id.setdefault(key_id(key), []).append(key)
@@ -155,10 +172,16 @@ def verdict_from_object(obj: dict[str, Any], rubric: Rubric) -> Verdict:
         return invalid(f"JSON object has no {JUSTIFICATION_KEY!r}")
     if justification is not None and not isinstance(justification, str):
         return invalid(f"{JUSTIFICATION_KEY} is not a string: {justification!r}")
+    if justification is not None:
+        too_long = _justification_problem(justification, max_justification_chars)
+        if too_long is not None:
+            return invalid(too_long)
     return Verdict(scores=scores, justification=justification)
 
 
-def parse_verdict(raw: str | None, rubric: Rubric) -> Verdict:
+def parse_verdict(
+    raw: str | None, rubric: Rubric, max_justification_chars: int | None = None
+) -> Verdict:
     """The verdict in a judge's raw output, or an invalid verdict saying why there is none."""
     if raw is None or not raw.strip():
         return invalid("empty output")
@@ -184,4 +207,4 @@ def parse_verdict(raw: str | None, rubric: Rubric) -> Verdict:
     if outside:
         shown = outside if len(outside) <= 60 else outside[:57] + "..."
         return invalid(f"text outside the JSON object: {shown!r}")
-    return verdict_from_object(obj, rubric)
+    return verdict_from_object(obj, rubric, max_justification_chars)

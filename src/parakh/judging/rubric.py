@@ -164,7 +164,11 @@ class Rubric(BaseModel):
 
     def json_schema(self, max_justification_chars: int = 200) -> dict[str, Any]:
         """The schema a constrained decoder enforces: each criterion's score in range, and
-        a bounded `Justification` when the rubric asks for one."""
+        a bounded `Justification` when the rubric asks for one.
+
+        Grammar backends (llama.cpp, vLLM) enforce all of it. OpenAI's strict mode gets the
+        keywords it supports (`backends.structured_outputs.strict_schema`: an integer score's
+        `enum` stays, bounds and `maxLength` go); the parser checks range and length anyway."""
         properties: dict[str, Any] = {c.key: self._score_schema() for c in self.criteria_list()}
         if self.justification:
             properties[JUSTIFICATION_KEY] = {"type": "string", "maxLength": max_justification_chars}
