@@ -11,6 +11,7 @@ consumer's question an answer covers, which is what the assessors' grades reward
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -27,10 +28,12 @@ from parakh.datasets.registry import load_dataset
 from parakh.io import write_jsonl
 from parakh.layout import Layout
 from parakh.report.agreement import MetricAgreement
+from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute
+from parakh.report.results import compute, output_paths, write_reports
 from parakh.stages import curate, generate, judge
 from parakh.stats.scales import ScaleMapping
+from parakh.tracking.mlflow_log import sweep_metrics
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "conf" / "model").glob("liveqa-*.yaml"))
@@ -153,3 +156,27 @@ def test_agreement_is_deterministic(liveqa_run, tmp_path: Path) -> None:  # type
     first = compute(cfg, AggregateInputs.load(layout, "reference", models)).document()
     again = compute(cfg, AggregateInputs.load(layout, "reference", models)).document()
     assert first["agreement"] == again["agreement"]
+
+
+def test_reports_show_agreement_in_html_dvc_metrics_and_a_table(liveqa_run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    layout, models = liveqa_run
+    cfg = _config(tmp_path)
+    inputs = AggregateInputs.load(layout, "reference", models)
+    result = compute(cfg, inputs)
+    files = ReportFiles(tmp_path / "report")
+    write_reports(cfg, result, inputs, files, provenance={})
+    chrf = _chrf(result.agreement)
+    metrics = json.loads(files.metrics_json.read_text(encoding="utf-8"))
+    figures = metrics["judge_human_agreement"]["answers.chrf"]
+    assert figures["spearman"] == chrf.overall.spearman
+    assert figures["ranking_kendall_tau"] == chrf.ranking.kendall_tau  # type: ignore[union-attr]
+    assert {"spearman_ci_low", "ranking_kendall_tau_ci_high"} <= set(figures)
+    page = files.report_html.read_text(encoding="utf-8")
+    assert 'id="agreement-chart"' in page and "Model ranking: chrf (answers)" in page
+    table = json.loads((files.root / "agreement.json").read_text(encoding="utf-8"))
+    row = dict(zip(table["columns"], table["data"][0], strict=True))
+    assert row["source"] == "answers" and row["slice"] == "all"
+    assert (files.root / "agreement.json") in output_paths(files, cfg)
+    sweep = sweep_metrics([], result.document()["agreement"])
+    assert sweep["agreement.answers.chrf.all.spearman"] == chrf.overall.spearman
+    assert "agreement.answers.chrf.ranking.kendall_tau.ci_low" in sweep

@@ -440,3 +440,50 @@ def _describe(mapping: ScaleMapping | None, scale_max: float, ranks_only: bool =
         form = f"thresholds {mapping.thresholds} -> labels {mapping.labels}"
     text = f"{side} mapped by {form}"
     return f"{text} ({mapping.description})" if mapping.description else text
+
+
+def agreement_label(a: MetricAgreement) -> str:
+    """`<metric>` for a grades file, `<source>.<metric>` otherwise (`answers.chrf`)."""
+    return a.metric if a.source == "grades" else f"{a.source}.{a.metric}"
+
+
+def agreement_metrics(agreement: list[MetricAgreement]) -> dict[str, dict[str, float]]:
+    """The overall figures and the ranking's, per metric, for DVC metrics (None left out)."""
+    out: dict[str, dict[str, float]] = {}
+    for a in agreement:
+        figures: dict[str, float] = {"n_pairs": float(a.overall.n_pairs)}
+        for name, value in asdict(a.overall).items():
+            if name in FIGURES and value is not None:
+                figures[name] = value
+        for name, (low, high) in a.overall.intervals.items():
+            figures[f"{name}_ci_low"], figures[f"{name}_ci_high"] = low, high
+        if a.ranking is not None:
+            for name in ("spearman", "kendall_tau"):
+                value = getattr(a.ranking, name)
+                if value is not None:
+                    figures[f"ranking_{name}"] = value
+            for name, (low, high) in a.ranking.intervals.items():
+                figures[f"ranking_{name}_ci_low"] = low
+                figures[f"ranking_{name}_ci_high"] = high
+        out[agreement_label(a)] = figures
+    return out
+
+
+TABLE_COLUMNS = ["source", "metric", "slice", "n_items", "n_pairs"]
+TABLE_COLUMNS += [c for f in FIGURES for c in (f, f"{f}_ci_low", f"{f}_ci_high")]
+
+
+def agreement_table(agreement: list[MetricAgreement]) -> dict[str, list[Any]]:
+    """Every slice's figures as one table (MLflow's table JSON: `columns` and `data`)."""
+    data: list[list[Any]] = []
+    for a in agreement:
+        slices = {"all": a.overall, **a.by_language}
+        slices |= {f"model {m}": s for m, s in a.by_model.items()}
+        for name, s in slices.items():
+            row: list[Any] = [a.source, a.metric, name, s.n_items, s.n_pairs]
+            for figure in FIGURES:
+                interval = s.intervals.get(figure)
+                low, high = (None, None) if interval is None else interval
+                row += [getattr(s, figure), low, high]
+            data.append(row)
+    return {"columns": TABLE_COLUMNS, "data": data}

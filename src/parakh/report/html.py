@@ -8,7 +8,8 @@ from typing import Any
 
 import yaml
 
-from parakh.report.agreement import AgreementStats, MetricAgreement
+from parakh.report.agreement import MetricAgreement
+from parakh.report.agreement_html import agreement_section
 from parakh.report.html_parts import bar_chart, colour, esc, is_light, page, table
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
 from parakh.report.tables import format_cell, format_mean, metric_heading, weights_line
@@ -242,62 +243,6 @@ def paired_section(board: Leaderboard, primary: str) -> str:
         "the difference's bootstrap interval, a "
         "two-sided sign-flip permutation p-value, and Holm's correction across the pairs of "
         "each metric.</p>"
-    )
-
-
-def _stats_cells(s: AgreementStats) -> list[str]:
-    def num(v: float | None) -> str:
-        return f'<td class="num">{"–" if v is None else f"{v:.3f}"}</td>'
-
-    return [
-        f'<td class="num">{s.n_items}</td>',
-        f'<td class="num">{s.n_pairs}</td>',
-        num(s.percent_agreement),
-        num(s.cohen_kappa),
-        num(s.cohen_kappa_linear),
-        num(s.krippendorff_alpha_ordinal),
-        num(s.spearman),
-        num(s.kendall_tau),
-    ]
-
-
-def agreement_section(agreement: list[MetricAgreement]) -> str:
-    if not agreement:
-        return (
-            '<h2>Judge-human agreement</h2><p class="note" id="agreement">No human grades '
-            "configured: set <code>aggregate.agreement.human_grades</code> to a JSONL of "
-            "HumanGrade rows (or run <code>parakh agreement</code> on any grades file).</p>"
-        )
-    header = ["metric", "slice", "items", "pairs", "% agree", "κ", "κ linear", "α ordinal"]
-    header += ["Spearman", "Kendall τ"]
-    rows = []
-    for a in agreement:
-        rows.append([esc(a.metric), "all", *_stats_cells(a.overall)])
-        rows += [[esc(a.metric), esc(la), *_stats_cells(s)] for la, s in a.by_language.items()]
-        rows += [
-            [esc(a.metric), f"model {esc(m)}", *_stats_cells(s)] for m, s in a.by_model.items()
-        ]
-    notes = "".join(
-        f"<li><b>{esc(a.metric)}</b>: {esc(a.mapping)}; {a.human_grades} human grades"
-        + (
-            ", not paired: "
-            + esc(", ".join(f"{k} {v}" for k, v in a.unpaired_human_grades.items()))
-            if a.unpaired_human_grades
-            else ""
-        )
-        + (
-            f"; model ranking ({a.ranking.n_models} models): Spearman "
-            f"{a.ranking.spearman}, Kendall τ {a.ranking.kendall_tau}"
-            if a.ranking
-            else ""
-        )
-        + "</li>"
-        for a in agreement
-    )
-    return (
-        "<h2>Judge-human agreement</h2>"
-        + table(header, rows, table_id="agreement")
-        + f"<ul class='note'>{notes}</ul>"
     )
 
 

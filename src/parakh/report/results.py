@@ -17,7 +17,12 @@ from parakh.errors import ConfigError, InputError
 from parakh.io import write_json, write_text
 from parakh.metrics.registry import metric_spec
 from parakh.report import plots, tables
-from parakh.report.agreement import MetricAgreement, judge_human_agreement
+from parakh.report.agreement import (
+    MetricAgreement,
+    agreement_metrics,
+    agreement_table,
+    judge_human_agreement,
+)
 from parakh.report.answers import render_answers
 from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report
@@ -216,7 +221,14 @@ def write_reports(
     write_text(files.leaderboard_md, text)
     write_text(files.leaderboard_csv, tables.csv_text(board))
     write_json(files.leaderboard_json, result.document())
-    write_json(files.metrics_json, tables.metrics_dict(board))
+    metrics: dict[str, Any] = dict(tables.metrics_dict(board))
+    table = agreement_table_file(files)
+    if result.agreement:  # absent without human grades: those runs' files stay as they were
+        metrics[AGREEMENT_METRICS] = agreement_metrics(result.agreement)
+        write_json(table, agreement_table(result.agreement))
+    else:
+        table.unlink(missing_ok=True)  # never log a previous run's table
+    write_json(files.metrics_json, metrics)
     write_json(files.model_language_json, plots.plot_rows(board, primary, "language"))
     write_json(files.model_category_json, plots.plot_rows(board, primary, "category"))
     name = cfg.dataset.name
@@ -250,6 +262,15 @@ def write_reports(
     return text
 
 
+AGREEMENT_METRICS = "judge_human_agreement"  # metrics.json key of the agreement figures
+
+
+def agreement_table_file(files: ReportFiles) -> Path:
+    """Every agreement figure as a table (MLflow table JSON), written only with human grades
+    and logged with the report; not a DVC output (a dataset without grades has none)."""
+    return files.root / "agreement.json"
+
+
 def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
     paths = [
         *files.leaderboards(),
@@ -261,4 +282,6 @@ def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
     ]
     if cfg.aggregate.answers_page:
         paths.append(files.answers_html)
+    if agreement_table_file(files).exists():
+        paths.append(agreement_table_file(files))
     return paths
