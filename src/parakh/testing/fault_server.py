@@ -9,6 +9,11 @@ as one of `--faults` (429 with Retry-After, 500, a timeout that outlasts the cli
 whose body is malformed JSON). Whether attempt n of a given request fails is a function of
 (seed, request, n), so a run's faults are reproducible whatever the concurrency.
 
+With `--strict-schema api` (or `fine_tuned`) a chat request whose `response_format` is a
+strict `json_schema` the OpenAI API would refuse gets the API's 400 (`testing.strict_schema`);
+`--refuse-keywords` refuses further keywords, as a stricter model would. `--answer` replaces
+every answer's text with the given one (a judge output to script).
+
 `GET /stats` returns counters; `POST /control` changes settings at run time (JSON body with any
 of the option names) and `POST /reset` zeroes counters. Loopback use only.
 """
@@ -21,7 +26,9 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, cast
+
+from parakh.testing.strict_schema import StrictRules, strict_schema_error
 
 FAULT_KINDS = ("429", "500", "timeout", "garbage")
 
@@ -37,6 +44,9 @@ class FaultSettings:
     require_key: str | None = None
     echo_auth_in_errors: bool = False
     model: str = "fault-model"
+    strict_schema: str = "off"  # off | api | fine_tuned
+    refuse_keywords: list[str] = field(default_factory=list)
+    answer: str | None = None
 
 
 def _digest(*parts: object) -> str:
@@ -84,6 +94,25 @@ def create_app(settings: FaultSettings) -> Any:
         body = {"error": {"message": message, "type": "fault_injected", "code": status}}
         return JSONResponse(body, status_code=status, headers=headers)
 
+    def schema_rejection(body: dict[str, Any]) -> Response | None:
+        """The API's 400 for a strict response_format schema it would refuse."""
+        s = state.settings
+        if s.strict_schema == "off":
+            return None
+        rules = cast(StrictRules, s.strict_schema)
+        message = strict_schema_error(
+            body.get("response_format"), rules, frozenset(s.refuse_keywords)
+        )
+        if message is None:
+            return None
+        detail = {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "response_format",
+            "code": None,
+        }
+        return JSONResponse({"error": detail}, status_code=400)
+
     async def generate(request: Request) -> Response:
         state.in_flight += 1
         state.stats["max_in_flight"] = max(state.stats["max_in_flight"], state.in_flight)
@@ -104,6 +133,10 @@ def create_app(settings: FaultSettings) -> Any:
             body = await request.json()
         except json.JSONDecodeError:
             return error(400, "request body is not JSON")
+        rejection = schema_rejection(body)
+        if rejection is not None:
+            state.stats["schema_rejected"] += 1
+            return rejection
         fault = state.decide(body)
         if s.latency > 0:
             await asyncio.sleep(s.latency)
@@ -126,7 +159,7 @@ def create_app(settings: FaultSettings) -> Any:
             )
             return Response(broken, media_type="application/json")
         state.stats["ok"] += 1
-        text = answer_text(body)
+        text = answer_text(body) if s.answer is None else s.answer
         prompt_words = len(json.dumps(body.get("messages") or body.get("prompt") or "").split())
         usage = {
             "prompt_tokens": prompt_words,
@@ -199,6 +232,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--require-key", default=None, help="answer 401 without this key")
     parser.add_argument("--echo-auth-in-errors", action="store_true")
+    parser.add_argument(
+        "--strict-schema",
+        choices=("off", "api", "fine_tuned"),
+        default="off",
+        help="refuse strict response_format schemas as OpenAI's API does",
+    )
+    parser.add_argument("--refuse-keywords", default="", help="more schema keywords to refuse")
+    parser.add_argument("--answer", default=None, help="the text of every answer")
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the fault server listens on loopback only")
@@ -215,6 +256,9 @@ def main(argv: list[str] | None = None) -> None:
         seed=args.seed,
         require_key=args.require_key,
         echo_auth_in_errors=args.echo_auth_in_errors,
+        strict_schema=args.strict_schema,
+        refuse_keywords=[k for k in args.refuse_keywords.split(",") if k],
+        answer=args.answer,
     )
     import uvicorn
 
