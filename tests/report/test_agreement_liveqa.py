@@ -173,6 +173,7 @@ def test_reports_show_agreement_in_html_dvc_metrics_and_a_table(liveqa_run, tmp_
     assert {"spearman_ci_low", "ranking_kendall_tau_ci_high"} <= set(figures)
     page = files.report_html.read_text(encoding="utf-8")
     assert 'id="agreement-chart"' in page and "Model ranking: chrf (answers)" in page
+    assert 'id="bias-table"' in page
     table = json.loads((files.root / "agreement.json").read_text(encoding="utf-8"))
     row = dict(zip(table["columns"], table["data"][0], strict=True))
     assert row["source"] == "answers" and row["slice"] == "all"

@@ -11,6 +11,7 @@ import yaml
 from parakh.report.agreement import MetricAgreement
 from parakh.report.agreement_html import agreement_section
 from parakh.report.html_parts import bar_chart, colour, esc, is_light, page, table
+from parakh.report.judge_bias import JudgeBias, bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
 from parakh.report.tables import format_cell, format_mean, metric_heading, weights_line
 
@@ -27,6 +28,7 @@ class ReportContext:
     config: dict[str, Any]
     provenance: dict[str, Any] = field(default_factory=dict)
     agreement: list[MetricAgreement] = field(default_factory=list)
+    bias: JudgeBias | None = None
     answers_page: str | None = "answers.html"
     n_questions: int = 0
     primary_note: str | None = None
@@ -310,6 +312,7 @@ def render_report(board: Leaderboard, ctx: ReportContext) -> str:
             translate_test_section(board, primary),
             paired_section(board, primary),
             agreement_section(ctx.agreement),
+            bias_section(ctx.bias) if ctx.bias is not None else "",
             counts_section(board),
             config_section(ctx),
         ]

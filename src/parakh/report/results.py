@@ -28,7 +28,9 @@ from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report
 from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grades_file
 from parakh.report.inputs import AggregateInputs
+from parakh.report.judge_bias import JudgeBias, judge_bias
 from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard
+from parakh.schema import HumanGrade
 
 
 @dataclass
@@ -37,6 +39,7 @@ class AggregateResult:
     primary: str
     agreement: list[MetricAgreement]
     primary_note: str | None = None
+    bias: JudgeBias | None = None  # shown in the HTML report only
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
@@ -94,12 +97,16 @@ def primary_metric(cfg: ParakhConfig, board: Leaderboard) -> tuple[str, str | No
     return fallback, f"ranked by {fallback}, the first metric, because {why}"
 
 
-def measure_agreement(cfg: ParakhConfig, inputs: AggregateInputs) -> list[MetricAgreement]:
+def measure_agreement(
+    cfg: ParakhConfig, inputs: AggregateInputs
+) -> tuple[list[MetricAgreement], list[HumanGrade]]:
     """Judge-human agreement on the grades file (if configured), then on curate's grades of
-    answers (if the dataset has them); empty when there are no human grades."""
+    answers (if the dataset has them); empty when there are no human grades. Also the grades
+    jurors are compared with: the grades file's, else the curated ones paired by text."""
     rows, settings = inputs.rows, settings_of(cfg)
     mappings = cfg.aggregate.agreement.mappings
     agreement: list[MetricAgreement] = []
+    juror_grades = list(inputs.human_grades)
     if inputs.human_grades:
         lines = inputs.human_grade_lines or list(range(1, len(inputs.human_grades) + 1))
         path = inputs.paths.get("human_grades", Path("human grades"))
@@ -120,7 +127,8 @@ def measure_agreement(cfg: ParakhConfig, inputs: AggregateInputs) -> list[Metric
             if paired.unmatched:
                 result.unpaired_human_grades["answer given by no model"] = paired.unmatched
             agreement.append(result)
-    return agreement
+        juror_grades = juror_grades or paired.grades
+    return agreement, juror_grades
 
 
 def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
@@ -137,9 +145,10 @@ def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
         domains=inputs.domains,
         settings=settings_of(cfg),
     )
-    agreement = measure_agreement(cfg, inputs)
+    agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
-    return AggregateResult(board, primary, agreement, note)
+    bias = judge_bias(inputs.judgments, inputs.generations, grades)
+    return AggregateResult(board, primary, agreement, note, bias)
 
 
 def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
@@ -244,6 +253,7 @@ def write_reports(
         config=cfg.model_dump(mode="json"),
         provenance=provenance,
         agreement=result.agreement,
+        bias=result.bias,
         answers_page=files.answers_html.name if cfg.aggregate.answers_page else None,
         n_questions=len(inputs.questions) or len({r.question_id for r in inputs.rows}),
     )

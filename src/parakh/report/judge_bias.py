@@ -1,0 +1,179 @@
+"""Biases a reader can check before trusting a judge: length, self-judging, jurors.
+
+For every judge run: each metric's Spearman correlation with answer length (characters of the
+generation; a judge that rewards length for its own sake shows it here), and the share of rows
+a judge model scored of its own output (`self_judged` flag). With a jury (rows with `votes`):
+each juror's Spearman with the jury's score and, where there are human grades, with the humans.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from parakh.report.agreement import judge_human_agreement
+from parakh.report.html_parts import esc, table
+from parakh.schema import Generation, HumanGrade, Judgment
+from parakh.stats import agreement as stats
+
+SELF_JUDGED = "self_judged"
+
+
+@dataclass(frozen=True)
+class MetricBias:
+    metric: str
+    rows: int
+    self_judged: int
+    length_pairs: int  # scored rows whose answer text is known
+    length_spearman: float | None
+
+    @property
+    def self_judged_share(self) -> float:
+        return self.self_judged / self.rows if self.rows else 0.0
+
+
+@dataclass(frozen=True)
+class JurorAgreement:
+    metric: str
+    juror: str
+    votes: int
+    spearman_with_jury: float | None
+    spearman_with_humans: float | None
+    human_pairs: int
+
+
+@dataclass
+class JudgeBias:
+    metrics: list[MetricBias] = field(default_factory=list)
+    jurors: list[JurorAgreement] = field(default_factory=list)
+    answers_known: bool = True
+
+
+def _rho(a: list[float], b: list[float]) -> float | None:
+    value = stats.spearman(a, b) if len(a) >= 2 else float("nan")
+    return None if value != value else round(value, 12)
+
+
+def judge_bias(
+    judgments: Mapping[str, list[Judgment]],
+    generations: Mapping[str, list[Generation]],
+    grades: list[HumanGrade] | None = None,
+) -> JudgeBias:
+    """`judgments` and `generations` keyed alike (generations file stem); `grades` are the
+    human grades already paired with these rows' (question, model, metric), if any."""
+    length: dict[tuple[str, str], int] = {}
+    for model, answers in generations.items():
+        for g in answers:
+            if g.status == "ok" and g.response is not None:
+                length[(model, g.question_id)] = len(g.response)
+    by_metric: dict[str, list[tuple[str, Judgment]]] = defaultdict(list)
+    for model, file_rows in judgments.items():
+        for row in file_rows:
+            by_metric[row.metric].append((model, row))
+    result = JudgeBias(answers_known=bool(length))
+    for metric in sorted(by_metric):
+        keyed = by_metric[metric]
+        scores: list[float] = []
+        lengths: list[float] = []
+        for model, row in keyed:
+            n = length.get((model, row.question_id))
+            if row.status == "ok" and row.score is not None and n is not None:
+                scores.append(row.score)
+                lengths.append(float(n))
+        rows = [row for _, row in keyed]
+        result.metrics.append(
+            MetricBias(
+                metric=metric,
+                rows=len(rows),
+                self_judged=sum(SELF_JUDGED in row.flags for row in rows),
+                length_pairs=len(scores),
+                length_spearman=_rho(scores, lengths),
+            )
+        )
+        result.jurors += _jurors(metric, rows, grades or [])
+    return result
+
+
+def _jurors(metric: str, rows: list[Judgment], grades: list[HumanGrade]) -> list[JurorAgreement]:
+    jurors = sorted({juror for row in rows for juror in row.votes})
+    out = []
+    metric_grades = [g for g in grades if g.metric == metric]
+    for juror in jurors:
+        votes, jury = [], []
+        as_judge = []
+        for row in rows:
+            vote = row.votes.get(juror)
+            if vote is None:
+                continue
+            as_judge.append(row.model_copy(update={"score": vote, "status": "ok"}))
+            if row.status == "ok" and row.score is not None:
+                votes.append(vote)
+                jury.append(row.score)
+        with_humans, pairs = None, 0
+        if metric_grades:
+            found = judge_human_agreement(as_judge, metric_grades, unmapped="ranks")
+            if found:
+                with_humans, pairs = found[0].overall.spearman, found[0].overall.n_pairs
+        out.append(
+            JurorAgreement(metric, juror, len(as_judge), _rho(votes, jury), with_humans, pairs)
+        )
+    return out
+
+
+def bias_section(bias: JudgeBias) -> str:
+    """The report's "Judge bias checks" section."""
+
+    def num(value: float | None) -> str:
+        return f'<td class="num">{"–" if value is None else f"{value:.3f}"}</td>'
+
+    rows = [
+        [
+            esc(m.metric),
+            f'<td class="num">{m.rows}</td>',
+            f'<td class="num">{m.self_judged} ({100 * m.self_judged_share:.1f}%)</td>',
+            f'<td class="num">{m.length_pairs}</td>',
+            num(m.length_spearman),
+        ]
+        for m in bias.metrics
+    ]
+    parts = [
+        '<h2>Judge bias checks</h2><section id="bias">',
+        table(
+            [
+                "metric",
+                "rows",
+                "self-judged rows",
+                "scored rows with answer",
+                "Spearman with length",
+            ],
+            rows,
+            table_id="bias-table",
+        ),
+        "<p class='note'>Spearman with length: the metric's scores against the answers' length "
+        "in characters; a strong positive value on a rubric says longer answers score higher, "
+        "for whatever reason. Self-judged: rows a judge model scored of its own output."
+        + ("" if bias.answers_known else " No answer files were read: no length figures.")
+        + "</p>",
+    ]
+    if bias.jurors:
+        juror_rows = [
+            [
+                esc(j.metric),
+                esc(j.juror),
+                f'<td class="num">{j.votes}</td>',
+                num(j.spearman_with_jury),
+                num(j.spearman_with_humans),
+                f'<td class="num">{j.human_pairs}</td>',
+            ]
+            for j in bias.jurors
+        ]
+        parts.append(
+            table(
+                ["metric", "juror", "votes", "Spearman with jury", "with humans", "human pairs"],
+                juror_rows,
+                table_id="jurors",
+            )
+        )
+    parts.append("</section>")
+    return "".join(parts)
