@@ -26,6 +26,7 @@ from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.layout import Layout, report_folder
 from parakh.report.files import ReportFiles
+from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, compute
 from parakh.tracking.mlflow_log import LEVEL, PARENT, model_metrics, open_client, sweep_metrics
@@ -186,6 +187,15 @@ def from_dvc(
     ]
     if cfg.aggregate.agreement.human_grades:
         wanted.append((Path(cfg.aggregate.agreement.human_grades), folder / HUMAN_GRADES_FILE))
+    curated = source.curated_questions.with_name(CURATED_GRADES)
+    try:  # curated grades of answers: they pair with judge rows through the answers
+        grades_bytes = read(curated.as_posix())
+    except InputError:
+        grades_bytes = None
+    if grades_bytes is not None:
+        target.curated_questions.parent.mkdir(parents=True, exist_ok=True)
+        target.curated_questions.with_name(CURATED_GRADES).write_bytes(grades_bytes)
+        wanted += [(source.generations(m), target.generations(m)) for m in models]
     for path, destination in wanted:
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(read(path.as_posix()))

@@ -70,12 +70,18 @@ def build_sweep(
     }
     config_path = scratch / CONFIG_FILE
     write_json(config_path, inputs_config(cfg, inputs.models))
-    input_files = [p for k, p in sorted(inputs.paths.items()) if not k.startswith("generations")]
+    # Answers are inputs only where curated human grades pair with judge rows through them.
+    pairs_by_answer = "human_judgments" in inputs.paths
+    input_files = [
+        p
+        for k, p in sorted(inputs.paths.items())
+        if pairs_by_answer or not k.startswith("generations")
+    ]
     artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
     for key, path in sorted(inputs.paths.items()):
         if key == "human_grades":
             artifacts.append((path, INPUTS))
-        elif not key.startswith("generations"):
+        elif pairs_by_answer or not key.startswith("generations"):
             artifacts.append((path, _artifact_folder(path, layout)))
     for path in output_paths(files, cfg):
         folder = "report/plots" if path.parent == files.plots else "report"
