@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import-data": ("import_data", "bring a dataset to data/raw/<dataset>, tracked by DVC"),
     "protocol": ("protocol", "run a study's protocol (conf/protocol/) as one dvc exp run"),
     "macro": ("macro", "one metric averaged over datasets, each dataset counting once"),
+    "judges": ("judges", "a dataset's judges ranked by agreement with human grades, vs length"),
 }
 
 

@@ -1,0 +1,391 @@
+"""`parakh judges`: every judge of a dataset ranked by its agreement with the humans.
+
+    parakh judges liveqa_judgments                      # every leaderboard with agreement
+    parakh judges liveqa_judgments --judges reference,smoke
+
+Reads the judge-human agreement that aggregate wrote into each
+reports/<dataset>/<judge>/leaderboard.json (its `agreement` list) and prints one table of
+(judge, metric) rows ordered by Spearman with the human grades, with Kendall's tau and, where
+the grades and scores share a scale, percentage agreement, kappa and alpha. Beside them, an
+answer-length-only baseline: Spearman between an answer's length in characters and its human
+grade over the same graded answers (paired as aggregate pairs them), with a seeded bootstrap
+interval over answers. A judge "beats length" when its Spearman interval lies above the
+baseline's point: what a judge that only rewarded long answers would get for free.
+Writes reports/<dataset>/judges.md and .json. docs/judge-chooser.md says how to read them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parakh.errors import ConfigError
+from parakh.io import iter_json_objects, read_jsonl, validate_row, write_json, write_text
+from parakh.layout import Layout, report_folder
+from parakh.paths import resolve
+from parakh.report.human_grades import CURATED_GRADES, CURATED_SOURCE
+from parakh.schema import Generation, HumanGrade, HumanJudgment
+from parakh.stats import agreement as stats
+from parakh.stats import agreement_bootstrap as boot
+from parakh.stats.bootstrap import derive_seed
+
+LENGTH = "answer length (baseline)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", help="a dataset whose leaderboards have human agreement")
+    parser.add_argument(
+        "--judges",
+        help="comma-separated judges (default: every reports/<dataset>/<judge>/ with agreement)",
+    )
+
+
+@dataclass(frozen=True)
+class LengthBaseline:
+    """Spearman (and Kendall) of answer length in characters with the human grade."""
+
+    key: str  # "answers" (curated grades of answer texts) or "grades.<metric>" (a grades file)
+    n_items: int
+    n_pairs: int
+    spearman: float | None
+    kendall_tau: float | None
+    intervals: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    resamples: int
+    confidence: float
+    seed: int
+
+    @classmethod
+    def of(cls, board: Mapping[str, Any]) -> _Settings:
+        s = board.get("settings", {})
+        return cls(
+            int(s.get("bootstrap_resamples", 1000)),
+            float(s.get("confidence", 0.95)),
+            int(s.get("seed", 0)),
+        )
+
+
+def _what_to_run(dataset: str, judge: str = "<judge>") -> str:
+    return (
+        f"run `dvc repro` with judge={judge} on a dataset with human grades (e.g. `dvc exp run "
+        f"-S 'datasets=[{dataset}]' -S judge={judge}`): curate's human_judgments.jsonl or "
+        "aggregate.agreement.human_grades (docs/judge-chooser.md)"
+    )
+
+
+def _finite(value: float | None) -> float | None:
+    return None if value is None or not np.isfinite(value) else round(float(value), 12)
+
+
+def load_boards(dataset: str, judges: list[str] | None) -> dict[str, dict[str, Any]]:
+    """judge -> leaderboard document, for the named judges or every one with agreement."""
+    folder = resolve("reports") / dataset
+    if judges is None:
+        found = sorted(p.parent.name for p in folder.glob("*/leaderboard.json"))
+        boards = {j: _read_board(dataset, j) for j in found}
+        boards = {j: b for j, b in boards.items() if b.get("agreement")}
+        if not boards:
+            where = f"no leaderboard under {folder}" if not found else (
+                f"no leaderboard under {folder} has judge-human agreement "
+                f"(judges: {', '.join(found)})"
+            )  # fmt: skip
+            raise ConfigError(f"{where}: {_what_to_run(dataset)}")
+        return boards
+    boards = {}
+    for judge in judges:
+        board = _read_board(dataset, judge)
+        if not board.get("agreement"):
+            raise ConfigError(
+                f"the leaderboard of dataset '{dataset}', judge '{judge}' has no judge-human "
+                f"agreement (no human grades paired with its rows): {_what_to_run(dataset, judge)}"
+            )
+        boards[judge] = board
+    return boards
+
+
+def _read_board(dataset: str, judge: str) -> dict[str, Any]:
+    path = report_folder(resolve("reports"), dataset, judge) / "leaderboard.json"
+    if not path.is_file():
+        raise ConfigError(
+            f"no leaderboard for dataset '{dataset}', judge '{judge}' ({path}): "
+            f"{_what_to_run(dataset, judge)}"
+        )
+    board: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return board
+
+
+def _answers(layout: Layout, models: list[str]) -> dict[str, dict[str, str]]:
+    """model -> question id -> answer text, for the models whose answers were kept."""
+    out: dict[str, dict[str, str]] = {}
+    for model in models:
+        path = layout.generations(model)
+        if path.is_file():
+            out[model] = {
+                g.question_id: g.response
+                for g in read_jsonl(path, Generation)
+                if g.status == "ok" and g.response is not None
+            }
+    return out
+
+
+def curated_length_pairs(
+    graded: list[HumanJudgment], answers: Mapping[str, Mapping[str, str]]
+) -> tuple[list[float], list[float], list[tuple[str, str]]]:
+    """(length, grade, item) per pair, paired as aggregate pairs curated grades: a grade of a
+    text pairs with every model that answered the same question with exactly that text."""
+    by_answer: dict[tuple[str, str], list[HumanJudgment]] = defaultdict(list)
+    for human in graded:
+        by_answer[(human.question_id, human.answer)].append(human)
+    lengths: list[float] = []
+    grades: list[float] = []
+    items: list[tuple[str, str]] = []
+    for model in sorted(answers):
+        for question_id, text in sorted(answers[model].items()):
+            for human in by_answer.get((question_id, text), []):
+                lengths.append(float(len(text)))
+                grades.append(human.grade)
+                items.append((question_id, model))
+    return lengths, grades, items
+
+
+def length_baseline(
+    key: str,
+    lengths: list[float],
+    grades: list[float],
+    items: list[tuple[str, str]],
+    settings: _Settings,
+) -> LengthBaseline:
+    """Spearman and Kendall of length with grade, with intervals resampling answers (items)
+    as aggregate's agreement intervals do: every grade of a drawn answer comes along."""
+    intervals: dict[str, list[float]] = {}
+    order = {item: i for i, item in enumerate(sorted(set(items)))}
+    if order:
+        pairs = boot.ItemPairs(
+            np.asarray(lengths, dtype=float),
+            np.asarray(grades, dtype=float),
+            np.asarray([order[i] for i in items], dtype=int),
+            len(order),
+        )
+        drawn = boot.item_weights(
+            len(order), settings.resamples, derive_seed(settings.seed, "judges", "length", key)
+        )
+        weights = boot.pair_weights(pairs, drawn)
+        for name, draws in (
+            ("spearman", boot.spearman_draws(pairs, weights)),
+            ("kendall_tau", boot.kendall_tau_draws(pairs, weights)),
+        ):
+            found = boot.interval(draws, settings.confidence)
+            if found is not None:
+                intervals[name] = [round(found.low, 6), round(found.high, 6)]
+    enough = len(lengths) >= 2
+    return LengthBaseline(
+        key=key,
+        n_items=len(order),
+        n_pairs=len(lengths),
+        spearman=_finite(stats.spearman(lengths, grades)) if enough else None,
+        kendall_tau=_finite(stats.kendall_tau(lengths, grades)) if enough else None,
+        intervals=intervals,
+    )
+
+
+def _grades_file(dataset: str, judge: str) -> Path | None:
+    """The grades file aggregate read for this leaderboard (its run spec's config)."""
+    spec = report_folder(resolve("reports"), dataset, judge) / "leaderboard.runspec.json"
+    if not spec.is_file():
+        return None
+    config = json.loads(spec.read_text(encoding="utf-8")).get("config", {})
+    named = config.get("aggregate", {}).get("agreement", {}).get("human_grades")
+    return None if named is None else resolve(named)
+
+
+def baselines_for(
+    dataset: str, judge: str, board: Mapping[str, Any]
+) -> dict[tuple[str, str], LengthBaseline]:
+    """(source, metric) -> the length baseline over the graded answers of that source
+    (curated grades: one baseline for every metric; a grades file: one per metric)."""
+    layout = Layout(
+        resolve("data/processed") / dataset, report_folder(resolve("reports"), dataset, judge)
+    )
+    settings = _Settings.of(board)
+    models = list(board.get("models", []))
+    answers = _answers(layout, models)
+    out: dict[tuple[str, str], LengthBaseline] = {}
+    sources = {a["source"] for a in board["agreement"]}
+    if CURATED_SOURCE in sources:
+        curated = layout.curated_questions.with_name(CURATED_GRADES)
+        if curated.is_file():
+            pairs = curated_length_pairs(read_jsonl(curated, HumanJudgment), answers)
+            baseline = length_baseline(CURATED_SOURCE, *pairs, settings)
+            for a in board["agreement"]:
+                if a["source"] == CURATED_SOURCE:
+                    out[(CURATED_SOURCE, a["metric"])] = baseline
+    path = _grades_file(dataset, judge) if "grades" in sources else None
+    if path is not None and path.is_file():
+        by_metric: dict[str, tuple[list[float], list[float], list[tuple[str, str]]]] = defaultdict(
+            lambda: ([], [], [])
+        )
+        for line, obj in iter_json_objects(path):
+            grade = validate_row(HumanGrade, obj, path, line)
+            text = answers.get(grade.model, {}).get(grade.question_id)
+            if text is not None:
+                lengths, scores, items = by_metric[grade.metric]
+                lengths.append(float(len(text)))
+                scores.append(grade.score)
+                items.append((grade.question_id, grade.model))
+        for metric, pairs in by_metric.items():
+            out[("grades", metric)] = length_baseline(f"grades.{metric}", *pairs, settings)
+    return out
+
+
+def _row(judge: str, a: Mapping[str, Any], baseline: LengthBaseline | None) -> dict[str, Any]:
+    overall = a["overall"]
+    ranking = a.get("ranking") or {}
+    interval = overall.get("intervals", {}).get("spearman")
+    beats: bool | None = None
+    if interval is not None and baseline is not None and baseline.spearman is not None:
+        beats = interval[0] > baseline.spearman
+    return {
+        "judge": judge,
+        "metric": a["metric"],
+        "source": a["source"],
+        "mapping": a["mapping"],
+        "n_items": overall["n_items"],
+        "n_pairs": overall["n_pairs"],
+        **{
+            f: overall.get(f)
+            for f in (
+                "spearman",
+                "kendall_tau",
+                "percent_agreement",
+                "cohen_kappa",
+                "cohen_kappa_linear",
+                "krippendorff_alpha_ordinal",
+            )
+        },  # fmt: skip
+        "intervals": overall.get("intervals", {}),
+        "ranking": {
+            "n_models": ranking.get("n_models"),
+            "kendall_tau": ranking.get("kendall_tau"),
+            "intervals": ranking.get("intervals", {}),
+        }
+        if ranking
+        else None,
+        "length_baseline": None if baseline is None else baseline.key,
+        "beats_length": beats,
+    }
+
+
+def judges_table(dataset: str, judges: list[str] | None = None) -> dict[str, Any]:
+    """Every (judge, metric) with agreement, best Spearman first, and the length baselines."""
+    boards = load_boards(dataset, judges)
+    rows: list[dict[str, Any]] = []
+    baselines: dict[str, LengthBaseline] = {}
+    for judge, board in boards.items():
+        found = baselines_for(dataset, judge, board)
+        for a in board["agreement"]:
+            baseline = found.get((a["source"], a["metric"]))
+            if baseline is not None:
+                # the same graded answers under another judge give the same baseline
+                baselines.setdefault(baseline.key, baseline)
+            rows.append(_row(judge, a, baseline))
+    rows.sort(
+        key=lambda r: (r["spearman"] is None, -(r["spearman"] or 0.0), r["judge"], r["metric"])
+    )
+    settings = {_Settings.of(b) for b in boards.values()}
+    return {
+        "dataset": dataset,
+        "judges": sorted(boards),
+        "settings": [asdict(s) for s in sorted(settings, key=lambda s: (s.resamples, s.seed))],
+        "rows": rows,
+        "baselines": [asdict(b) for b in baselines.values()],
+    }
+
+
+def _num(value: float | None, interval: list[float] | None = None, digits: int = 3) -> str:
+    if value is None:
+        return "–"
+    text = f"{value:.{digits}f}"
+    return (
+        text if interval is None else f"{text} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
+    )
+
+
+def render(table: dict[str, Any]) -> str:
+    settings = table["settings"][0] if table["settings"] else None
+    how = (
+        f"{100 * settings['confidence']:g}% bootstrap over answers, {settings['resamples']} "
+        f"resamples, seed {settings['seed']}"
+        if settings
+        else "bootstrap over answers"
+    )
+    lines = [
+        f"# Judges by agreement with the human grades: `{table['dataset']}`",
+        "",
+        f"Per (judge, metric): Spearman and Kendall's tau of its scores with the human grades of "
+        f"the same answers ({how}); % agreement, Cohen's kappa (linear weights) and "
+        "Krippendorff's alpha (ordinal) only where grades and scores share a declared scale. "
+        "Ranking τ: Kendall's tau between the models ordered by mean judge score and by mean "
+        f"human grade. `{LENGTH}`: Spearman of answer length (characters) with the grade over "
+        "the same graded answers; a judge beats it when its Spearman interval lies above the "
+        "baseline's point. How to read this: docs/judge-chooser.md.",
+        "",
+        "| judge | metric | grades | pairs | Spearman | Kendall τ | % agree | κ lin | α ord "
+        "| ranking τ | beats length |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    entries: list[tuple[float | None, str]] = []
+    for r in table["rows"]:
+        ranking = r["ranking"]
+        ranked = "–"
+        if ranking and ranking["kendall_tau"] is not None:
+            tau = _num(ranking["kendall_tau"], ranking["intervals"].get("kendall_tau"), 2)
+            ranked = f"{tau} ({ranking['n_models']} models)"
+        beats = {True: "yes", False: "no", None: "–"}[r["beats_length"]]
+        pa = r["percent_agreement"]
+        entries.append((r["spearman"], (
+            f"| {r['judge']} | {r['metric']} | {r['source']} | {r['n_pairs']} "
+            f"| {_num(r['spearman'], r['intervals'].get('spearman'))} "
+            f"| {_num(r['kendall_tau'], r['intervals'].get('kendall_tau'))} "
+            f"| {'–' if pa is None else f'{pa:.1f}%'} | {_num(r['cohen_kappa_linear'])} "
+            f"| {_num(r['krippendorff_alpha_ordinal'])} | {ranked} | {beats} |"
+        )))  # fmt: skip
+    for b in table["baselines"]:
+        entries.append((b["spearman"], (
+            f"| **{LENGTH}** | characters | {b['key']} | {b['n_pairs']} "
+            f"| {_num(b['spearman'], b['intervals'].get('spearman'))} "
+            f"| {_num(b['kendall_tau'], b['intervals'].get('kendall_tau'))} | – | – | – | – | – |"
+        )))  # fmt: skip
+    # judges and baselines in one order, so a baseline sits among the judges it separates
+    entries.sort(key=lambda e: (e[0] is None, -(e[0] or 0.0)))
+    lines += [text for _, text in entries]
+    missing = [r for r in table["rows"] if r["length_baseline"] is None]
+    if missing:
+        lines += [
+            "",
+            f"No length baseline for {len(missing)} row(s): their graded answers were not found "
+            "(curate/human_judgments.jsonl and generate/<model>.jsonl, or the grades file "
+            "named in leaderboard.runspec.json).",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    judges = None if args.judges is None else [j for j in args.judges.split(",") if j]
+    table = judges_table(args.dataset, judges or None)
+    text = render(table)
+    folder = resolve("reports") / args.dataset
+    write_json(folder / "judges.json", table)
+    write_text(folder / "judges.md", text)
+    print(text, end="")
+    print(f"judges: -> {folder / 'judges.md'}")
+    return 0
