@@ -12,7 +12,7 @@ from tests.conftest import REPO
 from tests.report.synthetic_project import MODELS, judgments, make_project
 
 from parakh.config import compose
-from parakh.errors import ConfigError
+from parakh.errors import ConfigError, InputError
 from parakh.io import write_jsonl
 from parakh.report.leaderboard import ALL, WEIGHTED
 from parakh.report.tables import language_table, metrics_dict
@@ -169,7 +169,12 @@ def test_configured_human_grades_reach_the_report(project: Path) -> None:
     ]
     write_jsonl(project / "human.jsonl", grades)
     overrides = ["tracking.enabled=false", "aggregate.agreement.human_grades=human.jsonl"]
-    with pytest.raises(ConfigError, match="outside the judge's 0..2 scale"):
+    # the grades file's first grade off the judge's 0..2 scale, named by file, line and field
+    with pytest.raises(
+        InputError,
+        match=r"human\.jsonl, line 7, field 'metric': .*not on the "
+        r"judge's 0\.\.2 scale",
+    ):
         aggregate.main_task(compose(overrides))
     mapping = "+aggregate.agreement.mappings.factual_correctness.table={1: 0, 2: 0, 3: 1, 4: 2}"
     aggregate.main_task(compose([*overrides, mapping]))
