@@ -30,6 +30,7 @@ from parakh.errors import ConfigError
 from parakh.io import iter_json_objects, read_jsonl, validate_row, write_json, write_text
 from parakh.layout import Layout, report_folder
 from parakh.paths import resolve
+from parakh.report.agreement_pairs import finite
 from parakh.report.human_grades import CURATED_GRADES, CURATED_SOURCE
 from parakh.schema import Generation, HumanGrade, HumanJudgment
 from parakh.stats import agreement as stats
@@ -81,10 +82,6 @@ def _what_to_run(dataset: str, judge: str = "<judge>") -> str:
         f"-S 'datasets=[{dataset}]' -S judge={judge}`): curate's human_judgments.jsonl or "
         "aggregate.agreement.human_grades (docs/judge-chooser.md)"
     )
-
-
-def _finite(value: float | None) -> float | None:
-    return None if value is None or not np.isfinite(value) else round(float(value), 12)
 
 
 def load_boards(dataset: str, judges: list[str] | None) -> dict[str, dict[str, Any]]:
@@ -192,8 +189,8 @@ def length_baseline(
         key=key,
         n_items=len(order),
         n_pairs=len(lengths),
-        spearman=_finite(stats.spearman(lengths, grades)) if enough else None,
-        kendall_tau=_finite(stats.kendall_tau(lengths, grades)) if enough else None,
+        spearman=finite(stats.spearman(lengths, grades)) if enough else None,
+        kendall_tau=finite(stats.kendall_tau(lengths, grades)) if enough else None,
         intervals=intervals,
     )
 
