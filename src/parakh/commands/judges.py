@@ -31,6 +31,7 @@ from parakh.io import iter_json_objects, read_jsonl, validate_row, write_json, w
 from parakh.layout import Layout, report_folder
 from parakh.paths import resolve
 from parakh.report.agreement_pairs import finite
+from parakh.report.files import read_leaderboard
 from parakh.report.human_grades import CURATED_GRADES, CURATED_SOURCE
 from parakh.schema import Generation, HumanGrade, HumanJudgment
 from parakh.stats import agreement as stats
@@ -111,14 +112,7 @@ def load_boards(dataset: str, judges: list[str] | None) -> dict[str, dict[str, A
 
 
 def _read_board(dataset: str, judge: str) -> dict[str, Any]:
-    path = report_folder(resolve("reports"), dataset, judge) / "leaderboard.json"
-    if not path.is_file():
-        raise ConfigError(
-            f"no leaderboard for dataset '{dataset}', judge '{judge}' ({path}): "
-            f"{_what_to_run(dataset, judge)}"
-        )
-    board: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return board
+    return read_leaderboard(resolve("reports"), dataset, judge, _what_to_run(dataset, judge))
 
 
 def _answers(layout: Layout, models: list[str]) -> dict[str, dict[str, str]]:

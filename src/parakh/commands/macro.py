@@ -14,15 +14,14 @@ and .json.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from parakh.errors import ConfigError, InputError
 from parakh.io import read_jsonl, write_json, write_text
-from parakh.layout import report_folder
 from parakh.metrics.specs import WEIGHTED
 from parakh.paths import resolve
+from parakh.report.files import read_leaderboard
 from parakh.schema import Judgment
 from parakh.stats.bootstrap import derive_seed, stratified_macro_interval
 
@@ -38,14 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _board(dataset: str, judge: str) -> dict[str, Any]:
-    path = report_folder(resolve("reports"), dataset, judge) / "leaderboard.json"
-    if not path.is_file():
-        raise ConfigError(
-            f"no leaderboard for dataset '{dataset}', judge '{judge}' ({path}): run "
-            f"`dvc repro aggregate@{dataset}` with judge={judge} first"
-        )
-    board: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return board
+    hint = f"run `dvc repro aggregate@{dataset}` with judge={judge} first"
+    return read_leaderboard(resolve("reports"), dataset, judge, hint)
 
 
 def _scores(dataset: str, judge: str, model: str, metric: str) -> list[float]:

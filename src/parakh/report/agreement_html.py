@@ -3,7 +3,7 @@ a chart of each metric's rank correlation with the humans, and the two model ran
 
 from __future__ import annotations
 
-from parakh.report.agreement import AgreementStats, MetricAgreement
+from parakh.report.agreement import FIGURES, AgreementStats, MetricAgreement
 from parakh.report.html_parts import colour, esc, table
 
 NO_GRADES = (
@@ -28,18 +28,10 @@ def _figure(value: float | None, interval: list[float] | None) -> str:
 
 
 def stats_cells(s: AgreementStats) -> list[str]:
-    figures = (
-        "percent_agreement",
-        "cohen_kappa",
-        "cohen_kappa_linear",
-        "krippendorff_alpha_ordinal",
-        "spearman",
-        "kendall_tau",
-    )
     return [
         f'<td class="num">{s.n_items}</td>',
         f'<td class="num">{s.n_pairs}</td>',
-        *[_figure(getattr(s, f), s.intervals.get(f)) for f in figures],
+        *[_figure(getattr(s, f), s.intervals.get(f)) for f in FIGURES],
     ]
 
 

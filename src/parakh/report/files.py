@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from parakh.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -61,3 +65,15 @@ class ReportFiles:
     def leaderboards(self) -> list[Path]:
         """The leaderboard files every figure of which is also an MLflow metric."""
         return [self.leaderboard_md, self.leaderboard_csv, self.leaderboard_json, self.metrics_json]
+
+
+def read_leaderboard(reports: Path, dataset: str, judge: str, hint: str) -> dict[str, Any]:
+    """reports/<dataset>/<judge>/leaderboard.json; missing, a ConfigError ending in `hint`
+    (what to run to make it)."""
+    path = ReportFiles(reports / dataset / judge).leaderboard_json
+    if not path.is_file():
+        raise ConfigError(
+            f"no leaderboard for dataset '{dataset}', judge '{judge}' ({path}): {hint}"
+        )
+    board: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return board
