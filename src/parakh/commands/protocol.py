@@ -41,9 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_protocol(name: str) -> ProtocolConfig:
-    names = available("protocol")
-    if name not in names:
-        raise ConfigError(unknown_name_message("protocol", name, names))
+    """conf/protocol/<name>.yaml, validated; an unknown name lists close matches (load_named)."""
     protocol: ProtocolConfig = load_named("protocol", name, ProtocolConfig)
     return protocol
 
