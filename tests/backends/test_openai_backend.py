@@ -156,3 +156,26 @@ def test_closing_the_iterator_early_cancels_what_is_in_flight(make_model, fault_
     assert first[1].ok and time.perf_counter() - start < 5
     time.sleep(0.5)
     assert server_stats(server)["requests"] <= 4
+
+
+def test_a_run_whose_thread_outlives_its_closed_loop_ends_cleanly(
+    make_model, fault_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The backend thread closes its event loop, then puts the end marker, then exits: a
+    consumer that sees the marker while the thread is still alive must not touch the closed
+    loop (seen as `RuntimeError: Event loop is closed` when shard processes shared one core)."""
+    import queue
+
+    from parakh.backends import openai_compat
+
+    class SlowToExit(queue.SimpleQueue):  # type: ignore[type-arg]
+        def put(self, item: object, block: bool = True, timeout: float | None = None) -> None:
+            super().put(item, block, timeout)
+            if item is None:  # the end marker: stay alive a while after it
+                time.sleep(0.3)
+
+    monkeypatch.setattr(openai_compat.queue, "SimpleQueue", SlowToExit)
+    server = fault_server()
+    backend = OpenAIBackend(make_model(server.base_url, concurrency=2))
+    results = list(backend.complete_many(_requests(3)))
+    assert len(results) == 3 and all(c.ok for _, c in results)

@@ -229,7 +229,10 @@ class OpenAIBackend(Backend):
             stop.set()
             if thread.is_alive() and loop_ready:
                 loop = loop_ready[0]
-                loop.call_soon_threadsafe(_cancel_all, loop)
+                # The thread may be past asyncio.run (loop closed) and about to exit: it puts
+                # its final None after the loop closes, so a finished run can land here too.
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(_cancel_all, loop)
             thread.join(timeout=10)
 
 
