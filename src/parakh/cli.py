@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "protocol": ("protocol", "run a study's protocol (conf/protocol/) as one dvc exp run"),
     "macro": ("macro", "one metric averaged over datasets, each dataset counting once"),
     "judges": ("judges", "a dataset's judges ranked by agreement with human grades, vs length"),
+    "judge-study": ("judge_study", "run several judges on one dataset, then rank them vs humans"),
 }
 
 

@@ -51,18 +51,21 @@ def protocol_models(protocol: ProtocolConfig) -> list[str] | None:
     if protocol.models_glob is None:
         models = protocol.params.get("models")
         return None if models is None else [str(m) for m in models]
-    found = sorted(p.stem for p in (conf_dir() / "model").glob(f"{protocol.models_glob}.yaml"))
+    return models_matching(protocol.models_glob, f"protocol '{protocol.name}'")
+
+
+def models_matching(glob: str, owner: str) -> list[str]:
+    """The conf/model/<glob>.yaml names, sorted; none is an error naming `owner`."""
+    found = sorted(p.stem for p in (conf_dir() / "model").glob(f"{glob}.yaml"))
     if not found:
-        raise ConfigError(
-            f"protocol '{protocol.name}': no conf/model/{protocol.models_glob}.yaml configs"
-        )
+        raise ConfigError(f"{owner}: no conf/model/{glob}.yaml configs")
     return found
 
 
-def _flow(value: Any) -> str:
+def flow(value: Any) -> str:
     """A -S value as DVC parses it (YAML): lists in flow style, strings bare."""
     if isinstance(value, list):
-        return "[" + ",".join(_flow(v) for v in value) + "]"
+        return "[" + ",".join(flow(v) for v in value) + "]"
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     return str(value)
@@ -74,8 +77,8 @@ def set_params(protocol: ProtocolConfig) -> list[str]:
     models = protocol_models(protocol)
     if models is not None:
         params["models"] = models
-    pairs = [f"{key}={_flow(value)}" for key, value in params.items()]
-    return pairs + [f"{key}={_flow(value)}" for key, value in protocol.conf.items()]
+    pairs = [f"{key}={flow(value)}" for key, value in params.items()]
+    return pairs + [f"{key}={flow(value)}" for key, value in protocol.conf.items()]
 
 
 def _conf_overrides(protocol: ProtocolConfig, group: str, name: str) -> list[str]:
@@ -84,7 +87,7 @@ def _conf_overrides(protocol: ProtocolConfig, group: str, name: str) -> list[str
     for key, value in protocol.conf.items():
         path, field = key.split(":", 1)
         if path == f"conf/{group}/{name}.yaml":
-            out.append(f"{group}.{field}={_flow(value)}")
+            out.append(f"{group}.{field}={flow(value)}")
     return out
 
 

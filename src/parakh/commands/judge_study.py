@@ -1,0 +1,133 @@
+"""`parakh judge-study`: run every judge of a study on one dataset, then rank the judges.
+
+    parakh judge-study                             # list the studies (conf/judge_study/)
+    parakh judge-study liveqa_med                  # print one `dvc exp run` per judge
+    parakh judge-study liveqa_med --run            # run them, then print the judges table
+    parakh judge-study liveqa_med --run --judge-url http://127.0.0.1:8080/v1 --judge-model-id m
+
+Each judge is its own DVC experiment (`<study>-<judge>`) on the same dataset and models: curate,
+index and generate run once and are reused, only the judge stages and aggregate run per judge,
+and each judge's report lands in reports/<dataset>/<judge>/. A study's `url_judges` (your
+OpenAI-compatible judge, and a jury with it) run only when `--judge-url` is given; the URL and
+model id are DVC params of the study's `url_model` file, so `dvc exp show` lists them. Then
+`parakh judges` orders the judges by agreement with the dataset's human grades, beside an
+answer-length-only baseline (docs/judge-chooser.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+
+from parakh.commands import judges as judges_command
+from parakh.commands.import_data import dvc_executable
+from parakh.commands.protocol import ProtocolRunError, flow, models_matching
+from parakh.config import compose
+from parakh.config.judge_study import JudgeStudyConfig
+from parakh.config.loading import available, load_named
+from parakh.errors import ConfigError
+from parakh.paths import project_root
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", nargs="?", help="a conf/judge_study/<name>.yaml name")
+    parser.add_argument("--run", action="store_true", help="run the experiments, then rank")
+    parser.add_argument(
+        "--force", action="store_true", help="replace experiments of the same names (dvc -f)"
+    )
+    parser.add_argument(
+        "--judge-url",
+        help="an OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1): adds the study's "
+        "url_judges (your judge, and a jury with it)",
+    )
+    parser.add_argument(
+        "--judge-model-id", help="the model name that server expects (default: the file's)"
+    )
+
+
+def load_study(name: str) -> JudgeStudyConfig:
+    """conf/judge_study/<name>.yaml, validated; an unknown name lists close matches."""
+    study: JudgeStudyConfig = load_named("judge_study", name, JudgeStudyConfig)
+    return study
+
+
+def study_judges(study: JudgeStudyConfig, url: str | None) -> list[str]:
+    return [*study.judges, *(study.url_judges if url else [])]
+
+
+def _judge_model(judge: str, dataset: str) -> str | None:
+    """The model file DVC tracks for the judge (params.yaml `judge_model`): its model, or a
+    jury's last juror (the study lists the served judge last); None for reference metrics.
+    Composing also checks that the judge and the dataset go together."""
+    cfg = compose([f"dataset={dataset}", f"judge={judge}"])
+    if cfg.judge.model is not None:
+        return cfg.judge.model.name
+    if cfg.judge.jury is not None:
+        return cfg.judge.jury.models[-1]
+    return None
+
+
+def exp_run_commands(
+    study: JudgeStudyConfig,
+    url: str | None = None,
+    model_id: str | None = None,
+    force: bool = False,
+) -> list[list[str]]:
+    """One `dvc exp run` per judge, in the study's order; every name checked first."""
+    if model_id is not None and url is None:
+        raise ConfigError("--judge-model-id needs --judge-url (the server that model is on)")
+    models = models_matching(study.models_glob, f"judge study '{study.name}'")
+    commands = []
+    for judge in study_judges(study, url):
+        pairs = [f"datasets=[{study.dataset}]", f"models={flow(models)}", f"judge={judge}"]
+        judge_model = _judge_model(judge, study.dataset)
+        if judge_model is not None:
+            pairs.append(f"judge_model={judge_model}")
+        if judge in study.url_judges:
+            model_file = f"conf/model/{study.url_model}.yaml"
+            pairs.append(f"{model_file}:base_url={url}")
+            if model_id is not None:
+                pairs.append(f"{model_file}:model_id={model_id}")
+        command = ["dvc", "exp", "run", "-n", f"{study.name}-{judge}", *(["-f"] if force else [])]
+        for pair in pairs:
+            command += ["-S", pair]
+        commands.append(command)
+    return commands
+
+
+def judges_command_line(study: JudgeStudyConfig, url: str | None) -> list[str]:
+    return ["parakh", "judges", study.dataset, "--judges", ",".join(study_judges(study, url))]
+
+
+def _list() -> int:
+    for name in available("judge_study"):
+        print(f"{name:16} {load_study(name).description}")
+    print("\n`parakh judge-study <name>` prints its experiments; --run runs them and ranks.")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.name is None:
+        return _list()
+    study = load_study(args.name)
+    commands = exp_run_commands(study, args.judge_url, args.judge_model_id, args.force)
+    if study.needs:
+        print(f"# first: {study.needs}")
+    if study.url_judges and not args.judge_url:
+        print(f"# add --judge-url URL to run {', '.join(study.url_judges)} as well")
+    for command in commands:
+        print(shlex.join(command))
+    print(shlex.join(judges_command_line(study, args.judge_url)), flush=True)
+    if not args.run:
+        return 0
+    for command in commands:
+        print(f"\n$ {shlex.join(command)}", flush=True)
+        done = subprocess.run([dvc_executable(), *command[1:]], cwd=project_root(), check=False)
+        if done.returncode != 0:
+            raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
+    print()
+    ranked = argparse.Namespace(
+        dataset=study.dataset, judges=",".join(study_judges(study, args.judge_url))
+    )
+    return judges_command.run(ranked)

@@ -1,0 +1,115 @@
+"""`parakh judge-study`: one DVC experiment per judge on one dataset's graded answers (the URL
+judges only when a URL is given, the URL a DVC param of the model file), then the judges table."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+
+from parakh.commands import judge_study
+from parakh.commands.judge_study import exp_run_commands, load_study
+from parakh.config import compose
+from parakh.config.judge_study import JudgeStudyConfig
+from parakh.errors import ConfigError
+from tests.commands.cli import run_cli
+from tests.conftest import REPO
+
+
+def _sets(command: list[str]) -> dict[str, str]:
+    flags = command[command.index("-S") :]
+    return dict(pair.split("=", 1) for pair in flags[1::2])
+
+
+def test_liveqa_runs_the_offline_judges_on_the_nine_answer_sources() -> None:
+    commands = exp_run_commands(load_study("liveqa_med"))
+    assert [c[:5] for c in commands] == [
+        ["dvc", "exp", "run", "-n", f"liveqa_med-{judge}"]
+        for judge in ("reference", "similarity", "smoke")
+    ]
+    for command, judge in zip(commands, ("reference", "similarity", "smoke"), strict=True):
+        sets = _sets(command)
+        assert yaml.safe_load(sets["datasets"]) == ["liveqa_judgments"]
+        models = yaml.safe_load(sets["models"])
+        assert len(models) == 9 and all(m.startswith("liveqa-") for m in models)
+        assert sets["judge"] == judge
+        assert not any(key.startswith("conf/model/") for key in sets)  # no URL, no URL judge
+    assert _sets(commands[2])["judge_model"] == "smollm2"  # the smoke judge's model file
+    assert "judge_model" not in _sets(commands[0])  # reference metrics name no model
+
+
+def test_a_url_adds_the_served_judge_and_the_jury_with_the_url_as_a_dvc_param() -> None:
+    url = "http://127.0.0.1:8080/v1"
+    commands = exp_run_commands(load_study("liveqa_med"), url, "my-judge", force=True)
+    assert [c[4] for c in commands][-2:] == ["liveqa_med-served", "liveqa_med-jury"]
+    assert all(c[5] == "-f" for c in commands)
+    for command in commands[-2:]:
+        sets = _sets(command)
+        assert sets["conf/model/served_judge.yaml:base_url"] == url
+        assert sets["conf/model/served_judge.yaml:model_id"] == "my-judge"
+        assert sets["judge_model"] == "served_judge"
+    jury = compose(["judge=jury"]).judge.jury
+    assert jury is not None and jury.models == ["smollm2", "served_judge"]
+    served = compose(["judge=served"]).judge.model
+    assert served is not None and served.name == "served_judge"
+
+
+def test_a_model_id_without_a_url_is_refused() -> None:
+    with pytest.raises(ConfigError, match="--judge-model-id needs --judge-url"):
+        exp_run_commands(load_study("liveqa_med"), None, "my-judge")
+
+
+def test_a_judge_listed_twice_or_a_url_judge_without_a_model_file_is_refused() -> None:
+    base = {"name": "s", "dataset": "demo", "models_glob": "*"}
+    with pytest.raises(ValueError, match="both `judges` and `url_judges`"):
+        JudgeStudyConfig.model_validate({**base, "judges": ["a"], "url_judges": ["a"]})
+    with pytest.raises(ValueError, match="need `url_model`"):
+        JudgeStudyConfig.model_validate({**base, "judges": ["a"], "url_judges": ["b"]})
+
+
+def test_an_unknown_judge_fails_before_anything_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    shutil.copytree(REPO / "conf", tmp_path / "conf")
+    monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
+    document = {"name": "bad", "dataset": "demo", "models_glob": "smollm2", "judges": ["refrence"]}
+    (tmp_path / "conf/judge_study/bad.yaml").write_text(yaml.safe_dump(document))
+    with pytest.raises(ConfigError, match="reference"):
+        exp_run_commands(load_study("bad"))
+
+
+def test_run_runs_each_experiment_in_order_then_ranks_the_judges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "calls.txt"
+    fake_dvc = tmp_path / "dvc"
+    fake_dvc.write_text(f'#!/bin/sh\necho "$@" >> {log}\n')
+    fake_dvc.chmod(0o755)
+    monkeypatch.setattr(judge_study, "dvc_executable", lambda: str(fake_dvc))
+    ranked: list[argparse.Namespace] = []
+    monkeypatch.setattr(judge_study.judges_command, "run", lambda ns: ranked.append(ns) or 0)
+    code, out, _ = run_cli(["judge-study", "liveqa_med", "--run"], capsys)
+    assert code == 0
+    calls = log.read_text().splitlines()
+    expected = [shlex.join(c[1:]) for c in exp_run_commands(load_study("liveqa_med"))]
+    assert [shlex.split(c) for c in calls] == [shlex.split(c) for c in expected]
+    assert [(n.dataset, n.judges) for n in ranked] == [
+        ("liveqa_judgments", "reference,similarity,smoke")
+    ]
+    assert "add --judge-url URL to run served, jury" in out
+
+
+def test_a_failed_experiment_stops_the_study(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_dvc = tmp_path / "dvc"
+    fake_dvc.write_text("#!/bin/sh\nexit 3\n")
+    fake_dvc.chmod(0o755)
+    monkeypatch.setattr(judge_study, "dvc_executable", lambda: str(fake_dvc))
+    code, _, err = run_cli(["judge-study", "liveqa_med", "--run"], capsys)
+    assert code != 0 and "liveqa_med-reference" in err and "exit 3" in err
