@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,9 @@ def test_liveqa_runs_the_offline_judges_on_the_nine_answer_sources() -> None:
         assert sets["judge"] == judge
         assert not any(key.startswith("conf/model/") for key in sets)  # no URL, no URL judge
     assert _sets(commands[2])["judge_model"] == "smollm2"  # the smoke judge's model file
+    smoke = _sets(commands[2])  # the stated sample: Semantic Similarity on 10 questions
+    assert smoke["conf/judge/smoke.yaml:sample_per_language"] == "10"
+    assert yaml.safe_load(smoke["conf/judge/smoke.yaml:rubrics"]) == ["semantic_similarity"]
     assert "judge_model" not in _sets(commands[0])  # reference metrics name no model
 
 
@@ -73,33 +77,55 @@ def test_a_judge_listed_twice_or_a_url_judge_without_a_model_file_is_refused() -
 def test_an_unknown_judge_fails_before_anything_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import shutil
-
-    shutil.copytree(REPO / "conf", tmp_path / "conf")
-    monkeypatch.setenv("PARAKH_ROOT", str(tmp_path))
+    root = _project(tmp_path, monkeypatch)
     document = {"name": "bad", "dataset": "demo", "models_glob": "smollm2", "judges": ["refrence"]}
-    (tmp_path / "conf/judge_study/bad.yaml").write_text(yaml.safe_dump(document))
+    (root / "conf/judge_study/bad.yaml").write_text(yaml.safe_dump(document))
     with pytest.raises(ConfigError, match="reference"):
         exp_run_commands(load_study("bad"))
 
 
-def test_run_runs_each_experiment_in_order_then_ranks_the_judges(
+def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(REPO / "conf", root / "conf")
+    monkeypatch.setenv("PARAKH_ROOT", str(root))
+    return root
+
+
+def test_run_runs_each_experiment_in_order_then_ranks_every_judges_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    root = _project(tmp_path, monkeypatch)
     log = tmp_path / "calls.txt"
     fake_dvc = tmp_path / "dvc"
-    fake_dvc.write_text(f'#!/bin/sh\necho "$@" >> {log}\n')
+    # like `dvc exp run`: the previous experiment's reports leave the workspace, its own arrive
+    fake_dvc.write_text(
+        "#!/bin/sh\n"
+        f'echo "$@" >> {log}\n'
+        'for a in "$@"; do case "$a" in judge=*) j="${a#judge=}";; esac; done\n'
+        "rm -rf reports/liveqa_judgments && mkdir -p reports/liveqa_judgments/$j\n"
+        'echo "{\\"judge\\": \\"$j\\"}" > reports/liveqa_judgments/$j/leaderboard.json\n'
+    )
     fake_dvc.chmod(0o755)
     monkeypatch.setattr(judge_study, "dvc_executable", lambda: str(fake_dvc))
-    ranked: list[argparse.Namespace] = []
-    monkeypatch.setattr(judge_study.judges_command, "run", lambda ns: ranked.append(ns) or 0)
+    seen: list[tuple[str, str, list[str]]] = []
+
+    def rank(ns: argparse.Namespace) -> int:
+        boards = sorted((root / "reports" / ns.dataset).glob("*/leaderboard.json"))
+        seen.append((ns.dataset, ns.judges, [b.read_text().strip() for b in boards]))
+        return 0
+
+    monkeypatch.setattr(judge_study.judges_command, "run", rank)
     code, out, _ = run_cli(["judge-study", "liveqa_med", "--run"], capsys)
     assert code == 0
     calls = log.read_text().splitlines()
     expected = [shlex.join(c[1:]) for c in exp_run_commands(load_study("liveqa_med"))]
     assert [shlex.split(c) for c in calls] == [shlex.split(c) for c in expected]
-    assert [(n.dataset, n.judges) for n in ranked] == [
-        ("liveqa_judgments", "reference,similarity,smoke")
+    assert seen == [
+        (
+            "liveqa_judgments",
+            "reference,similarity,smoke",
+            [f'{{"judge": "{j}"}}' for j in ("reference", "similarity", "smoke")],
+        )
     ]
     assert "add --judge-url URL to run served, jury" in out
 
@@ -107,9 +133,23 @@ def test_run_runs_each_experiment_in_order_then_ranks_the_judges(
 def test_a_failed_experiment_stops_the_study(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    _project(tmp_path, monkeypatch)
     fake_dvc = tmp_path / "dvc"
     fake_dvc.write_text("#!/bin/sh\nexit 3\n")
     fake_dvc.chmod(0o755)
     monkeypatch.setattr(judge_study, "dvc_executable", lambda: str(fake_dvc))
     code, _, err = run_cli(["judge-study", "liveqa_med", "--run"], capsys)
     assert code != 0 and "liveqa_med-reference" in err and "exit 3" in err
+
+
+def test_a_misspelt_key_of_a_judges_file_fails_before_anything_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path, monkeypatch)
+    document = {
+        "name": "bad", "dataset": "demo", "models_glob": "smollm2", "judges": ["smoke"],
+        "conf": {"conf/judge/smoke.yaml:sample_per_langauge": 10},
+    }  # fmt: skip
+    (root / "conf/judge_study/bad.yaml").write_text(yaml.safe_dump(document))
+    with pytest.raises(ConfigError, match="sample_per_langauge"):
+        exp_run_commands(load_study("bad"))

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 from parakh.commands import judges as judges_command
 from parakh.commands.import_data import dvc_executable
@@ -27,7 +30,7 @@ from parakh.config import compose
 from parakh.config.judge_study import JudgeStudyConfig
 from parakh.config.loading import available, load_named
 from parakh.errors import ConfigError
-from parakh.paths import project_root
+from parakh.paths import project_root, resolve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,11 +59,14 @@ def study_judges(study: JudgeStudyConfig, url: str | None) -> list[str]:
     return [*study.judges, *(study.url_judges if url else [])]
 
 
-def _judge_model(judge: str, dataset: str) -> str | None:
+def _judge_model(judge: str, study: JudgeStudyConfig) -> str | None:
     """The model file DVC tracks for the judge (params.yaml `judge_model`): its model, or a
     jury's last juror (the study lists the served judge last); None for reference metrics.
-    Composing also checks that the judge and the dataset go together."""
-    cfg = compose([f"dataset={dataset}", f"judge={judge}"])
+    Composing also checks the judge with the dataset and the study's keys of its file."""
+    own = f"conf/judge/{judge}.yaml:"  # `++`: a misspelt key reaches the schema, which names it
+    mine = {k[len(own) :]: v for k, v in study.conf.items() if k.startswith(own)}
+    keys = [f"++judge.{key}={flow(value)}" for key, value in mine.items()]
+    cfg = compose([f"dataset={study.dataset}", f"judge={judge}", *keys])
     if cfg.judge.model is not None:
         return cfg.judge.model.name
     if cfg.judge.jury is not None:
@@ -81,9 +87,10 @@ def exp_run_commands(
     commands = []
     for judge in study_judges(study, url):
         pairs = [f"datasets=[{study.dataset}]", f"models={flow(models)}", f"judge={judge}"]
-        judge_model = _judge_model(judge, study.dataset)
+        judge_model = _judge_model(judge, study)
         if judge_model is not None:
             pairs.append(f"judge_model={judge_model}")
+        pairs += [f"{key}={flow(value)}" for key, value in study.conf.items()]
         if judge in study.url_judges:
             model_file = f"conf/model/{study.url_model}.yaml"
             pairs.append(f"{model_file}:base_url={url}")
@@ -98,6 +105,16 @@ def exp_run_commands(
 
 def judges_command_line(study: JudgeStudyConfig, url: str | None) -> list[str]:
     return ["parakh", "judges", study.dataset, "--judges", ",".join(study_judges(study, url))]
+
+
+def _put_back(kept: Path, reports: Path) -> None:
+    """Each experiment's report folder, back where `parakh judges` reads it. A `dvc exp run`
+    starts from the committed workspace, so the next experiment removes the previous judge's
+    reports/<dataset>/<judge>/ (its outputs live on in that experiment: `dvc exp apply`); the
+    last judge's folder is the workspace's own and is left alone."""
+    for folder in sorted(kept.iterdir()):
+        if not (reports / folder.name).exists():
+            shutil.copytree(folder, reports / folder.name)
 
 
 def _list() -> int:
@@ -121,11 +138,15 @@ def run(args: argparse.Namespace) -> int:
     print(shlex.join(judges_command_line(study, args.judge_url)), flush=True)
     if not args.run:
         return 0
-    for command in commands:
-        print(f"\n$ {shlex.join(command)}", flush=True)
-        done = subprocess.run([dvc_executable(), *command[1:]], cwd=project_root(), check=False)
-        if done.returncode != 0:
-            raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
+    reports = resolve("reports") / study.dataset
+    with tempfile.TemporaryDirectory(prefix="parakh-judge-study-") as kept:
+        for judge, command in zip(study_judges(study, args.judge_url), commands, strict=True):
+            print(f"\n$ {shlex.join(command)}", flush=True)
+            done = subprocess.run([dvc_executable(), *command[1:]], cwd=project_root(), check=False)
+            if done.returncode != 0:
+                raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
+            shutil.copytree(reports / judge, Path(kept) / judge)
+        _put_back(Path(kept), reports)
     print()
     ranked = argparse.Namespace(
         dataset=study.dataset, judges=",".join(study_judges(study, args.judge_url))

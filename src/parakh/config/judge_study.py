@@ -7,9 +7,12 @@ agreement with the dataset's human grades. `parakh judge-study <name>` prints (o
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from typing import Any
+
+from pydantic import Field, field_validator, model_validator
 
 from parakh.config.base import Strict
+from parakh.config.protocol import CONF_KEY
 
 
 class JudgeStudyConfig(Strict):
@@ -29,7 +32,20 @@ class JudgeStudyConfig(Strict):
         default=None,
         description="the conf/model/<name>.yaml whose base_url and model_id the URL options set",
     )
+    conf: dict[str, Any] = Field(
+        default_factory=dict,
+        description="conf-file keys set in every experiment, as `conf/<group>/<name>.yaml:<key>` "
+        "(e.g. a judge's sample): DVC params, so `dvc exp show` lists them",
+    )
     needs: str = Field(default="", description="what to do first (import the data)")
+
+    @field_validator("conf")
+    @classmethod
+    def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key in value:
+            if not CONF_KEY.match(key):
+                raise ValueError(f"conf key {key!r} must read conf/<group>/<name>.yaml:<key>")
+        return value
 
     @model_validator(mode="after")
     def _check(self) -> JudgeStudyConfig:

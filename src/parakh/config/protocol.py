@@ -20,7 +20,7 @@ from parakh.config.base import Strict
 PARAMS_KEYS = frozenset(
     {"datasets", "models", "judge", "judge_model", "embedder", "retriever", "aggregate"}
 )
-_CONF_KEY = re.compile(r"^conf/[\w-]+/[\w.-]+\.yaml:[\w.]+$")
+CONF_KEY = re.compile(r"^conf/[\w-]+/[\w.-]+\.yaml:[\w.]+$")
 
 
 class ProtocolConfig(Strict):
@@ -61,7 +61,7 @@ class ProtocolConfig(Strict):
     @classmethod
     def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
         for key in value:
-            if not _CONF_KEY.match(key):
+            if not CONF_KEY.match(key):
                 raise ValueError(
                     f"conf key {key!r} must read conf/<group>/<name>.yaml:<key> (dotted keys "
                     "allowed)"
