@@ -32,11 +32,12 @@ demo: install
 	@echo "Open the runs with: .venv/bin/mlflow ui --backend-store-uri sqlite:///mlflow.db"
 
 # One pytest worker per core, at most 8 (pytest-xdist; each worker and what it starts keep
-# their own cores, tests/conftest.py); worksteal moves queued tests to whichever worker is idle.
+# their own cores, tests/conftest.py). A test module runs whole on one worker (loadfile): some
+# modules' tests build on one another's project; the modules with slow tests go first.
 TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(8, len(os.sched_getaffinity(0))))" 2>/dev/null || echo 2)
 
 test: install
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 lint: install
 	$(VENV)/bin/ruff check src tests bench
