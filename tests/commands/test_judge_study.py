@@ -97,12 +97,14 @@ def test_run_runs_each_experiment_in_order_then_ranks_every_judges_report(
     root = _project(tmp_path, monkeypatch)
     log = tmp_path / "calls.txt"
     fake_dvc = tmp_path / "dvc"
-    # like `dvc exp run`: the previous experiment's reports leave the workspace, its own arrive
+    # like `dvc exp run`: the previous experiment's DVC outputs leave the workspace (a file
+    # DVC does not track stays behind), its own arrive
     fake_dvc.write_text(
         "#!/bin/sh\n"
         f'echo "$@" >> {log}\n'
         'for a in "$@"; do case "$a" in judge=*) j="${a#judge=}";; esac; done\n'
-        "rm -rf reports/liveqa_judgments && mkdir -p reports/liveqa_judgments/$j\n"
+        "rm -f reports/liveqa_judgments/*/leaderboard.json\n"
+        "mkdir -p reports/liveqa_judgments/$j && touch reports/liveqa_judgments/$j/agreement.json\n"
         'echo "{\\"judge\\": \\"$j\\"}" > reports/liveqa_judgments/$j/leaderboard.json\n'
     )
     fake_dvc.chmod(0o755)

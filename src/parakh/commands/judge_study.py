@@ -107,14 +107,17 @@ def judges_command_line(study: JudgeStudyConfig, url: str | None) -> list[str]:
     return ["parakh", "judges", study.dataset, "--judges", ",".join(study_judges(study, url))]
 
 
-def _put_back(kept: Path, reports: Path) -> None:
-    """Each experiment's report folder, back where `parakh judges` reads it. A `dvc exp run`
-    starts from the committed workspace, so the next experiment removes the previous judge's
-    reports/<dataset>/<judge>/ (its outputs live on in that experiment: `dvc exp apply`); the
-    last judge's folder is the workspace's own and is left alone."""
+def _put_back(kept: Path, reports: Path, last: str) -> None:
+    """Each earlier experiment's report folder, back where `parakh judges` reads it. A `dvc exp
+    run` starts from the committed workspace, so the next experiment removes the previous
+    judge's outputs under reports/<dataset>/<judge>/ (they live on in that experiment: `dvc exp
+    apply`), leaving only files DVC does not track. The last judge's folder is the workspace's
+    own and is left alone."""
     for folder in sorted(kept.iterdir()):
-        if not (reports / folder.name).exists():
-            shutil.copytree(folder, reports / folder.name)
+        if folder.name == last:
+            continue
+        shutil.rmtree(reports / folder.name, ignore_errors=True)
+        shutil.copytree(folder, reports / folder.name)
 
 
 def _list() -> int:
@@ -146,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             if done.returncode != 0:
                 raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
             shutil.copytree(reports / judge, Path(kept) / judge)
-        _put_back(Path(kept), reports)
+        _put_back(Path(kept), reports, last=judge)
     print()
     ranked = argparse.Namespace(
         dataset=study.dataset, judges=",".join(study_judges(study, args.judge_url))
