@@ -16,6 +16,7 @@ from parakh.report.inputs import AggregateInputs
 from parakh.report.results import compute
 from parakh.schema import Generation, HumanJudgment, Judgment
 from tests.commands.cli import run_cli
+from tests.conftest import REPO
 
 DATASET = "graded"
 MODELS = ["a", "b", "c"]
@@ -161,3 +162,54 @@ def test_no_leaderboard_with_agreement_says_what_to_run(project: Path) -> None:
         judges_table(DATASET)
     with pytest.raises(ConfigError, match=r"no leaderboard for dataset .* judge 'smoke'"):
         judges_table(DATASET, ["smoke"])
+
+
+def test_a_judge_on_a_sample_is_compared_with_length_on_its_own_answers(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An LLM judge that scored only some questions (the rest `skipped`) meets fewer graded
+    answers: its length baseline is over exactly those, not over every graded answer."""
+    sampled = {f"q{i}" for i in range(6)}
+    judgments = {
+        model: [
+            r
+            if r.question_id in sampled
+            else r.model_copy(update={"status": "skipped", "score": None})
+            for r in rows
+        ]
+        for model, rows in _judgments("close").items()
+    }
+    with monkeypatch.context() as conf:
+        conf.setenv("PARAKH_ROOT", str(REPO))  # this checkout's conf/; reports: the project
+        cfg = compose(["judge=reference", "aggregate.statistics.bootstrap_resamples=200"])
+    inputs = AggregateInputs(
+        "sampled", MODELS, judgments, generations=_generations(), answer_grades=_graded()
+    )
+    write_json(
+        project / "reports" / DATASET / "sampled" / "leaderboard.json",
+        compute(cfg, inputs).document(),
+    )
+    code, _, err = run_cli(["judges", DATASET], capsys)
+    assert (code, err) == (0, "")
+    table = json.loads((project / "reports" / DATASET / "judges.json").read_text())
+    lengths, grades = [], []
+    for rows in _generations().values():
+        for g in rows:
+            for human in _graded():
+                if g.question_id in sampled and (human.question_id, human.answer) == (
+                    g.question_id,
+                    g.response,
+                ):
+                    lengths.append(len(g.response or ""))
+                    grades.append(human.grade)
+    expected = float(spearmanr(lengths, grades).statistic)
+    row = next(r for r in table["rows"] if r["judge"] == "sampled")
+    assert (
+        row["n_pairs"]
+        == len(lengths)
+        < next(r for r in table["rows"] if r["judge"] == "close")["n_pairs"]
+    )
+    own = next(b for b in table["baselines"] if b["key"] == row["length_baseline"])
+    assert own["key"] == f"answers, {len(lengths)} pairs" and own["n_pairs"] == len(lengths)
+    assert own["spearman"] == pytest.approx(expected, abs=1e-9)
+    assert len(table["baselines"]) == 2  # every graded answer (close, loose) and the sample's

@@ -7,36 +7,26 @@ Reads the judge-human agreement that aggregate wrote into each
 reports/<dataset>/<judge>/leaderboard.json (its `agreement` list) and prints one table of
 (judge, metric) rows ordered by Spearman with the human grades, with Kendall's tau and, where
 the grades and scores share a scale, percentage agreement, kappa and alpha. Beside them, an
-answer-length-only baseline: Spearman between an answer's length in characters and its human
-grade over the same graded answers (paired as aggregate pairs them), with a seeded bootstrap
-interval over answers. A judge "beats length" when its Spearman interval lies above the
-baseline's point: what a judge that only rewarded long answers would get for free.
+answer-length-only baseline that aggregate records with each agreement: Spearman between an
+answer's length in characters and its human grade over exactly the judge's pairs, with a seeded
+bootstrap interval over answers (judges that met the same answers share one baseline; an LLM
+judge on a sample gets its own). A judge "beats length" when its Spearman interval lies above
+its baseline's point: what a judge that only rewarded long answers would get for free.
 Writes reports/<dataset>/judges.md and .json. docs/judge-chooser.md says how to read them.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from parakh.errors import ConfigError
-from parakh.io import iter_json_objects, read_jsonl, validate_row, write_json, write_text
-from parakh.layout import Layout, report_folder
+from parakh.io import write_json, write_text
 from parakh.paths import resolve
-from parakh.report.agreement_pairs import finite
 from parakh.report.files import read_leaderboard
-from parakh.report.human_grades import CURATED_GRADES, CURATED_SOURCE
-from parakh.schema import Generation, HumanGrade, HumanJudgment
-from parakh.stats import agreement as stats
-from parakh.stats import agreement_bootstrap as boot
-from parakh.stats.bootstrap import derive_seed
 
 LENGTH = "answer length (baseline)"
 
@@ -115,129 +105,6 @@ def _read_board(dataset: str, judge: str) -> dict[str, Any]:
     return read_leaderboard(resolve("reports"), dataset, judge, _what_to_run(dataset, judge))
 
 
-def _answers(layout: Layout, models: list[str]) -> dict[str, dict[str, str]]:
-    """model -> question id -> answer text, for the models whose answers were kept."""
-    out: dict[str, dict[str, str]] = {}
-    for model in models:
-        path = layout.generations(model)
-        if path.is_file():
-            out[model] = {
-                g.question_id: g.response
-                for g in read_jsonl(path, Generation)
-                if g.status == "ok" and g.response is not None
-            }
-    return out
-
-
-def curated_length_pairs(
-    graded: list[HumanJudgment], answers: Mapping[str, Mapping[str, str]]
-) -> tuple[list[float], list[float], list[tuple[str, str]]]:
-    """(length, grade, item) per pair, paired as aggregate pairs curated grades: a grade of a
-    text pairs with every model that answered the same question with exactly that text."""
-    by_answer: dict[tuple[str, str], list[HumanJudgment]] = defaultdict(list)
-    for human in graded:
-        by_answer[(human.question_id, human.answer)].append(human)
-    lengths: list[float] = []
-    grades: list[float] = []
-    items: list[tuple[str, str]] = []
-    for model in sorted(answers):
-        for question_id, text in sorted(answers[model].items()):
-            for human in by_answer.get((question_id, text), []):
-                lengths.append(float(len(text)))
-                grades.append(human.grade)
-                items.append((question_id, model))
-    return lengths, grades, items
-
-
-def length_baseline(
-    key: str,
-    lengths: list[float],
-    grades: list[float],
-    items: list[tuple[str, str]],
-    settings: _Settings,
-) -> LengthBaseline:
-    """Spearman and Kendall of length with grade, with intervals resampling answers (items)
-    as aggregate's agreement intervals do: every grade of a drawn answer comes along."""
-    intervals: dict[str, list[float]] = {}
-    order = {item: i for i, item in enumerate(sorted(set(items)))}
-    if order:
-        pairs = boot.ItemPairs(
-            np.asarray(lengths, dtype=float),
-            np.asarray(grades, dtype=float),
-            np.asarray([order[i] for i in items], dtype=int),
-            len(order),
-        )
-        drawn = boot.item_weights(
-            len(order), settings.resamples, derive_seed(settings.seed, "judges", "length", key)
-        )
-        weights = boot.pair_weights(pairs, drawn)
-        for name, draws in (
-            ("spearman", boot.spearman_draws(pairs, weights)),
-            ("kendall_tau", boot.kendall_tau_draws(pairs, weights)),
-        ):
-            found = boot.interval(draws, settings.confidence)
-            if found is not None:
-                intervals[name] = [round(found.low, 6), round(found.high, 6)]
-    enough = len(lengths) >= 2
-    return LengthBaseline(
-        key=key,
-        n_items=len(order),
-        n_pairs=len(lengths),
-        spearman=finite(stats.spearman(lengths, grades)) if enough else None,
-        kendall_tau=finite(stats.kendall_tau(lengths, grades)) if enough else None,
-        intervals=intervals,
-    )
-
-
-def _grades_file(dataset: str, judge: str) -> Path | None:
-    """The grades file aggregate read for this leaderboard (its run spec's config)."""
-    spec = report_folder(resolve("reports"), dataset, judge) / "leaderboard.runspec.json"
-    if not spec.is_file():
-        return None
-    config = json.loads(spec.read_text(encoding="utf-8")).get("config", {})
-    named = config.get("aggregate", {}).get("agreement", {}).get("human_grades")
-    return None if named is None else resolve(named)
-
-
-def baselines_for(
-    dataset: str, judge: str, board: Mapping[str, Any]
-) -> dict[tuple[str, str], LengthBaseline]:
-    """(source, metric) -> the length baseline over the graded answers of that source
-    (curated grades: one baseline for every metric; a grades file: one per metric)."""
-    layout = Layout(
-        resolve("data/processed") / dataset, report_folder(resolve("reports"), dataset, judge)
-    )
-    settings = _Settings.of(board)
-    models = list(board.get("models", []))
-    answers = _answers(layout, models)
-    out: dict[tuple[str, str], LengthBaseline] = {}
-    sources = {a["source"] for a in board["agreement"]}
-    if CURATED_SOURCE in sources:
-        curated = layout.curated_questions.with_name(CURATED_GRADES)
-        if curated.is_file():
-            pairs = curated_length_pairs(read_jsonl(curated, HumanJudgment), answers)
-            baseline = length_baseline(CURATED_SOURCE, *pairs, settings)
-            for a in board["agreement"]:
-                if a["source"] == CURATED_SOURCE:
-                    out[(CURATED_SOURCE, a["metric"])] = baseline
-    path = _grades_file(dataset, judge) if "grades" in sources else None
-    if path is not None and path.is_file():
-        by_metric: dict[str, tuple[list[float], list[float], list[tuple[str, str]]]] = defaultdict(
-            lambda: ([], [], [])
-        )
-        for line, obj in iter_json_objects(path):
-            grade = validate_row(HumanGrade, obj, path, line)
-            text = answers.get(grade.model, {}).get(grade.question_id)
-            if text is not None:
-                lengths, scores, items = by_metric[grade.metric]
-                lengths.append(float(len(text)))
-                scores.append(grade.score)
-                items.append((grade.question_id, grade.model))
-        for metric, pairs in by_metric.items():
-            out[("grades", metric)] = length_baseline(f"grades.{metric}", *pairs, settings)
-    return out
-
-
 def _row(judge: str, a: Mapping[str, Any], baseline: LengthBaseline | None) -> dict[str, Any]:
     overall = a["overall"]
     ranking = a.get("ranking") or {}
@@ -276,15 +143,54 @@ def _row(judge: str, a: Mapping[str, Any], baseline: LengthBaseline | None) -> d
     }
 
 
+def _recorded(a: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The identity of the length baseline aggregate recorded with this agreement, if any."""
+    b = a.get("length_baseline")
+    if not b:
+        return None
+    return (a["source"], b["n_items"], b["n_pairs"], b["spearman"], b["kendall_tau"])
+
+
+def _own_baselines(
+    boards: Mapping[str, Mapping[str, Any]],
+) -> dict[tuple[Any, ...], LengthBaseline]:
+    """One LengthBaseline per distinct recorded baseline. Judges compared on the same graded
+    answers share one (keyed by its source, e.g. `answers`); where judges met different answers
+    (an LLM judge on a sample), each set is its own, keyed `<source>, <n> pairs`."""
+    found: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+    for board in boards.values():
+        for a in board["agreement"]:
+            key = _recorded(a)
+            if key is not None:
+                found.setdefault(key, a["length_baseline"])
+    per_source: dict[str, int] = defaultdict(int)
+    for source, *_ in found:
+        per_source[source] += 1
+    out = {}
+    for key, b in found.items():
+        source = key[0]
+        name = source if per_source[source] == 1 else f"{source}, {b['n_pairs']} pairs"
+        out[key] = LengthBaseline(
+            key=name,
+            n_items=b["n_items"],
+            n_pairs=b["n_pairs"],
+            spearman=b["spearman"],
+            kendall_tau=b["kendall_tau"],
+            intervals=dict(b.get("intervals", {})),
+        )
+    return out
+
+
 def judges_table(dataset: str, judges: list[str] | None = None) -> dict[str, Any]:
     """Every (judge, metric) with agreement, best Spearman first, and the length baselines."""
     boards = load_boards(dataset, judges)
     rows: list[dict[str, Any]] = []
     baselines: dict[str, LengthBaseline] = {}
+    own = _own_baselines(boards)
     for judge, board in boards.items():
-        found = baselines_for(dataset, judge, board)
         for a in board["agreement"]:
-            baseline = found.get((a["source"], a["metric"]))
+            key = _recorded(a)
+            baseline = None if key is None else own[key]
             if baseline is not None:
                 # the same graded answers under another judge give the same baseline
                 baselines.setdefault(baseline.key, baseline)
@@ -363,9 +269,8 @@ def render(table: dict[str, Any]) -> str:
     if missing:
         lines += [
             "",
-            f"No length baseline for {len(missing)} row(s): their graded answers were not found "
-            "(curate/human_judgments.jsonl and generate/<model>.jsonl, or the grades file "
-            "named in leaderboard.runspec.json).",
+            f"No length baseline for {len(missing)} row(s): their leaderboard.json predates it "
+            "or had no answer texts; rerun aggregate (`dvc repro -f -s aggregate@<dataset>`).",
         ]
     return "\n".join(lines) + "\n"
 

@@ -93,6 +93,10 @@ class MetricAgreement:
     # "grades": a grades file naming each grade's metric; "answers": curated grades of answer
     # texts, paired by text (parakh.report.human_grades)
     source: str = "grades"
+    # Spearman and Kendall of the paired answers' lengths (characters) with their grades, over
+    # exactly these pairs: what a judge that only rewarded long answers would get (None: no
+    # answer texts given). A judge sampled on a few questions is compared on its own sample.
+    length_baseline: AgreementStats | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -212,11 +216,13 @@ def judge_human_agreement(
     unmapped: Literal["error", "ranks"] = "error",
     settings: Settings | None = None,
     source: str = "grades",
+    answer_lengths: Mapping[ItemKey, float] | None = None,
 ) -> list[MetricAgreement]:
     """Agreement per metric that has human grades; `system_of(model)` groups answers into the
     systems whose rankings are compared (default: each model is its own system). `unmapped`:
     what grades on another scale with no declared mapping get (see the module docstring).
-    `settings`: seeded bootstrap intervals (None: none); `source` keys their seeds."""
+    `settings`: seeded bootstrap intervals (None: none); `source` keys their seeds.
+    `answer_lengths` ((question id, model) -> characters): adds the length baseline."""
     mappings = mappings or {}
     judged: dict[tuple[str, str, str], Judgment] = {}
     for j in judgments:  # keyed by leaderboard entry: translate-test rows are their own
@@ -275,6 +281,8 @@ def judge_human_agreement(
             unpaired_human_grades=dict(sorted(unpaired.items())),
             source=source,
         )
+        if answer_lengths is not None:
+            result.length_baseline = _length_baseline(pairs, answer_lengths, settings, seeded)
         for language in sorted(set(pairs.languages)):
             keep = [la == language for la in pairs.languages]
             result.by_language[language] = agreement_stats(
@@ -293,6 +301,20 @@ def judge_human_agreement(
             )
         results.append(result)
     return results
+
+
+def _length_baseline(
+    pairs: AgreementPairs,
+    answer_lengths: Mapping[ItemKey, float],
+    settings: Settings | None,
+    seeded: tuple[str, str],
+) -> AgreementStats:
+    """The judge's pairs with the answer's length in place of its score (rank statistics)."""
+    lengths = pairs.subset([item in answer_lengths for item in pairs.items])
+    lengths.judge = [answer_lengths[item] for item in lengths.items]
+    return agreement_stats(
+        lengths, None, ranks_only=True, bootstrap=Bootstrap.of(settings, *seeded, "length")
+    )
 
 
 def _describe(mapping: ScaleMapping | None, scale_max: float, ranks_only: bool = False) -> str:

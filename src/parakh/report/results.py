@@ -105,6 +105,12 @@ def measure_agreement(
     jurors are compared with: the grades file's, else the curated ones paired by text."""
     rows, settings = inputs.rows, settings_of(cfg)
     mappings = cfg.aggregate.agreement.mappings
+    lengths = {
+        (g.question_id, model): float(len(g.response))
+        for model, generations in inputs.generations.items()
+        for g in generations
+        if g.status == "ok" and g.response is not None
+    }
     agreement: list[MetricAgreement] = []
     juror_grades = list(inputs.human_grades)
     if inputs.human_grades:
@@ -112,7 +118,9 @@ def measure_agreement(
         path = inputs.paths.get("human_grades", Path("human grades"))
         questions = {q.id for q in inputs.questions}
         check_grades_file(path, inputs.human_grades, lines, rows, questions, mappings)
-        agreement += judge_human_agreement(rows, inputs.human_grades, mappings, settings=settings)
+        agreement += judge_human_agreement(
+            rows, inputs.human_grades, mappings, settings=settings, answer_lengths=lengths
+        )
     if inputs.answer_grades:
         paired = answer_grades(inputs.answer_grades, inputs.generations, inputs.judgments)
         for result in judge_human_agreement(
@@ -122,6 +130,7 @@ def measure_agreement(
             unmapped="ranks",
             settings=settings,
             source=CURATED_SOURCE,
+            answer_lengths=lengths,
         ):
             result.human_grades = paired.graded
             if paired.unmatched:
