@@ -3,7 +3,6 @@ judges only when a URL is given, the URL a DVC param of the model file), then th
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import shutil
 from pathlib import Path
@@ -109,14 +108,14 @@ def test_run_runs_each_experiment_in_order_then_ranks_every_judges_report(
     )
     fake_dvc.chmod(0o755)
     monkeypatch.setattr(judge_study, "dvc_executable", lambda: str(fake_dvc))
-    seen: list[tuple[str, str, list[str]]] = []
+    seen: list[tuple[str, list[str], bool, list[str]]] = []
 
-    def rank(ns: argparse.Namespace) -> int:
-        boards = sorted((root / "reports" / ns.dataset).glob("*/leaderboard.json"))
-        seen.append((ns.dataset, ns.judges, [b.read_text().strip() for b in boards]))
+    def rank(dataset: str, judges: list[str], allow_unscored: bool = False) -> int:
+        boards = sorted((root / "reports" / dataset).glob("*/leaderboard.json"))
+        seen.append((dataset, judges, allow_unscored, [b.read_text().strip() for b in boards]))
         return 0
 
-    monkeypatch.setattr(judge_study.judges_command, "run", rank)
+    monkeypatch.setattr(judge_study.judges_command, "write_table", rank)
     code, out, _ = run_cli(["judge-study", "liveqa_med", "--run"], capsys)
     assert code == 0
     calls = log.read_text().splitlines()
@@ -125,7 +124,8 @@ def test_run_runs_each_experiment_in_order_then_ranks_every_judges_report(
     assert seen == [
         (
             "liveqa_judgments",
-            "reference,similarity,smoke",
+            ["reference", "similarity", "smoke"],
+            True,  # a judge with nothing paired is named under the table, not an error
             [f'{{"judge": "{j}"}}' for j in ("reference", "similarity", "smoke")],
         )
     ]

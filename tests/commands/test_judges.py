@@ -213,3 +213,13 @@ def test_a_judge_on_a_sample_is_compared_with_length_on_its_own_answers(
     assert own["key"] == f"answers, {len(lengths)} pairs" and own["n_pairs"] == len(lengths)
     assert own["spearman"] == pytest.approx(expected, abs=1e-9)
     assert len(table["baselines"]) == 2  # every graded answer (close, loose) and the sample's
+
+
+def test_a_study_names_its_judges_without_agreement_under_the_table(project: Path) -> None:
+    from parakh.commands.judges import judges_table, render
+
+    table = judges_table(DATASET, ["close", "ungraded"], allow_unscored=True)
+    assert table["judges"] == ["close"] and table["without_agreement"] == ["ungraded"]
+    assert "No judge-human agreement for ungraded" in render(table)
+    with pytest.raises(ConfigError, match=r"judges: ungraded\) has judge-human agreement"):
+        judges_table(DATASET, ["ungraded"], allow_unscored=True)

@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
             shutil.copytree(reports / judge, Path(kept) / judge)
         _put_back(Path(kept), reports, last=judge)
     print()
-    ranked = argparse.Namespace(
-        dataset=study.dataset, judges=",".join(study_judges(study, args.judge_url))
+    # a judge with nothing paired to the grades (say, reference metrics where the data has no
+    # reference answers) is named under the table, not an error that hides the others
+    return judges_command.write_table(
+        study.dataset, study_judges(study, args.judge_url), allow_unscored=True
     )
-    return judges_command.run(ranked)

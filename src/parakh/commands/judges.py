@@ -75,8 +75,12 @@ def _what_to_run(dataset: str, judge: str = "<judge>") -> str:
     )
 
 
-def load_boards(dataset: str, judges: list[str] | None) -> dict[str, dict[str, Any]]:
-    """judge -> leaderboard document, for the named judges or every one with agreement."""
+def load_boards(
+    dataset: str, judges: list[str] | None, allow_unscored: bool = False
+) -> dict[str, dict[str, Any]]:
+    """judge -> leaderboard document, for the named judges or every one with agreement.
+    `allow_unscored`: a named judge with no agreement is left out (the table says so) unless
+    none has any."""
     folder = resolve("reports") / dataset
     if judges is None:
         found = sorted(p.parent.name for p in folder.glob("*/leaderboard.json"))
@@ -92,12 +96,18 @@ def load_boards(dataset: str, judges: list[str] | None) -> dict[str, dict[str, A
     boards = {}
     for judge in judges:
         board = _read_board(dataset, judge)
-        if not board.get("agreement"):
+        if not board.get("agreement") and not allow_unscored:
             raise ConfigError(
                 f"the leaderboard of dataset '{dataset}', judge '{judge}' has no judge-human "
                 f"agreement (no human grades paired with its rows): {_what_to_run(dataset, judge)}"
             )
-        boards[judge] = board
+        if board.get("agreement"):
+            boards[judge] = board
+    if not boards:
+        raise ConfigError(
+            f"no leaderboard of dataset '{dataset}' (judges: {', '.join(judges)}) has judge-human "
+            f"agreement: {_what_to_run(dataset)}"
+        )
     return boards
 
 
@@ -181,9 +191,11 @@ def _own_baselines(
     return out
 
 
-def judges_table(dataset: str, judges: list[str] | None = None) -> dict[str, Any]:
+def judges_table(
+    dataset: str, judges: list[str] | None = None, allow_unscored: bool = False
+) -> dict[str, Any]:
     """Every (judge, metric) with agreement, best Spearman first, and the length baselines."""
-    boards = load_boards(dataset, judges)
+    boards = load_boards(dataset, judges, allow_unscored)
     rows: list[dict[str, Any]] = []
     baselines: dict[str, LengthBaseline] = {}
     own = _own_baselines(boards)
@@ -205,6 +217,7 @@ def judges_table(dataset: str, judges: list[str] | None = None) -> dict[str, Any
         "settings": [asdict(s) for s in sorted(settings, key=lambda s: (s.resamples, s.seed))],
         "rows": rows,
         "baselines": [asdict(b) for b in baselines.values()],
+        "without_agreement": [j for j in judges or [] if j not in boards],
     }
 
 
@@ -272,14 +285,26 @@ def render(table: dict[str, Any]) -> str:
             f"No length baseline for {len(missing)} row(s): their leaderboard.json predates it "
             "or had no answer texts; rerun aggregate (`dvc repro -f -s aggregate@<dataset>`).",
         ]
+    if table.get("without_agreement"):
+        lines += [
+            "",
+            f"No judge-human agreement for {', '.join(table['without_agreement'])}: none of "
+            "their scores paired with a human grade (e.g. reference metrics on a dataset "
+            "without reference answers; the judge's summary counts its errors).",
+        ]
     return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
     judges = None if args.judges is None else [j for j in args.judges.split(",") if j]
-    table = judges_table(args.dataset, judges or None)
+    return write_table(args.dataset, judges or None)
+
+
+def write_table(dataset: str, judges: list[str] | None, allow_unscored: bool = False) -> int:
+    """Build, write (reports/<dataset>/judges.md and .json) and print the judges table."""
+    table = judges_table(dataset, judges, allow_unscored)
     text = render(table)
-    folder = resolve("reports") / args.dataset
+    folder = resolve("reports") / dataset
     write_json(folder / "judges.json", table)
     write_text(folder / "judges.md", text)
     print(text, end="")
