@@ -249,3 +249,26 @@ def test_a_failed_file_import_leaves_what_was_there(
     code, _, err = run_cli(["import-data", "liveqa_judgments", "--force"], capsys)
     assert code == 2
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_force_replaces_an_import_of_upstream_files_with_a_folder(
+    project: Path, shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """From the upstream files (a folder git tracks: their .dvc files) to a local folder
+    (one DVC output): --force untracks the old .dvc files, which DVC would otherwise refuse."""
+    _dvc_init(project)
+    point_source_at(project, upstream_repos(tmp_path, _liveqa_judgments(shared_data)))
+    assert run_cli(["import-data", "liveqa_judgments"], capsys)[0] == 0
+    subprocess.run(["git", "add", "-A", "data"], cwd=project, check=True)
+    source = str(mirror_folder(shared_data, "liveqa_judgments"))
+    code, out, err = run_cli(
+        ["import-data", "liveqa_judgments", "--source", source, "--force"], capsys
+    )
+    assert code == 0, err
+    assert "tracked by data/raw/liveqa_judgments.dvc" in out
+    assert not list((project / "data/raw/liveqa_judgments").glob("*.dvc"))
+    tracked = subprocess.run(
+        ["git", "ls-files", "data/raw/liveqa_judgments"], cwd=project, capture_output=True,
+        text=True, check=True,
+    ).stdout  # fmt: skip
+    assert tracked == ""

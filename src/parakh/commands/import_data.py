@@ -154,6 +154,17 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
+def _untrack(root: Path, path: str) -> list[str]:
+    """Stop git tracking the files under `path` (kept on disk); returns them."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--", path], cwd=root, capture_output=True, text=True, check=False
+    )
+    files = listed.stdout.split()
+    if files:
+        subprocess.run(["git", "rm", "-r", "-q", "--cached", "--", path], cwd=root, check=False)
+    return files
+
+
 def run(args: argparse.Namespace) -> int:
     ds = dataset_config(args.dataset)
     commands = import_commands(ds, args.source, args.force)
@@ -172,6 +183,9 @@ def run(args: argparse.Namespace) -> int:
         if path.exists() or path.is_symlink():
             _remove(aside)
             path.rename(aside)
+    # A folder that git tracks (the .dvc files of an import of upstream files) cannot become a
+    # DVC output: untrack it for the new import, and track it again if the import fails.
+    untracked = _untrack(root, ds.path) if args.force else []
     if len(commands) > 1:
         target.mkdir()
     for command in commands:
@@ -182,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
                 _remove(path)
                 if aside.exists() or aside.is_symlink():
                     aside.rename(path)
+            if untracked:
+                subprocess.run(["git", "add", "-f", "--", *untracked], cwd=root, check=False)
             raise DataImportError(
                 f"`{' '.join(command)}` failed (exit {done.returncode}); see dvc's message above"
             )
