@@ -156,7 +156,7 @@ def _row(judge: str, a: Mapping[str, Any], baseline: LengthBaseline | None) -> d
 def _recorded(a: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """The identity of the length baseline aggregate recorded with this agreement, if any."""
     b = a.get("length_baseline")
-    if not b:
+    if not b or not b["n_pairs"]:  # nothing paired: no baseline to show
         return None
     return (a["source"], b["n_items"], b["n_pairs"], b["spearman"], b["kendall_tau"])
 
@@ -278,7 +278,7 @@ def render(table: dict[str, Any]) -> str:
     # judges and baselines in one order, so a baseline sits among the judges it separates
     entries.sort(key=lambda e: (e[0] is None, -(e[0] or 0.0)))
     lines += [text for _, text in entries]
-    missing = [r for r in table["rows"] if r["length_baseline"] is None]
+    missing = [r for r in table["rows"] if r["length_baseline"] is None and r["n_pairs"]]
     if missing:
         lines += [
             "",
