@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from parakh.errors import InputError
-from parakh.io import atomic_open, read_jsonl, write_jsonl
+from parakh.io import atomic_open, iter_json_objects, read_jsonl, write_jsonl
 from parakh.schema import Question
 
 
@@ -45,14 +46,14 @@ def test_written_files_are_readable_by_others(tmp_path: Path) -> None:
         ('{"id": "q1", "text": "hi", "language": "en"}\nnot json\n', 2, None),
         ('{"id": "q1", "text": "", "language": "en"}\n', 1, "text"),
         ('{"id": "q1", "language": "en"}\n', 1, "text"),
-        ('{"id": "q1", "text": "x", "language": "en", "asked_at": "yesterday"}\n', 1,
-         "asked_at"),
+        ('{"id": "q1", "text": "x", "language": "en", "asked_at": "yesterday"}\n', 1, "asked_at"),
         ('{"id": "q1", "text": "x", "language": "en", "colour": "red"}\n', 1, "colour"),
-        ('[1, 2]\n', 1, None),
+        ("[1, 2]\n", 1, None),
     ],
 )
-def test_strict_read_names_file_line_and_field(tmp_path: Path, content: str, line: int,
-                                               field: str | None) -> None:
+def test_strict_read_names_file_line_and_field(
+    tmp_path: Path, content: str, line: int, field: str | None
+) -> None:
     path = tmp_path / "questions.jsonl"
     path.write_text(content)
     with pytest.raises(InputError) as err:
@@ -67,3 +68,22 @@ def test_invalid_utf8_is_reported_with_its_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="invalid UTF-8") as err:
         read_jsonl(path, Question)
     assert err.value.line == 2
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_line_separator_inside_a_string_stays_in_its_row(tmp_path: Path, separator: str) -> None:
+    """JSON strings hold these raw (ensure_ascii=False); str.splitlines() would split at them."""
+    path = tmp_path / "rows.jsonl"
+    rows = [{"id": "a", "response": f"one{separator}two"}, {"id": "b", "response": "three"}]
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    assert [obj for _, obj in iter_json_objects(path)] == rows
+    assert [line for line, _ in iter_json_objects(path)] == [1, 2]
+
+
+def test_a_progress_row_with_a_line_separator_is_kept(tmp_path: Path) -> None:
+    from parakh.backends.runner import read_progress
+
+    path = tmp_path / "progress.jsonl"
+    row = {"_key": "q1", "response": "one\u2028two"}
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", "utf-8")
+    assert read_progress(path) == {"q1": row}

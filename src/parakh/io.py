@@ -89,13 +89,21 @@ def read_text(path: str | Path) -> str:
         raise InputError(path, f"invalid UTF-8 at byte {e.start}", line=line) from e
 
 
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSONL text, split at "\n" only (a "\r" before it is JSON whitespace).
+    Not `str.splitlines()`: it also splits at U+2028, U+2029, U+0085 and other separators,
+    which JSON strings hold raw (we write with ensure_ascii=False), so one answer containing
+    U+2028 would tear its row in two."""
+    return text.split("\n")
+
+
 def iter_json_objects(
     path: str | Path, label: str | Path | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) for each non-blank line of a JSONL file; errors name
     `label` (e.g. the path as a config gave it) or the path."""
     where = path if label is None else label
-    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+    for lineno, line in enumerate(jsonl_lines(read_text(path)), start=1):
         if not line.strip():
             continue
         try:

@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.cache import ResponseCache, request_hash
-from parakh.io import dumps
+from parakh.io import dumps, jsonl_lines
 
 FSYNC_EVERY_S = 0.5
 _KEY, _HASH, _OK = "_key", "_hash", "_ok"
@@ -32,7 +32,7 @@ def read_progress(path: Path) -> dict[str, dict[str, Any]]:
     done: dict[str, dict[str, Any]] = {}
     if not path.exists():
         return done
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in jsonl_lines(path.read_text(encoding="utf-8")):
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
