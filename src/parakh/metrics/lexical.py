@@ -54,7 +54,14 @@ def exact_match(prediction: str, references: Sequence[str], language: str | None
     if _is_blank(prediction):
         return 0.0
     normalized = normalize_answer(prediction, language)
-    return max(float(normalized == normalize_answer(ref, language)) for ref in references)
+    scores = []
+    for ref in references:
+        reference = normalize_answer(ref, language)
+        if not normalized.strip() and not reference.strip():
+            scores.append(_tokenless(prediction, ref))
+        else:
+            scores.append(float(normalized == reference))
+    return max(scores)
 
 
 def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
@@ -67,15 +74,26 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
     return (2 * precision * recall) / (precision + recall)
 
 
+def _tokenless(prediction: str, reference: str) -> float:
+    """Texts with no token on either side (only emoji or punctuation, which normalisation
+    drops): 1.0 when they are the same text, else 0.0, as exact match and chrF would say."""
+    return float(canonical_text(prediction).strip() == canonical_text(reference).strip())
+
+
 def token_f1(prediction: str, references: Sequence[str], language: str | None) -> float:
     """SQuAD v1.1 bag-of-tokens F1 on whitespace tokens of `normalize_answer` output."""
     check_references(references)
     if _is_blank(prediction):
         return 0.0
     prediction_tokens = normalize_answer(prediction, language).split()
-    return max(
-        _f1(prediction_tokens, normalize_answer(ref, language).split()) for ref in references
-    )
+    scores = []
+    for ref in references:
+        reference_tokens = normalize_answer(ref, language).split()
+        if not prediction_tokens and not reference_tokens:
+            scores.append(_tokenless(prediction, ref))
+        else:
+            scores.append(_f1(prediction_tokens, reference_tokens))
+    return max(scores)
 
 
 def _lcs_length(a: list[str], b: list[str]) -> int:
@@ -112,7 +130,14 @@ def rouge_l(prediction: str, references: Sequence[str], language: str | None) ->
     if _is_blank(prediction):
         return 0.0
     prediction_tokens = tokenize(prediction)
-    return max(_lcs_fmeasure(prediction_tokens, tokenize(ref)) for ref in references)
+    scores = []
+    for ref in references:
+        reference_tokens = tokenize(ref)
+        if not prediction_tokens and not reference_tokens:
+            scores.append(_tokenless(prediction, ref))
+        else:
+            scores.append(_lcs_fmeasure(prediction_tokens, reference_tokens))
+    return max(scores)
 
 
 _NON_ASCII_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
