@@ -195,3 +195,17 @@ def test_unknown_metric_and_unknown_format(tmp_path: Path) -> None:
     other.write_text("id\tlanguage\n")
     with pytest.raises(InputError, match="expected a .csv or .jsonl file"):
         score_file(other, "em", None)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n"])
+def test_an_empty_file_is_an_error_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", str(path), "--metrics", "f1", "--out", str(tmp_path / "o")])
+    assert exit_info.value.code != 0
+    err = capsys.readouterr().err
+    assert "empty.jsonl" in err and "has no rows to score" in err
+    assert not (tmp_path / "o").exists()

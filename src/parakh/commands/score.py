@@ -165,6 +165,8 @@ def score_file(path: Path, metric_list: str, out: Path | None) -> tuple[Path, di
     if not metrics:
         raise RowError(path, "no metrics given (--metrics)", reason="invalid_value")
     items = read_items(path, metrics)
+    if not items:  # nothing to score is a mistake (a wrong file, an empty export), not a result
+        raise RowError(path, "has no rows to score", reason="empty_file")
     scored = [(item, score_item(metrics, item)) for item in items]
     folder = out or path.with_name(f"{path.stem}.scores")
     write_jsonl(folder / "scores.jsonl", [score_row(item, scores) for item, scores in scored])
