@@ -19,18 +19,17 @@ from __future__ import annotations
 import argparse
 import shlex
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
 from parakh.commands import judges as judges_command
 from parakh.commands.import_data import dvc_executable
-from parakh.commands.protocol import ProtocolRunError, flow, models_matching
+from parakh.commands.protocol import flow, models_matching, run_exp
 from parakh.config import compose
 from parakh.config.judge_study import JudgeStudyConfig
 from parakh.config.loading import available, load_named
 from parakh.errors import ConfigError
-from parakh.paths import project_root, resolve
+from parakh.paths import resolve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -141,18 +140,15 @@ def run(args: argparse.Namespace) -> int:
     print(shlex.join(judges_command_line(study, args.judge_url)), flush=True)
     if not args.run:
         return 0
+    judges = study_judges(study, args.judge_url)
     reports = resolve("reports") / study.dataset
     with tempfile.TemporaryDirectory(prefix="parakh-judge-study-") as kept:
-        for judge, command in zip(study_judges(study, args.judge_url), commands, strict=True):
+        for judge, command in zip(judges, commands, strict=True):
             print(f"\n$ {shlex.join(command)}", flush=True)
-            done = subprocess.run([dvc_executable(), *command[1:]], cwd=project_root(), check=False)
-            if done.returncode != 0:
-                raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
+            run_exp(command, dvc_executable())
             shutil.copytree(reports / judge, Path(kept) / judge)
-        _put_back(Path(kept), reports, last=judge)
+        _put_back(Path(kept), reports, last=judges[-1])
     print()
     # a judge with nothing paired to the grades (say, reference metrics where the data has no
     # reference answers) is named under the table, not an error that hides the others
-    return judges_command.write_table(
-        study.dataset, study_judges(study, args.judge_url), allow_unscored=True
-    )
+    return judges_command.write_table(study.dataset, judges, allow_unscored=True)

@@ -148,7 +148,13 @@ def run(args: argparse.Namespace) -> int:
     print(shlex.join(command), flush=True)
     if not args.run:
         return 0
-    done = subprocess.run([dvc_executable(), *command[1:]], cwd=project_root(), check=False)
+    run_exp(command, dvc_executable())
+    return 0
+
+
+def run_exp(command: list[str], dvc: str) -> None:
+    """Run a `dvc ...` command line with the `dvc` executable in the project root; a failure
+    raises ProtocolRunError naming the command (dvc's own message is printed above it)."""
+    done = subprocess.run([dvc, *command[1:]], cwd=project_root(), check=False)
     if done.returncode != 0:
         raise ProtocolRunError(f"`{shlex.join(command)}` failed (exit {done.returncode})")
-    return 0
