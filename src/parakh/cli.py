@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from parakh import __version__
-from parakh.errors import ParakhError
+from parakh.errors import reported_as_errors
 
 STAGES = {
     "curate": "load a dataset, label languages, dedupe, redact PII, validate",
@@ -73,11 +73,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.print_help()
         sys.exit(0)
     module = importlib.import_module(f"parakh.commands.{COMMANDS[ns.command][0]}")
-    try:
+    with reported_as_errors():
         code = module.run(ns)
-    except ParakhError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(e.exit_code)
     sys.exit(code or 0)
 
 

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
 
 class ParakhError(Exception):
     """An error the user can fix; entry points print it without a traceback and exit 2."""
@@ -35,3 +41,52 @@ class MissingDependencyError(ParakhError):
 
     def __init__(self, what: str, install: str) -> None:
         super().__init__(f"{what} is not installed. Install it with:\n    {install}")
+
+
+class FileSystemError(ParakhError):
+    """The filesystem refused a read or a write: a full disk, no permission, a read-only mount.
+
+    Every output is written to a temporary file beside it and renamed into place, so a refused
+    write leaves the earlier file (or none) and no half-written one: fixing the cause and
+    running again is all it takes."""
+
+
+_FS_ADVICE = {
+    errno.ENOSPC: "the disk is full: free space on it (or move the project to a larger disk) "
+    "and run again; files already written are whole, so a rerun picks up from them",
+    errno.EDQUOT: "the disk quota is used up: free space under your quota and run again",
+    errno.EACCES: "permission denied: make the folder writable (`chmod -R u+w` on it) or run "
+    "from a copy of the project you own",
+    errno.EPERM: "operation not permitted: check the folder's owner and permissions",
+    errno.EROFS: "the filesystem is read-only: run from a copy of the project on a writable disk",
+}
+
+
+def filesystem_error(e: OSError) -> FileSystemError | None:
+    """A `FileSystemError` naming the file for a permission, read-only or full-disk error;
+    None for other OS errors (a refused connection, a bug), which keep their traceback."""
+    advice = _FS_ADVICE.get(e.errno or 0)
+    if advice is None:
+        return None
+    where = e.filename if e.filename is not None else "a file Parakh writes"
+    return FileSystemError(f"{where}: {e.strerror or e}; {advice}")
+
+
+@contextmanager
+def reported_as_errors() -> Iterator[None]:
+    """Around an entry point: a `ParakhError` (or a full disk, a refused write) prints as one
+    `error:` line and exits with its code, without a traceback."""
+    try:
+        yield
+    except ParakhError as e:
+        _exit(e)
+    except OSError as e:
+        error = filesystem_error(e)
+        if error is None:
+            raise
+        _exit(error)
+
+
+def _exit(error: ParakhError) -> NoReturn:
+    print(f"error: {error}", file=sys.stderr)
+    sys.exit(error.exit_code)

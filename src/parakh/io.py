@@ -38,9 +38,12 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp_name, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
+        if isinstance(e, OSError) and e.filename is None and e.errno is not None:
+            # a write or fsync refused (a full disk) names no file: name the one being written
+            raise OSError(e.errno, e.strerror, str(target)) from e
         raise
 
 

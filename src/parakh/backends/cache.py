@@ -4,17 +4,13 @@ The key holds the backend identity (backend, model id, revision or weights hash)
 request (messages, sampling params incl. seed, JSON schema); it leaves out timeouts, retries
 and concurrency, which do not change the output. One file, outside the package, safe to delete.
 
-Several processes on one host (parallel shards, sweep jobs) may share the file: SQLite's WAL
-mode lets readers go on while one writes, and writers wait their turn (`busy_timeout`). SQLite
-does not wait but fails at once ("database is locked") when processes open a fresh file together
-and race to switch it to WAL, so opening retries that step. WAL needs shared memory between the
-processes: on a network filesystem give each node its own cache file (`paths.cache`).
+Several processes on one host (parallel shards, sweep jobs) may share the file: see
+`parakh.sqlite_store` for how it is opened, and what a damaged file gives.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 import time
 from pathlib import Path
@@ -22,8 +18,7 @@ from typing import Any
 
 from parakh.backends.base import ChatRequest, Completion
 from parakh.hashing import sha256_obj
-
-BUSY_TIMEOUT_S = 60.0
+from parakh.sqlite_store import open_store, readable
 
 
 def request_hash(identity: dict[str, Any], request: ChatRequest) -> str:
@@ -35,25 +30,24 @@ class ResponseCache:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-        _use_wal(self._db)
+        self._db = open_store(
+            self.path,
+            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT NOT NULL, "
+            "prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, created REAL)",
+        )
         # WAL + NORMAL: a committed entry survives a process crash; only a power cut can lose
         # the last few, which are then simply recomputed. Saves an fsync per response.
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT NOT NULL, "
-            "prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, created REAL)"
-        )
-        _add_finish_reason(self._db)
+        with readable(self.path):
+            _add_finish_reason(self._db)
 
     def get(self, key: str) -> Completion | None:
-        row = self._db.execute(
-            "SELECT text, prompt_tokens, completion_tokens, latency_s, finish_reason "
-            "FROM responses WHERE key=?",
-            (key,),
-        ).fetchone()
+        with readable(self.path):
+            row = self._db.execute(
+                "SELECT text, prompt_tokens, completion_tokens, latency_s, finish_reason "
+                "FROM responses WHERE key=?",
+                (key,),
+            ).fetchone()
         if row is None:
             return None
         return Completion(
@@ -69,40 +63,26 @@ class ResponseCache:
         """Store successful completions only: errors are retried on the next run."""
         if not completion.ok:
             return
-        self._db.execute(
-            "INSERT OR REPLACE INTO responses (key, text, prompt_tokens, completion_tokens, "
-            "latency_s, created, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                key,
-                completion.text,
-                completion.prompt_tokens,
-                completion.completion_tokens,
-                completion.latency_s,
-                time.time(),
-                completion.finish_reason,
-            ),
-        )
+        with readable(self.path):
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses (key, text, prompt_tokens, completion_tokens, "
+                "latency_s, created, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    completion.text,
+                    completion.prompt_tokens,
+                    completion.completion_tokens,
+                    completion.latency_s,
+                    time.time(),
+                    completion.finish_reason,
+                ),
+            )
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
     def close(self) -> None:
         self._db.close()
-
-
-def _use_wal(db: sqlite3.Connection) -> None:
-    """Switch the file to WAL, retrying while another process holds the lock the switch needs
-    (SQLite answers that case at once, without waiting in its busy handler). Where WAL is not
-    available the file keeps its rollback journal: slower, as safe."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as e:
-            if "locked" not in str(e) or time.monotonic() > deadline:
-                raise
-        time.sleep(random.uniform(0.005, 0.05))
 
 
 def _add_finish_reason(db: sqlite3.Connection) -> None:

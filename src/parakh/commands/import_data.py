@@ -199,7 +199,9 @@ def run(args: argparse.Namespace) -> int:
             if untracked:
                 subprocess.run(["git", "add", "-f", "--", *untracked], cwd=root, check=False)
             raise DataImportError(
-                f"`{' '.join(command)}` failed (exit {done.returncode}); see dvc's message above"
+                f"`{' '.join(command)}` failed (exit {done.returncode}); see dvc's message "
+                f"above. {_failure_hint(ds, command, args.source)} Nothing was changed: "
+                f"{ds.path} holds what it held before."
             )
     for _, aside in moved:
         _remove(aside)
@@ -210,3 +212,17 @@ def run(args: argparse.Namespace) -> int:
         f"git add {' '.join(tracked)} {ignore} && git commit -m 'Import {ds.name}'"
     )
     return 0
+
+
+def _failure_hint(ds: DatasetConfig, command: list[str], source: str | None) -> str:
+    """What to check when dvc could not bring the data (dvc's own message for a path that
+    upstream lacks is a bare `unexpected error - ['<path>']`)."""
+    conf = f"conf/dataset/{ds.name}.yaml"
+    if command[1] == "import":
+        repo, path, rev = command[2], command[3], command[command.index("--rev") + 1]
+        return (
+            f"Check that {path} exists in {repo} at commit {rev} (`source` in {conf}), and "
+            "that git can reach the repository."
+        )
+    where = source if source is not None else f"the `source.url` of {conf}"
+    return f"Check that {where} can be read from this machine."

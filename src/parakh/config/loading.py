@@ -13,7 +13,7 @@ from omegaconf import DictConfig, OmegaConf
 from pydantic import BaseModel, ValidationError
 
 from parakh.config.schema import ParakhConfig
-from parakh.errors import ConfigError, ParakhError
+from parakh.errors import ConfigError, reported_as_errors
 from parakh.paths import conf_dir, project_root
 
 GROUPS = (
@@ -123,13 +123,10 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
 
         @hydra.main(config_path=str(conf_dir()), config_name="config", version_base="1.3")
         def _app(cfg: DictConfig) -> None:
-            try:
+            with reported_as_errors():
                 config = validate(cfg)
                 check_dvc_run(config.models, project_root())  # params.yaml and conf/ agree
                 task(config)
-            except ParakhError as e:
-                print(f"error: {e}", file=sys.stderr)
-                sys.exit(e.exit_code)
 
         _app()
 
@@ -146,8 +143,5 @@ def _stage_name(task: Callable[..., object]) -> str:
 
 
 def check_overrides_or_exit(argv: Sequence[str]) -> None:
-    try:
+    with reported_as_errors():
         check_group_overrides([a for a in argv if not a.startswith("-")])
-    except ParakhError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(e.exit_code)

@@ -2,12 +2,12 @@
 
 The key is sha256 of the embedder's identity (model, revision, prefixes), the role (query or
 passage) and the exact text; nothing else (batch size, timeouts) changes a vector. One SQLite
-file outside the package, next to the response cache, safe to delete.
+file outside the package, next to the response cache, safe to delete (opened as
+`parakh.sqlite_store` says).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ import numpy as np
 
 from parakh.hashing import sha256_obj
 from parakh.retrieval.embedders import Embedder
+from parakh.sqlite_store import open_store, readable
 
 
 def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:
@@ -25,13 +26,10 @@ def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:
 class EmbeddingCache:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA busy_timeout=60000")
-        self._db.execute(
+        self._db = open_store(
+            self.path,
             "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
-            "vector BLOB NOT NULL)"
+            "vector BLOB NOT NULL)",
         )
 
     def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
@@ -40,9 +38,10 @@ class EmbeddingCache:
         for i in range(0, len(unique), 500):
             part = unique[i : i + 500]
             marks = ",".join("?" * len(part))
-            rows = self._db.execute(
-                f"SELECT key, dim, vector FROM embeddings WHERE key IN ({marks})", part
-            ).fetchall()
+            with readable(self.path):
+                rows = self._db.execute(
+                    f"SELECT key, dim, vector FROM embeddings WHERE key IN ({marks})", part
+                ).fetchall()
             for key, dim, blob in rows:
                 vector = np.frombuffer(blob, dtype=np.float32)
                 if vector.shape == (dim,):
@@ -54,7 +53,7 @@ class EmbeddingCache:
             (key, int(v.shape[0]), np.ascontiguousarray(v, dtype=np.float32).tobytes())
             for key, v in items
         ]
-        with self._db:
+        with readable(self.path), self._db:
             self._db.execute("BEGIN")
             self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", rows)
 
