@@ -9,6 +9,7 @@ Two transports send the same JSON body the request builder made:
 
 Either way a call ends as parsed JSON, or as `CallFailed` saying why, whether another try is
 worth it, how long the server asked us to wait, and what the failure says of the server's health.
+Every reason is scrubbed of the API key (`secrets.SecretScrubber`, whole text first, then cut).
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from parakh import __version__
+from parakh.backends.secrets import SecretScrubber
 from parakh.backends.server_pool import Outcome
 from parakh.backends.structured_outputs import is_schema_rejection
 from parakh.config.model import OpenAIModel
@@ -26,6 +29,8 @@ from parakh.errors import ConfigError, MissingDependencyError
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 INSTALL = "pip install 'parakh[openai]'"
+REASON_CHARS = 300  # of a server's error body kept in a row
+Scrub = Callable[[str], str]
 
 
 class CallFailed(Exception):
@@ -71,12 +76,13 @@ def retry_after_seconds(headers: Any) -> float | None:
     return max(0.0, parsed.timestamp() - time.time())
 
 
-def status_failure(status: int, text: str, headers: Any) -> CallFailed:
+def status_failure(status: int, text: str, headers: Any, scrub: Scrub) -> CallFailed:
     """An HTTP error answer: 408/409/425/429 and 5xx are worth another try, other 4xx are not;
-    a 400 that refuses the response_format schema is told apart (the run cannot go on)."""
+    a 400 that refuses the response_format schema is told apart (the run cannot go on).
+    The body is scrubbed whole before it is cut: a key crossing the cut would survive."""
     retryable = status in RETRYABLE_STATUS or status >= 500
     return CallFailed(
-        f"HTTP {status}: {text[:300]}",
+        f"HTTP {status}: {scrub(text)[:REASON_CHARS]}",
         retryable=retryable,
         retry_after=retry_after_seconds(headers) if retryable else None,
         schema_rejected=is_schema_rejection(status, text),
@@ -107,7 +113,7 @@ def _azure_check(cfg: OpenAIModel) -> None:
 class AiohttpTransport:
     """Posts over one aiohttp session, created on the event loop that uses it."""
 
-    def __init__(self, cfg: OpenAIModel, api_key: str) -> None:
+    def __init__(self, cfg: OpenAIModel, api_key: str, scrub: Scrub) -> None:
         try:
             import aiohttp
         except ImportError as e:
@@ -115,6 +121,7 @@ class AiohttpTransport:
         _azure_check(cfg)
         self._aiohttp = aiohttp
         self.cfg = cfg
+        self._scrub = scrub
         self._headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -153,17 +160,18 @@ class AiohttpTransport:
                 raw = await response.read()
                 if response.status >= 400:
                     text = raw.decode("utf-8", errors="replace")
-                    raise status_failure(response.status, text, response.headers)
+                    raise status_failure(response.status, text, response.headers, self._scrub)
         except TimeoutError as e:  # aiohttp's ServerTimeoutError is one too
             raise CallFailed(
                 f"timeout: no answer within {self.cfg.timeout_s:g} s",
                 outcome=Outcome.TIMED_OUT,
             ) from e
         except aiohttp.ClientPayloadError as e:
-            raise CallFailed(f"malformed response: {type(e).__name__}: {e}") from e
+            raise CallFailed(self._scrub(f"malformed response: {type(e).__name__}: {e}")) from e
         except aiohttp.ClientError as e:  # refused, reset, dropped: the server is not there
             raise CallFailed(
-                f"connection error: {type(e).__name__}: {e}", outcome=Outcome.UNREACHABLE
+                self._scrub(f"connection error: {type(e).__name__}: {e}"),
+                outcome=Outcome.UNREACHABLE,
             ) from e
         return parse_json(raw)
 
@@ -176,7 +184,7 @@ class AiohttpTransport:
 class SdkTransport:
     """Posts through the openai SDK's async client: one client per server."""
 
-    def __init__(self, cfg: OpenAIModel, api_key: str) -> None:
+    def __init__(self, cfg: OpenAIModel, api_key: str, scrub: Scrub) -> None:
         try:
             import openai
         except ImportError as e:
@@ -184,6 +192,7 @@ class SdkTransport:
         _azure_check(cfg)
         self._openai = openai
         self.cfg = cfg
+        self._scrub = scrub
         self._api_key = api_key
         self._clients: dict[str, Any] = {}
 
@@ -218,7 +227,7 @@ class SdkTransport:
         try:
             raw = await self._client(base_url).post(path, body=body, cast_to=bytes)
         except openai.APIStatusError as e:
-            raise status_failure(e.status_code, str(e), e.response.headers) from e
+            raise status_failure(e.status_code, str(e), e.response.headers, self._scrub) from e
         except openai.APITimeoutError as e:
             raise CallFailed(
                 f"timeout: no answer within {self.cfg.timeout_s:g} s ({type(e).__name__})",
@@ -226,7 +235,8 @@ class SdkTransport:
             ) from e
         except openai.APIConnectionError as e:
             raise CallFailed(
-                f"connection error: {type(e).__name__}: {e}", outcome=Outcome.UNREACHABLE
+                self._scrub(f"connection error: {type(e).__name__}: {e}"),
+                outcome=Outcome.UNREACHABLE,
             ) from e
         return parse_json(raw)
 
@@ -236,7 +246,10 @@ class SdkTransport:
         self._clients.clear()
 
 
-def make_transport(cfg: OpenAIModel, api_key: str) -> Transport:
+def make_transport(cfg: OpenAIModel, api_key: str, scrub: Scrub | None = None) -> Transport:
+    """The model's transport; `scrub` cleans every failure reason (default: echoed auth
+    headers only, for a caller that has no key to look for)."""
+    scrub = scrub or SecretScrubber()
     if cfg.transport == "sdk":
-        return SdkTransport(cfg, api_key)
-    return AiohttpTransport(cfg, api_key)
+        return SdkTransport(cfg, api_key, scrub)
+    return AiohttpTransport(cfg, api_key, scrub)
