@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -35,6 +35,7 @@ from parakh.hashing import sha256_text
 from parakh.io import iter_json_objects, read_text, validate_row
 from parakh.layout import Layout, spec_path
 from parakh.schema import Question
+from parakh.stats.coverage import Coverage, Key, Where, check, duplicates_text, key_text
 from parakh.tracking.runspec import input_hashes
 
 T = TypeVar("T")
@@ -154,7 +155,9 @@ def merge_rows(
     questions: Sequence[Question],
     *,
     section: Callable[[M], int] | None = None,
-    every_question: bool = True,
+    key: Callable[[M], Key] | None = None,
+    expected: Iterable[Key] | None = None,
+    what: str = "question",
 ) -> MergedRows[M]:
     """Rows of every shard, ordered as a single run orders them.
 
@@ -162,13 +165,14 @@ def merge_rows(
     metrics for every question, then rubric rows for every question), so a stable sort by
     (section, question position) restores that order: all rows of one question come from one
     shard, in the order that shard wrote them. Each row's question must belong to its shard's
-    hash (else the shards overlap or were split with another num_shards); with
-    `every_question`, each question must have a row.
+    hash (else the shards overlap or were split with another num_shards). Each row's `key`
+    (default: its question id, `what` in messages) must be one of `expected` (default: each
+    question once) and appear once (`parakh.stats.coverage`); every expected key needs a row.
     """
     count = len(files)
     position = {q.id: k for k, q in enumerate(questions)}
     keyed: list[tuple[tuple[int, int], dict[str, Any], M]] = []
-    seen: set[str] = set()
+    located: list[tuple[Key, Where]] = []
     for index, path in enumerate(files):
         for line, obj in iter_json_objects(path):
             row = validate_row(model, obj, path, line)
@@ -188,20 +192,43 @@ def merge_rows(
                     f"{index}: the shards overlap (split with another num_shards?); re-run it",
                     line=line,
                 )
-            seen.add(question_id)
+            located.append(((question_id,) if key is None else key(row), Where(path, line)))
             keyed.append(((section(row) if section else 0, position[question_id]), obj, row))
-    if every_question:
-        absent = [q.id for q in questions if q.id not in seen]
-        if absent:
-            owner = shard_of(absent[0], count)
-            more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
-            raise InputError(
-                files[owner],
-                f"no row for question '{absent[0]}'{more}: shard {owner} of {count} ran on "
-                "other questions; re-run it",
-            )
+    _check_shard_coverage(
+        files, check([(q.id,) for q in questions] if expected is None else expected, located), what
+    )
     keyed.sort(key=lambda entry: entry[0])
     return MergedRows([obj for _, obj, _ in keyed], [row for _, _, row in keyed])
+
+
+def _check_shard_coverage(files: Sequence[Path], coverage: Coverage, what: str) -> None:
+    """A key twice (in one shard: a shard is one run's rows), a key no one expects, or an
+    expected key without a row: an InputError naming the shard file, and the line."""
+    count = len(files)
+    if coverage.duplicates:
+        places = next(iter(coverage.duplicates.values()))
+        raise InputError(
+            places[0].path,
+            f"{duplicates_text(coverage, what)}: a shard holds one row per {what}; its rows "
+            "were written twice (appended to?): re-run it",
+        )
+    if coverage.unexpected:
+        unexpected, where = next(iter(coverage.unexpected.items()))
+        more = f" (and {len(coverage.unexpected) - 1} more)" if len(coverage.unexpected) > 1 else ""
+        raise InputError(
+            where.path,
+            f"{what} {key_text(unexpected)}{more} is not one this run writes: the shard ran with "
+            "another config; re-run it",
+            line=where.line,
+        )
+    if coverage.missing:
+        owner = shard_of(coverage.missing[0][0], count)
+        more = f" (and {len(coverage.missing) - 1} more)" if len(coverage.missing) > 1 else ""
+        raise InputError(
+            files[owner],
+            f"no row for {what} {key_text(coverage.missing[0])}{more}: shard {owner} of "
+            f"{count} ran on other questions; re-run it",
+        )
 
 
 def _differences(a: Any, b: Any, prefix: str = "") -> list[str]:

@@ -20,17 +20,20 @@ from typing import Any
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
-from parakh.io import read_jsonl, write_json, write_jsonl
+from parakh.errors import InputError, ParakhError
+from parakh.io import iter_json_objects, read_jsonl, validate_row, write_json, write_jsonl
 from parakh.judging.llm_judge import judge_rubrics
 from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric import load_rubric
 from parakh.judging.summary import judge_summary
 from parakh.layout import Layout, generation_name, spec_path
+from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.metrics.scoring import resolve_metrics
 from parakh.paths import resolve
 from parakh.scale.shard import ShardSpec, merge_count, merge_rows, merged_run_spec, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.stats.coverage import Where, check, duplicates_text, some_keys
 from parakh.tracking.runspec import write_run_spec
 
 
@@ -49,6 +52,12 @@ def run(
     `population` (default `questions`) is the whole dataset when `questions` is one shard."""
     judge = cfg.judge
     by_id = {g.question_id: g for g in generations}
+    unanswered = [q.id for q in questions if q.id not in by_id]
+    if unanswered:
+        raise ParakhError(
+            f"no generation for {len(unanswered)} of {len(questions)} questions: "
+            f"{some_keys([(i,) for i in unanswered])}"
+        )
     metrics = resolve_metrics(judge.reference_metrics)
     rows: list[Judgment] = []
     for q in questions:
@@ -87,6 +96,47 @@ def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
     )
 
 
+def read_generations(
+    path: Path, questions: list[Question], questions_path: Path
+) -> list[Generation]:
+    """The answers in `path`: exactly one for each of `questions`. A missing file, a question
+    answered twice, an answer to a question not in `questions_path`, or a question without an
+    answer is an InputError naming the file, the lines or the ids (`parakh.stats.coverage`)."""
+    rerun = f"re-run the generate stage for '{path.stem}' (`dvc repro` does)"
+    if not path.is_file():
+        raise InputError(path, f"no answers to judge: {rerun}")
+    located = [
+        (line, validate_row(Generation, obj, path, line)) for line, obj in iter_json_objects(path)
+    ]
+    coverage = check(
+        [(q.id,) for q in questions],
+        [((g.question_id,), Where(path, line)) for line, g in located],
+    )
+    if coverage.duplicates:
+        raise InputError(
+            path,
+            f"{duplicates_text(coverage, 'question')}: one answer per question, or the judge "
+            f"would score one of them and drop the other; {rerun}",
+        )
+    if coverage.unexpected:
+        (question_id,), where = next(iter(coverage.unexpected.items()))
+        more = len(coverage.unexpected) - 1
+        raise InputError(
+            path,
+            f"question '{question_id}' is not in {questions_path}"
+            + (f" (nor are {more} more)" if more else "")
+            + f": these answers are to other questions; {rerun}",
+            line=where.line,
+        )
+    if coverage.missing:
+        raise InputError(
+            path,
+            f"no answer for {len(coverage.missing)} of {coverage.expected} questions of "
+            f"{questions_path}: {some_keys(coverage.missing)}; {rerun}",
+        )
+    return [g for _, g in located]
+
+
 def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
     return {
         "questions": layout.curated_questions,
@@ -100,7 +150,9 @@ def main_task(cfg: ParakhConfig) -> None:
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
     questions = read_jsonl(layout.curated_questions, Question)
-    generations = read_jsonl(layout.generations(generation_name(cfg)), Generation)
+    generations = read_generations(
+        layout.generations(generation_name(cfg)), questions, layout.curated_questions
+    )
     retrievals = read_jsonl(layout.retrieval, Retrieval)
     judged = questions if shard is None else shard.select(questions, lambda q: q.id)
     cache = ResponseCache(resolve(cfg.paths.cache))
@@ -134,12 +186,15 @@ def merge_task(cfg: ParakhConfig) -> None:
         files, config={"judge": cfg.judge.model_dump()}, inputs=run_inputs(cfg, layout)
     )
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
+    metrics = judged_metrics(cfg.judge)
     merged = merge_rows(
         files,
         Judgment,
         questions,
         section=lambda row: int(row.metric in rubric_metrics),  # as `run` orders them
-        every_question=False,  # a question may have no row (NoMIRACL rows only on its subset)
+        key=lambda row: (row.question_id, metric_slot(row.metric, metrics)),
+        expected=[(q.id, metric) for q in questions for metric in metrics],
+        what="(question, metric)",
     )
     summary = summarize(cfg, merged.rows)
     write_jsonl(out, merged.plain)

@@ -1,0 +1,32 @@
+"""The metrics a judge config writes a row of for every question, and which of them a row fills.
+
+The judge stage writes, for each question, one row per reference metric and one per rubric
+criterion, whatever happens: a failed answer, a question outside the rubric sample or without a
+reference gets an `error` or `skipped` row, never no row. `nomiracl` is one slot filled by
+whichever verdict metric the question's subset gives (`nomiracl_hallucination`,
+`nomiracl_error`, or bare `nomiracl` on a row without a subset). Coverage checks
+(`parakh.stats.coverage`) expect exactly these (question, metric) rows.
+"""
+
+from __future__ import annotations
+
+from parakh.config.judge import JudgeConfig
+from parakh.metrics.nomiracl import METRIC_OF_SUBSET
+from parakh.metrics.registry import NOMIRACL, resolve_metric_name
+
+NOMIRACL_METRICS = frozenset({NOMIRACL, *METRIC_OF_SUBSET.values()})
+
+
+def judged_metrics(judge: JudgeConfig) -> list[str]:
+    """Reference metrics (registry names, aliases resolved), then rubric criteria, as the judge
+    stage writes them; each appears once."""
+    from parakh.judging.rubric import load_rubric  # rubric files: loaded only when asked
+
+    names = [resolve_metric_name(name) for name in judge.reference_metrics]
+    names += [metric for rubric in judge.rubrics for metric in load_rubric(rubric).metrics]
+    return list(dict.fromkeys(names))
+
+
+def metric_slot(metric: str, metrics: list[str]) -> str:
+    """The expected metric a row of `metric` fills: `nomiracl` for its verdict metrics."""
+    return NOMIRACL if metric in NOMIRACL_METRICS and NOMIRACL in metrics else metric

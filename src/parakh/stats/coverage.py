@@ -1,0 +1,106 @@
+"""Coverage of per-sample rows: is every expected row there, exactly once, and nothing else?
+
+A run is complete only when every expected output exists. A key names one expected row: a
+question id for a model's answers, (question id, model, metric) for judge rows. `check` sets
+the rows read (each with the file and line it came from) against the expected keys and returns
+what is missing, duplicated or unexpected, so the judge stage, `parakh merge-shards` and
+`aggregate` mean one thing by "complete" and name the same keys when a run is not.
+
+It sits in `stats/` because every stage that reads per-sample rows (generate's and judge's
+merges, judge, aggregate) already depends on it in dvc.yaml; it needs nothing but the keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+Key = tuple[str, ...]
+SHOWN = 5  # keys named in a message; the count says how many more
+
+
+@dataclass(frozen=True)
+class Where:
+    """The file and line a row was read from."""
+
+    path: Path
+    line: int
+
+
+@dataclass
+class Coverage:
+    """Expected keys against the rows read: `missing` in expected order, `duplicates` with every
+    place the key was read, `unexpected` with its first place, both in reading order."""
+
+    expected: int
+    missing: list[Key] = field(default_factory=list)
+    duplicates: dict[Key, list[Where]] = field(default_factory=dict)
+    unexpected: dict[Key, Where] = field(default_factory=dict)
+
+    @property
+    def covered(self) -> int:
+        """Expected keys with at least one row."""
+        return self.expected - len(self.missing)
+
+    @property
+    def complete(self) -> bool:
+        return not (self.missing or self.duplicates or self.unexpected)
+
+    @property
+    def rows_text(self) -> str:
+        return f"{self.covered} of {self.expected} rows"
+
+
+def check(expected: Iterable[Key], rows: Iterable[tuple[Key, Where]]) -> Coverage:
+    """Which `expected` keys have no row, which keys have several, which were not expected."""
+    wanted = list(dict.fromkeys(expected))
+    wanted_set = set(wanted)
+    places: dict[Key, list[Where]] = {}
+    unexpected: dict[Key, Where] = {}
+    for key, where in rows:
+        if key not in wanted_set:
+            unexpected.setdefault(key, where)
+        places.setdefault(key, []).append(where)
+    return Coverage(
+        expected=len(wanted),
+        missing=[k for k in wanted if k not in places],
+        duplicates={k: found for k, found in places.items() if len(found) > 1},
+        unexpected=unexpected,
+    )
+
+
+def key_text(key: Key) -> str:
+    """`'demo-071'` for a one-part key, `(demo-071, smollm2, chrf)` for a longer one."""
+    return f"'{key[0]}'" if len(key) == 1 else f"({', '.join(key)})"
+
+
+def some_keys(keys: Sequence[Key], shown: int = SHOWN) -> str:
+    """The first `shown` keys, and how many more there are."""
+    text = ", ".join(key_text(k) for k in keys[:shown])
+    return text + (f" and {len(keys) - shown} more" if len(keys) > shown else "")
+
+
+def places_text(places: Sequence[Where]) -> str:
+    """`lines 3 and 9` of one file; with several files, each line with its file."""
+    if len({p.path for p in places}) == 1:
+        lines = [str(p.line) for p in places]
+        return f"lines {', '.join(lines[:-1])} and {lines[-1]}"
+    return ", ".join(f"{p.path} line {p.line}" for p in places)
+
+
+def duplicates_text(coverage: Coverage, what: str) -> str:
+    """`<what> <key> has 2 rows (lines 3 and 9)`, then how many more keys are duplicated."""
+    keys = list(coverage.duplicates)
+    first = keys[0]
+    text = (
+        f"{what} {key_text(first)} has {len(coverage.duplicates[first])} rows "
+        f"({places_text(coverage.duplicates[first])})"
+    )
+    if len(keys) > 1:
+        more = "; ".join(
+            f"{key_text(k)} ({places_text(coverage.duplicates[k])})" for k in keys[1:SHOWN]
+        )
+        rest = f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else ""
+        text += f"; {len(keys) - 1} more keys are duplicated: {more}{rest}"
+    return text
