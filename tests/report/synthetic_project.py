@@ -21,6 +21,12 @@ MODELS = ["alpha", "beta", "gamma"]
 LANGUAGES = ["en", "hi", "ta"]
 CATEGORIES = [["kb-update"], ["code-mixed", "romanized"], [], ["misspelled"]]
 METRICS = {"factual_correctness": 2.0, "coherence": 2.0, "token_f1": 1.0, "chrf": 100.0}
+# The judge config (conf/judge/smoke.yaml) of the rows: the metrics above, no others.
+JUDGE_METRICS = {
+    "rubrics": ["factual_correctness", "coherence"],
+    "reference_metrics": ["token_f1", "chrf"],
+}
+JUDGE_OVERRIDES = [f"judge.{key}=[{','.join(names)}]" for key, names in JUDGE_METRICS.items()]
 # alpha is clearly better than beta, beta a little better than gamma.
 SKILL = {"alpha": 0.8, "beta": 0.45, "gamma": 0.4}
 N_QUESTIONS = 24
@@ -90,6 +96,11 @@ def make_project(root: Path, models: list[str] = MODELS) -> Path:
     """A project folder: conf/ (copied), params.yaml, and the inputs of `aggregate`."""
     root.mkdir(parents=True, exist_ok=True)
     shutil.copytree(REPO / "conf", root / "conf", dirs_exist_ok=True)
+    # The judge scores exactly the metrics of the rows, as a judge stage would have written them.
+    judge_file = root / "conf" / "judge" / "smoke.yaml"
+    judge = yaml.safe_load(judge_file.read_text(encoding="utf-8"))
+    judge.update(JUDGE_METRICS)
+    judge_file.write_text(yaml.safe_dump(judge, sort_keys=False), encoding="utf-8")
     params = {
         "datasets": ["demo"],
         "models": list(models),

@@ -139,7 +139,9 @@ def test_each_judge_has_its_own_report_folder(project: Path) -> None:
     for model in MODELS:
         rows = [r for r in judgments(model, judge="reference") if r.scale_max != 2.0]
         write_jsonl(project / f"data/processed/demo/judge/reference/{model}.jsonl", rows)
-    aggregate.main_task(compose(["tracking.enabled=false", "judge=reference"]))
+    # the reference judge as it wrote these rows: the synthetic project's reference metrics
+    reference = ["judge=reference", "judge.reference_metrics=[token_f1,chrf]"]
+    aggregate.main_task(compose(["tracking.enabled=false", *reference]))
     assert _files(project / "reports/demo/smoke") == smoke
     assert sorted(p.name for p in (project / "reports/demo").iterdir()) == ["reference", "smoke"]
     document = json.loads((project / "reports/demo/reference/leaderboard.json").read_text())
@@ -154,11 +156,12 @@ def test_reference_only_judge_ranks_by_its_first_metric(project: Path) -> None:
         path = project / f"data/processed/demo/judge/smoke/{model}.jsonl"
         rows = [json.loads(line) for line in path.read_text().splitlines()]
         write_jsonl(path, [r for r in rows if r["scale_max"] != 2.0])
-    aggregate.main_task(compose(["tracking.enabled=false"]))
+    reference_only = ["tracking.enabled=false", "judge.rubrics=[]"]  # as these rows were judged
+    aggregate.main_task(compose(reference_only))
     document = json.loads((project / "reports/demo/smoke/leaderboard.json").read_text())
     assert document["primary_metric"] == "chrf" and WEIGHTED not in document["metrics"]
     with pytest.raises(ConfigError, match="Unknown metric 'bleu'"):
-        aggregate.main_task(compose(["tracking.enabled=false", "aggregate.primary_metric=bleu"]))
+        aggregate.main_task(compose([*reference_only, "aggregate.primary_metric=bleu"]))
 
 
 def test_configured_human_grades_reach_the_report(project: Path) -> None:

@@ -8,6 +8,10 @@ from parakh.config.base import Strict
 from parakh.stats.scales import ScaleMapping
 
 
+def _is_false(value: object) -> bool:
+    return value is False
+
+
 class StatisticsConfig(Strict):
     """Seeded uncertainty: the same inputs and these settings give identical intervals."""
 
@@ -45,6 +49,13 @@ class AggregateConfig(Strict):
         gt=0,
         description="the weighted aggregate is reported on 0..weighted_scale (its 0..1 mean "
         "times this; 2 gives HEALTH-PARIKSHA's AGG scale)",
+    )
+    allow_partial: bool = Field(
+        default=False,
+        # absent, not false, from dumped configs: a complete run's outputs stay byte-identical
+        exclude_if=_is_false,
+        description="aggregate judge rows that miss some (question, model, metric) rows and "
+        "mark every output as a partial run; false: missing rows are an error naming them",
     )
 
     @field_validator("weights")

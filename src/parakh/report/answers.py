@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from parakh.report.html_parts import esc, json_attr, page
+from parakh.report.html_parts import esc, json_attr, page, partial_banner
 from parakh.report.items import system_name
 from parakh.schema import Generation, Judgment, Question
 
@@ -84,8 +84,10 @@ def render_answers(
     models: list[str],
     *,
     title: str,
+    partial: str | None = None,
 ) -> str:
-    """The page; `generations` by model name (a model without a file is shown as missing)."""
+    """The page; `generations` by model name (a model without a file is shown as missing);
+    `partial`: a partial run's banner text."""
     answers = {model: {g.question_id: g for g in rows} for model, rows in generations.items()}
     scores: dict[str, dict[str, list[Judgment]]] = defaultdict(lambda: defaultdict(list))
     systems: dict[str, str] = {}
@@ -163,5 +165,5 @@ def render_answers(
         '<p class="note">Scores are scaled to 0..1; a question shows when any model\'s score '
         "for the chosen metric is in range.</p></div>"
     )
-    body = f"<h1>{esc(title)}</h1>{filters}{''.join(articles)}"
+    body = f"<h1>{esc(title)}</h1>{partial_banner(partial)}{filters}{''.join(articles)}"
     return page(title, body, FILTER_SCRIPT)

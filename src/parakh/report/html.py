@@ -10,7 +10,15 @@ import yaml
 
 from parakh.report.agreement import MetricAgreement
 from parakh.report.agreement_html import agreement_section
-from parakh.report.html_parts import bar_chart, colour, esc, is_light, page, table
+from parakh.report.html_parts import (
+    bar_chart,
+    colour,
+    esc,
+    is_light,
+    page,
+    partial_banner,
+    table,
+)
 from parakh.report.judge_bias import JudgeBias, bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
 from parakh.report.tables import format_cell, format_mean, metric_heading, weights_line
@@ -32,6 +40,7 @@ class ReportContext:
     answers_page: str | None = "answers.html"
     n_questions: int = 0
     primary_note: str | None = None
+    partial: str | None = None  # a partial run's banner text; None: the run is complete
 
 
 def _cell_html(cell: Cell | None, *, best: bool = False) -> str:
@@ -302,6 +311,7 @@ def render_report(board: Leaderboard, ctx: ReportContext) -> str:
     body = "".join(
         [
             f"<h1>Parakh report: {esc(ctx.dataset)}</h1>",
+            partial_banner(ctx.partial),
             nav,
             warning,
             summary,

@@ -175,6 +175,14 @@ def page(title: str, body: str, script: str = "") -> str:
     )
 
 
+def partial_banner(text: str | None) -> str:
+    """The warning at the top of every page of a partial run (`aggregate.allow_partial`);
+    nothing for a complete run."""
+    if text is None:
+        return ""
+    return f'<p class="warn" id="partial-run"><b>{esc(text)}.</b></p>'
+
+
 def json_attr(value: object) -> str:
     """JSON for a data-* attribute (escaped for HTML)."""
     return esc(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))

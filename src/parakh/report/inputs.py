@@ -35,6 +35,7 @@ class AggregateInputs:
     paths: dict[str, Path] = field(default_factory=dict)
     human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
     answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
+    judgment_lines: dict[str, list[int]] = field(default_factory=dict)  # file line of each row
 
     @classmethod
     def load(
@@ -54,6 +55,7 @@ class AggregateInputs:
         """
         paths: dict[str, Path] = {}
         judgments: dict[str, list[Judgment]] = {}
+        judgment_lines: dict[str, list[int]] = {}
         for model in models:
             path = layout.judgments(judge, model)
             if not path.exists():
@@ -62,7 +64,12 @@ class AggregateInputs:
                     f"no judge output for model '{model}': run `dvc repro` or the judge stage "
                     "for it first",
                 )
-            judgments[model] = read_jsonl(path, Judgment)
+            located = [
+                (line, validate_row(Judgment, obj, path, line))
+                for line, obj in iter_json_objects(path)
+            ]
+            judgments[model] = [row for _, row in located]
+            judgment_lines[model] = [line for line, _ in located]
             paths[f"judgments.{model}"] = path
         questions: list[Question] = []
         if layout.curated_questions.exists():
@@ -99,6 +106,7 @@ class AggregateInputs:
             paths=paths,
             human_grade_lines=lines,
             answer_grades=answer_grades,
+            judgment_lines=judgment_lines,
         )
 
     @property

@@ -30,6 +30,7 @@ from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grad
 from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_bias import JudgeBias, judge_bias
 from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard
+from parakh.report.partial import PARTIAL_KEY, PartialRun
 from parakh.schema import HumanGrade
 
 
@@ -40,6 +41,7 @@ class AggregateResult:
     agreement: list[MetricAgreement]
     primary_note: str | None = None
     bias: JudgeBias | None = None  # shown in the HTML report only
+    partial: PartialRun | None = None  # aggregate.allow_partial let missing judge rows through
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
@@ -48,6 +50,8 @@ class AggregateResult:
         extra["primary_direction"] = spec.direction
         if self.primary_note:
             extra["primary_note"] = self.primary_note
+        if self.partial is not None:
+            extra["partial"] = self.partial.marker()
         return tables.leaderboard_document(
             self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )
@@ -140,7 +144,11 @@ def measure_agreement(
     return agreement, juror_grades
 
 
-def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
+def compute(
+    cfg: ParakhConfig, inputs: AggregateInputs, *, partial: PartialRun | None = None
+) -> AggregateResult:
+    """The leaderboard, agreement and judge bias of `inputs`; `partial` (from
+    `partial.require_coverage`, which the stage runs first) marks a partial run."""
     rows = inputs.rows
     if not rows:
         raise InputError(
@@ -157,13 +165,15 @@ def compute(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
     agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
     bias = judge_bias(inputs.judgments, inputs.generations, grades)
-    return AggregateResult(board, primary, agreement, note, bias)
+    return AggregateResult(board, primary, agreement, note, bias, partial)
 
 
 def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
     board, primary = result.board, result.primary
     spec = board.spec(primary)
     parts = [f"# Leaderboard: {cfg.dataset.name}, judge `{cfg.judge.name}`", ""]
+    if result.partial is not None:
+        parts += [f"> **{result.partial.text}.**", ""]
     parts += [f"Primary metric: `{primary}` ({spec.direction_text}).", ""]
     if result.primary_note:
         parts += [f"> **Note:** {result.primary_note}.", ""]
@@ -237,7 +247,9 @@ def write_reports(
     board, primary = result.board, result.primary
     text = render_markdown(cfg, result)
     write_text(files.leaderboard_md, text)
-    write_text(files.leaderboard_csv, tables.csv_text(board))
+    partial = result.partial
+    extra = {"partial": partial.coverage.rows_text} if partial is not None else {}
+    write_text(files.leaderboard_csv, tables.csv_text(board, extra))
     write_json(files.leaderboard_json, result.document())
     metrics: dict[str, Any] = dict(tables.metrics_dict(board))
     table = agreement_table_file(files)
@@ -246,6 +258,8 @@ def write_reports(
         write_json(table, agreement_table(result.agreement))
     else:
         table.unlink(missing_ok=True)  # never log a previous run's table
+    if partial is not None:
+        metrics[PARTIAL_KEY] = partial.marker()
     write_json(files.metrics_json, metrics)
     write_json(files.model_language_json, plots.plot_rows(board, primary, "language"))
     write_json(files.model_category_json, plots.plot_rows(board, primary, "category"))
@@ -265,6 +279,7 @@ def write_reports(
         bias=result.bias,
         answers_page=files.answers_html.name if cfg.aggregate.answers_page else None,
         n_questions=len(inputs.questions) or len({r.question_id for r in inputs.rows}),
+        partial=None if partial is None else partial.text,
     )
     write_text(files.report_html, render_report(board, context))
     if cfg.aggregate.answers_page:
@@ -276,6 +291,7 @@ def write_reports(
                 inputs.rows,
                 inputs.models,
                 title=f"Side-by-side answers: {name}, judge {cfg.judge.name}",
+                partial=None if partial is None else partial.text,
             ),
         )
     return text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from parakh.metrics.specs import Direction
@@ -156,11 +157,13 @@ def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
     }
 
 
-def csv_text(board: Leaderboard) -> str:
+def csv_text(board: Leaderboard, extra: Mapping[str, str] | None = None) -> str:
+    """Every cell as a CSV row; `extra` columns (e.g. a partial run's marker) on each row."""
+    extra = dict(extra or {})
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(CSV_FIELDS), lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=[*CSV_FIELDS, *extra], lineterminator="\n")
     writer.writeheader()
-    writer.writerows(cell_records(board))
+    writer.writerows({**record, **extra} for record in cell_records(board))
     return buffer.getvalue()
 
 

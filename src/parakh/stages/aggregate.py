@@ -16,6 +16,7 @@ from parakh.paths import resolve
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.leaderboard import Leaderboard, build_leaderboard
+from parakh.report.partial import require_coverage
 from parakh.report.results import compute, settings_of, write_reports
 from parakh.schema import Judgment
 from parakh.tracking.runspec import git_commit, write_run_spec
@@ -50,7 +51,8 @@ def main_task(cfg: ParakhConfig) -> None:
     files = ReportFiles(layout.reports)
     models = models_to_aggregate(cfg)
     inputs = load_inputs(cfg, layout, models)
-    result = compute(cfg, inputs)
+    partial = require_coverage(cfg, inputs)  # before anything is computed or written
+    result = compute(cfg, inputs, partial=partial)
     commit = git_commit()
     # What the report shows holds nothing that changes between identical runs: the commit
     # (tagged on the MLflow runs) would change report.html, a DVC output, with every commit,
@@ -68,6 +70,8 @@ def main_task(cfg: ParakhConfig) -> None:
         inputs=inputs.paths,
     )
     print(text)
+    if partial is not None:
+        print(f"aggregate: {partial.text}")
     print(f"aggregate: report -> {files.report_html}")
     if not cfg.tracking.enabled:
         return

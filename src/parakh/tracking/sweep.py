@@ -59,6 +59,8 @@ def build_sweep(
         "git_commit": commit,
         "primary_metric": result.primary,
     }
+    if result.partial is not None:  # filterable: tags.partial_run, on the parent and each model
+        common["partial_run"] = result.partial.coverage.rows_text
     params = {
         "dataset": cfg.dataset.model_dump(mode="json"),
         "judge": cfg.judge.model_dump(mode="json"),
