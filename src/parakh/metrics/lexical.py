@@ -7,11 +7,13 @@ list, or a blank reference, is a data error and raises `ValueError`.
 
 - `exact_match`, `token_f1`: SQuAD v1.1 definitions on `normalize_answer` output; equal to the
   official script on ASCII English, Unicode-aware elsewhere. Scale 0..1.
-- `rouge_l`: LCS F-measure on `parakh.text.tokenize` words; equal to rouge-score's `rougeL`
-  (no stemming) on ASCII English, and unlike it, non-zero on Indic text. Scale 0..1.
-- `ascii_rouge`: rouge-score's default `rougeL` reproduced for comparison with papers that used
-  it: lower-case, every character outside [a-z0-9] becomes a space, so text in any other
-  script (Devanagari, Tamil, accented Latin letters) has no tokens and scores 0. Scale 0..1.
+- `rouge_l`: rouge-score's own `rougeL` scorer (no stemming) with `parakh.text.tokenize`
+  plugged in as its tokenizer: equal to rouge-score's default on ASCII English, and unlike
+  it, 1 on identical text in any script. Scale 0..1.
+- `ascii_rouge`: rouge-score's default `rougeL`, for comparison with papers that used it: its
+  tokenizer lower-cases and turns every character outside [a-z0-9] into a space, so text in
+  any other script (Devanagari, Tamil, accented Latin letters) has no tokens and scores 0.
+  Scale 0..1. The same scorer as `rouge_l`; only the tokenizer differs.
 - `chrf`, `chrf_pp`: sacrebleu's sentence chrF (char n=6, beta=2) and chrF++ (plus word
   bigrams), on canonical Unicode (NFC), on sacrebleu's 0..100 scale.
 """
@@ -20,12 +22,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from sacrebleu.metrics import CHRF
 
 from parakh.text.normalize import canonical_text, normalize_answer
 from parakh.text.tokenize import tokenize
+
+if TYPE_CHECKING:
+    from rouge_score.rouge_scorer import RougeScorer
 
 _CHRF = CHRF()
 _CHRF_PP = CHRF(word_order=2)
@@ -96,47 +103,61 @@ def token_f1(prediction: str, references: Sequence[str], language: str | None) -
     return max(scores)
 
 
-def _lcs_length(a: list[str], b: list[str]) -> int:
-    if len(a) < len(b):
-        a, b = b, a
-    previous = [0] * (len(b) + 1)
-    for x in a:
-        current = [0]
-        for j, y in enumerate(b, start=1):
-            current.append(previous[j - 1] + 1 if x == y else max(previous[j], current[j - 1]))
-        previous = current
-    return previous[-1]
+class _Tokenizer:
+    """rouge-score's tokenizer interface (an object with `tokenize(text)`) over a function."""
+
+    def __init__(self, words: Callable[[str], Sequence[str]]) -> None:
+        self.tokenize = words
 
 
-def _lcs_fmeasure(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
-    # Same arithmetic as rouge_score.rouge_scorer._score_lcs and scoring.fmeasure.
-    if not prediction_tokens or not reference_tokens:
-        return 0.0
-    lcs = _lcs_length(reference_tokens, prediction_tokens)
-    precision = lcs / len(prediction_tokens)
-    recall = lcs / len(reference_tokens)
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
+@lru_cache(maxsize=256)
+def _words(text: str) -> tuple[str, ...]:
+    # `rouge_l` asks for a text's words to spot a tokenless pair, then rouge-score asks again
+    # (the prediction once per reference): tokenized once instead.
+    return tuple(tokenize(text))
+
+
+@lru_cache(maxsize=1)
+def rouge_l_scorer() -> RougeScorer:
+    """rouge-score's `RougeScorer(["rougeL"])` fed by `parakh.text.tokenize` (no stemming).
+
+    Built on first use: importing rouge-score imports nltk, which takes a second or more.
+    """
+    from rouge_score.rouge_scorer import RougeScorer
+
+    return RougeScorer(["rougeL"], tokenizer=_Tokenizer(_words))
+
+
+@lru_cache(maxsize=1)
+def _ascii_rouge_scorer() -> RougeScorer:
+    from rouge_score.rouge_scorer import RougeScorer
+
+    return RougeScorer(["rougeL"], tokenizer=_Tokenizer(ascii_tokens))
+
+
+def _rouge_l_fmeasure(scorer: RougeScorer, prediction: str, reference: str) -> float:
+    # rouge-score's score(target, prediction): the reference is the target.
+    return float(scorer.score(reference, prediction)["rougeL"].fmeasure)
 
 
 def rouge_l(prediction: str, references: Sequence[str], language: str | None) -> float:
     """ROUGE-L F-measure (longest common subsequence of words), no stemming.
 
+    rouge-score's own scorer on `parakh.text.tokenize` words (`rouge_l_scorer`).
     `language` is accepted for a uniform signature; the tokenizer is script-aware already.
     On non-ASCII Latin text ("Beyoncé") we keep accented letters, which rouge-score deletes.
     """
     check_references(references)
     if _is_blank(prediction):
         return 0.0
-    prediction_tokens = tokenize(prediction)
+    scorer = rouge_l_scorer()
+    tokenless_prediction = not _words(prediction)
     scores = []
     for ref in references:
-        reference_tokens = tokenize(ref)
-        if not prediction_tokens and not reference_tokens:
+        if tokenless_prediction and not _words(ref):
             scores.append(_tokenless(prediction, ref))
         else:
-            scores.append(_lcs_fmeasure(prediction_tokens, reference_tokens))
+            scores.append(_rouge_l_fmeasure(scorer, prediction, ref))
     return max(scores)
 
 
@@ -158,8 +179,8 @@ def ascii_rouge(prediction: str, references: Sequence[str], language: str | None
     check_references(references)
     if _is_blank(prediction):
         return 0.0
-    prediction_tokens = ascii_tokens(prediction)
-    return max(_lcs_fmeasure(prediction_tokens, ascii_tokens(ref)) for ref in references)
+    scorer = _ascii_rouge_scorer()
+    return max(_rouge_l_fmeasure(scorer, prediction, ref) for ref in references)
 
 
 def chrf(prediction: str, references: Sequence[str], language: str | None) -> float:
