@@ -375,7 +375,7 @@ def test_replay_models_writes_one_loadable_config_per_model(tmp_path: Path) -> N
     out = tmp_path / "model"
     parser = argparse.ArgumentParser()
     replay_models.add_arguments(parser)
-    args = parser.parse_args(["--answers", str(answers), "--prefix", "mine", "--output", str(out)])
+    args = parser.parse_args(["--answers", str(answers), "--prefix", "mine", "--out", str(out)])
     assert replay_models.run(args) == 0
     assert sorted(p.name for p in out.iterdir()) == ["mine-gpt-4-azure.yaml", "mine-llama-2.yaml"]
     cfg = ReplayModel.model_validate(yaml.safe_load((out / "mine-gpt-4-azure.yaml").read_text()))

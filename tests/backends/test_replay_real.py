@@ -175,7 +175,7 @@ def test_the_committed_configs_are_what_replay_models_writes(
     parser = argparse.ArgumentParser()
     replay_models.add_arguments(parser)
     out = tmp_path / "model"
-    assert replay_models.run(parser.parse_args([preset, "--output", str(out)])) == 0
+    assert replay_models.run(parser.parse_args([preset, "--out", str(out)])) == 0
     written = sorted(out.iterdir())
     committed = MODELS if preset == "nomiracl" else LIVEQA_MODELS
     assert [p.name for p in written] == [p.name for p in committed]

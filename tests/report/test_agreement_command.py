@@ -47,7 +47,7 @@ def test_agreement_command_maps_declared_scales(tmp_path: Path, capsys) -> None:
                 str(human),
                 "--mappings",
                 str(mappings),
-                "--output",
+                "--out",
                 str(output),
             ]
         )

@@ -37,7 +37,7 @@ def test_reproduce_from_an_mlflow_run_id(
     )[0]
     output = tmp_path / "rebuilt"
     out = run_parakh(
-        ["parakh.cli", "reproduce", "--mlflow-run", child.info.run_id, "--output", str(output)],
+        ["parakh.cli", "reproduce", "--mlflow-run", child.info.run_id, "--out", str(output)],
         logged_project,
         mlflow_server,
     )
@@ -120,7 +120,7 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
     second = json.loads((root / REPORTS / "leaderboard.json").read_text())
     assert first["cells"] != second["cells"]
     # The judge: params.yaml's at that revision, or named (reports/<dataset>/<judge>/).
-    for name, recorded, judge in (("first", first, []), ("second", second, ["--judge", "smoke"])):
+    for name, recorded, judge in (("first", first, []), ("second", second, ["judge=smoke"])):
         output = tmp_path / name
         out = subprocess.run(
             [
@@ -131,7 +131,7 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
                 "--dvc-exp",
                 name,
                 *judge,
-                "--output",
+                "--out",
                 str(output),
             ],
             cwd=root,
@@ -144,7 +144,7 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
         assert "figures identical" in out.stdout
         assert _cells(output / "leaderboard.json") == recorded["cells"]
     other_judge = subprocess.run(
-        [sys.executable, "-m", "parakh.cli", "reproduce", "--dvc-exp", "first", "--judge", "x"],
+        [sys.executable, "-m", "parakh.cli", "reproduce", "--dvc-exp", "first", "judge=x"],
         cwd=root,
         env=env,
         capture_output=True,

@@ -1,7 +1,7 @@
 """`parakh agreement`: judge-human agreement of any judge rows with any file of human grades.
 
     parakh agreement --judgments data/processed/demo/judge/smoke/*.jsonl \\
-        --human grades.jsonl [--mappings mappings.yaml] [--output agreement.json]
+        --human grades.jsonl [--mappings mappings.yaml] [--out agreement.json]
 
 Judge rows are `Judgment` JSONL (what the judge stage writes); human grades are `HumanGrade`
 JSONL (question_id, model, metric, score, optional rater, language, scale_min/scale_max). A
@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from parakh.commands.grammar import add_out
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_json
 from parakh.report.agreement import judge_human_agreement
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judgments", type=Path, nargs="+", required=True, help="judge rows")
     parser.add_argument("--human", type=Path, required=True, help="HumanGrade JSONL")
     parser.add_argument("--mappings", type=Path, help="YAML: metric -> declared scale mapping")
-    parser.add_argument("--output", type=Path, help="also write the JSON here")
+    add_out(parser, "also write the JSON here")
 
 
 def load_mappings(path: Path | None) -> dict[str, ScaleMapping]:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     grades = read_jsonl(args.human, HumanGrade)
     results = judge_human_agreement(judgments, grades, load_mappings(args.mappings))
     document = {"metrics": [r.to_dict() for r in results]}
-    if args.output:
-        write_json(args.output, document)
+    if args.out:
+        write_json(args.out, document)
     print(json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True))
     return 0

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from parakh.commands.grammar import list_value
 from parakh.errors import ConfigError
 from parakh.io import write_json, write_text
 from parakh.paths import resolve
@@ -35,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dataset", help="a dataset whose leaderboards have human agreement")
     parser.add_argument(
         "--judges",
-        help="comma-separated judges (default: every reports/<dataset>/<judge>/ with agreement)",
+        help="judges, as [a,b] or a,b (default: every reports/<dataset>/<judge>/ with agreement)",
     )
 
 
@@ -296,7 +297,7 @@ def render(table: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    judges = None if args.judges is None else [j for j in args.judges.split(",") if j]
+    judges = None if args.judges is None else list_value(args.judges)
     return write_table(args.dataset, judges or None)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from parakh.commands.grammar import add_out
 from parakh.datasets.records import Record, csv_rows, jsonl_lines
 from parakh.datasets.rows import RowError
 from parakh.io import atomic_open, dumps
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "has no such column, the line number is the id)",
     )
     parser.add_argument("--hint", default=None, help="expected language: breaks near-ties only")
-    parser.add_argument("--out", type=Path, default=None, help="output JSONL (default: stdout)")
+    add_out(parser, "output JSONL (default: stdout)")
 
 
 def _records(path: Path, column: str) -> Iterator[Record]:

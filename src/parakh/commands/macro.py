@@ -1,7 +1,7 @@
 """`parakh macro`: one metric averaged over datasets, each dataset counting once.
 
     parakh macro xquad_hi xquad_en                     # judge reference, its primary metric
-    parakh macro xquad_hi xquad_en --judge reference --metric token_f1
+    parakh macro xquad_hi xquad_en judge=reference metric=token_f1   # or --judge, --metric
 
 The INDIC QA BENCHMARK reports F1 per dataset and then across datasets (issue #14's reading
 of the paper, docs/fidelity.md): a mean over questions within each dataset, then the unweighted
@@ -17,6 +17,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from parakh.commands.grammar import split_overrides, take_overrides
 from parakh.errors import ConfigError, InputError
 from parakh.io import read_jsonl, write_json, write_text
 from parakh.metrics.specs import WEIGHTED
@@ -30,7 +31,11 @@ CONFIDENCE = 0.95
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("datasets", nargs="+", help="two or more datasets with a leaderboard")
+    parser.add_argument(
+        "datasets",
+        nargs="+",
+        help="two or more datasets with a leaderboard, and judge=, metric=, seed= if wanted",
+    )
     parser.add_argument("--judge", default="reference", help="the judge of those leaderboards")
     parser.add_argument("--metric", help="default: the leaderboards' primary metric")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -123,6 +128,13 @@ def render(table: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.datasets, overrides = split_overrides(args.datasets)
+    taken = take_overrides(overrides, ("judge", "metric", "seed"))
+    args.judge, args.metric = taken.get("judge", args.judge), taken.get("metric", args.metric)
+    if "seed" in taken:
+        if not taken["seed"].lstrip("-").isdigit():
+            raise ConfigError(f"seed={taken['seed']}: the seed is a whole number")
+        args.seed = int(taken["seed"])
     if len(args.datasets) < 2:
         raise ConfigError("a macro average needs two or more datasets")
     table = macro_table(args.datasets, args.judge, args.metric, args.seed)

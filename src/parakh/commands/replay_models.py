@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from parakh.backends.replay import csv_rows, jsonl_rows
+from parakh.commands.grammar import add_out
 from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError
 from parakh.io import write_text
@@ -87,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--responses-field", help="JSONL: a {model: response} object per row")
     parser.add_argument("--duplicates", choices=["error", "first"])
     parser.add_argument("--unknown-ids", choices=["error", "ignore"])
-    parser.add_argument("--output", type=Path, help="folder for the configs (default conf/model)")
+    add_out(parser, "folder for the configs (default conf/model)")
     parser.add_argument("--force", action="store_true", help="overwrite configs that differ")
 
 
@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     for needed in ("answers", "prefix"):
         if not settings.get(needed):
             raise ConfigError(f"give a preset ({', '.join(sorted(PRESETS))}) or --{needed}")
-    folder = args.output or conf_dir() / "model"
+    folder = args.out or conf_dir() / "model"
     written = []
     for value in model_values(settings):
         name, text = render(settings, value)

@@ -1,11 +1,11 @@
 """`parakh reproduce`: rebuild a leaderboard from an MLflow run or a DVC experiment and check
 that every number comes out identical.
 
-    parakh reproduce --mlflow-run <run id> [--tracking-uri URI] [--output DIR]
-    parakh reproduce --dvc-exp <experiment name or git revision> [--dataset demo] [--judge J]
-                     [--output DIR]
+    parakh reproduce --mlflow-run <run id> [tracking.uri=URI] [--out DIR]
+    parakh reproduce --dvc-exp <experiment name or git revision> [dataset=demo] [judge=J]
+                     [--out DIR]
 
-Writes the rebuilt leaderboard files (markdown, CSV, JSON, HTML report) to --output (default
+Writes the rebuilt leaderboard files (markdown, CSV, JSON, HTML report) to --out (default
 reports/reproduced/<source>/), prints how many figures were compared, and exits 1 listing the
 first differences if any figure differs.
 """
@@ -17,6 +17,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from parakh.commands.grammar import add_out, take_overrides
 from parakh.paths import project_root, resolve
 from parakh.report.files import ReportFiles
 from parakh.report.results import write_reports
@@ -31,12 +32,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument(
         "--dvc-exp", metavar="NAME", help="a DVC experiment name or any git revision"
     )
-    parser.add_argument("--tracking-uri", help="MLflow tracking URI (default as for aggregate)")
-    parser.add_argument("--dataset", default="demo", help="dataset of the DVC leaderboard")
     parser.add_argument(
-        "--judge", help="judge of the DVC leaderboard (default: params.yaml's, at that revision)"
+        "overrides",
+        nargs="*",
+        metavar="key=value",
+        help="dataset=<name> and judge=<name> of the DVC leaderboard (default: demo, and "
+        "params.yaml's judge at that revision); tracking.uri=<uri> for MLflow (default as for "
+        "aggregate)",
     )
-    parser.add_argument("--output", type=Path, help="folder for the rebuilt leaderboard files")
+    # the flags these settings had before the stages' key=value grammar; unlisted, still read
+    parser.add_argument("--tracking-uri", help=argparse.SUPPRESS)
+    parser.add_argument("--dataset", help=argparse.SUPPRESS)
+    parser.add_argument("--judge", help=argparse.SUPPRESS)
+    add_out(parser, "folder for the rebuilt leaderboard files")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, str | None]:
+    taken = take_overrides(args.overrides, ("dataset", "judge", "tracking.uri"))
+    return {
+        "dataset": taken.get("dataset", args.dataset or "demo"),
+        "judge": taken.get("judge", args.judge),
+        "tracking.uri": taken.get("tracking.uri", args.tracking_uri),
+    }
 
 
 def _slug(text: str) -> str:
@@ -44,17 +61,20 @@ def _slug(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    settings = _settings(args)
     with tempfile.TemporaryDirectory(prefix="parakh-reproduce-") as tmp:
         workdir = Path(tmp)
         if args.mlflow_run:
             from parakh.tracking.mlflow_log import tracking_uri
 
-            reproduction = from_mlflow(args.mlflow_run, tracking_uri(args.tracking_uri), workdir)
+            uri = tracking_uri(settings["tracking.uri"])
+            reproduction = from_mlflow(args.mlflow_run, uri, workdir)
             name = f"mlflow-{args.mlflow_run}"
         else:
-            reproduction = from_dvc(project_root(), args.dvc_exp, args.dataset, args.judge, workdir)
+            dataset, judge = settings["dataset"] or "demo", settings["judge"]
+            reproduction = from_dvc(project_root(), args.dvc_exp, dataset, judge, workdir)
             name = f"dvc-{args.dvc_exp}"
-        output = args.output or resolve("reports") / "reproduced" / _slug(name)
+        output = args.out or resolve("reports") / "reproduced" / _slug(name)
         write_reports(
             reproduction.cfg,
             reproduction.result,

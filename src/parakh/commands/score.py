@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from parakh.commands.grammar import add_out, list_value
 from parakh.datasets.records import Record, csv_rows, jsonl_lines
 from parakh.datasets.rows import RowError
 from parakh.io import write_json, write_jsonl
@@ -34,10 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metrics",
         required=True,
-        help="comma-separated metric names or aliases, e.g. em,f1,rougeL,chrf,chrf++,"
+        help="metric names or aliases, as [em,f1] or em,f1; e.g. em,f1,rougeL,chrf,chrf++,"
         f"embedding,lang,nomiracl (names: {', '.join(metric_names())})",
     )
-    parser.add_argument("--out", type=Path, default=None, help="output folder")
+    add_out(parser, "output folder")
 
 
 def _records(path: Path, required: Sequence[str]) -> Iterator[Record]:
@@ -161,7 +162,7 @@ def summarize(
 
 
 def score_file(path: Path, metric_list: str, out: Path | None) -> tuple[Path, dict[str, Any]]:
-    metrics = resolve_metrics([m for m in metric_list.split(",") if m.strip()])
+    metrics = resolve_metrics(list_value(metric_list))
     if not metrics:
         raise RowError(path, "no metrics given (--metrics)", reason="invalid_value")
     items = read_items(path, metrics)

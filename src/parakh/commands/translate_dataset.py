@@ -28,6 +28,7 @@ import argparse
 from pathlib import Path
 
 from parakh.backends.cache import ResponseCache
+from parakh.commands.grammar import add_out, list_value, split_overrides
 from parakh.config import compose
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_json, write_jsonl
@@ -49,12 +50,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "overrides", nargs="*", help="Hydra overrides, e.g. translator=indictrans2 dataset=demo"
     )
     parser.add_argument(
-        "--languages", nargs="+", required=True, metavar="LANG", help="target language codes"
+        "--languages",
+        nargs="+",
+        required=True,
+        metavar="LANG",
+        help="target language codes: hi ta kn, or [hi,ta,kn]",
     )
     parser.add_argument(
         "--input", type=Path, default=None, help="questions JSONL (default: curated questions)"
     )
-    parser.add_argument("--out", type=Path, default=None, help="output folder")
+    add_out(parser, "output folder")
     parser.add_argument(
         "--threshold",
         type=float,
@@ -79,7 +84,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    cfg = compose(args.overrides)
+    # `--languages hi ta translator=x`: argparse gives the override to --languages
+    words, overrides = split_overrides(args.languages)
+    args.languages = [code for word in words for code in list_value(word)]
+    cfg = compose([*overrides, *args.overrides])
     if cfg.translator.kind == "none":
         raise ConfigError(
             "translate-dataset needs a translator: pass e.g. translator=indictrans2 "
