@@ -8,7 +8,10 @@ stops answering is routed around at once (see `server_pool`); other 4xx are fina
 After the retry budget an item becomes an error completion with its reason, except a 400 that
 refuses the `response_format` schema: it would refuse every request alike, so the run stops
 there with `SchemaRejectedError` instead of writing one error row per item. The API key is read
-from the environment only, and scrubbed from every error text.
+from the environment only, and scrubbed from every error text in any case or encoding
+(`secrets.SecretScrubber`). A model whose server needs a key (any server that is not local, or
+Azure) while `api_key_env` names an unset variable fails before any request, naming the
+variable: in `prepare` (generate calls it before it writes anything) and in `complete_many`.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.openai_http import CallFailed, Transport, make_transport
 from parakh.backends.openai_http import retry_after_seconds as retry_after_seconds
 from parakh.backends.request_builder import chat_body, completion_body
+from parakh.backends.secrets import require_api_key, scrubber_for
 from parakh.backends.server_pool import Outcome, ServerPool, ServerState
 from parakh.backends.structured_outputs import SchemaRejectedError
 from parakh.config.schema import OpenAIModel
@@ -72,10 +76,23 @@ class OpenAIBackend(Backend):
     def _api_key(self) -> str:
         return os.environ.get(self.cfg.api_key_env, "") or "EMPTY"
 
+    def prepare(self, question_ids: Collection[str]) -> None:
+        self.check_api_key()
+
+    def check_api_key(self) -> None:
+        """A ConfigError naming `api_key_env` when it is unset and a server needs a key."""
+        require_api_key(
+            self.cfg.name,
+            self.cfg.api_key_env,
+            os.environ.get(self.cfg.api_key_env),
+            (url for url, _ in self._servers),
+            azure=self.cfg.azure_api_version is not None,
+        )
+
     def redact(self, text: str) -> str:
-        """Error texts can quote request headers back; the key never reaches a row or a log."""
-        key = os.environ.get(self.cfg.api_key_env, "")
-        return text.replace(key, "[redacted]") if len(key) >= 4 else text
+        """Error texts can quote the key or request headers back, in any case or encoding; the
+        key never reaches a row, a log or an exception message."""
+        return scrubber_for((os.environ.get(self.cfg.api_key_env, ""),))(text)
 
     def _route(self, request: ChatRequest) -> tuple[str, dict[str, Any]]:
         if request.prompt is not None:
@@ -126,7 +143,7 @@ class OpenAIBackend(Backend):
             except CallFailed as e:
                 await pool.release(server, e.outcome)
                 where = f" ({server.url})" if len(pool.servers) > 1 else ""
-                reasons.append(e.reason + where)
+                reasons.append(self.redact(e.reason) + where)
                 if e.schema_rejected:
                     raise SchemaRejectedError(self.cfg.name, self.redact(e.reason)) from None
                 if not e.retryable:
@@ -170,6 +187,7 @@ class OpenAIBackend(Backend):
         pending = deque(requests)
         if not pending:
             return
+        self.check_api_key()
         results: queue.SimpleQueue[tuple[ChatRequest, Completion] | BaseException | None] = (
             queue.SimpleQueue()
         )
@@ -184,7 +202,7 @@ class OpenAIBackend(Backend):
             # at most `capacity` items are ever started-but-unrecorded: a crash loses no more.
             slots.append(asyncio.Semaphore(pool.capacity))
             loop_ready.append(asyncio.get_running_loop())
-            transport = make_transport(self.cfg, self._api_key())
+            transport = make_transport(self.cfg, self._api_key(), self.redact)
 
             async def worker() -> None:
                 while pending:
@@ -221,7 +239,7 @@ class OpenAIBackend(Backend):
         try:
             while (item := results.get()) is not None:
                 if isinstance(item, BaseException):
-                    raise item
+                    raise _scrubbed(item, self.redact)
                 yield item  # returns once the consumer has recorded the row
                 with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
                     loop_ready[0].call_soon_threadsafe(slots[0].release)
@@ -234,6 +252,15 @@ class OpenAIBackend(Backend):
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(_cancel_all, loop)
             thread.join(timeout=10)
+
+
+def _scrubbed(error: BaseException, redact: Callable[[str], str]) -> BaseException:
+    """An unexpected error from the event loop thread, with the key gone from its message."""
+    message = str(error)
+    clean = redact(message)
+    if clean == message:
+        return error
+    return RuntimeError(f"{type(error).__name__}: {clean}")
 
 
 def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
