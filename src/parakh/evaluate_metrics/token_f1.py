@@ -1,0 +1,15 @@
+"""Parakh's `token_f1` as a Hugging Face `evaluate` module.
+
+SQuAD's bag-of-tokens F1 after the same Indic-correct normalisation as `exact_match`. Load it
+by path: `evaluate.load(str(parakh.evaluate_metrics.path("token_f1")))`.
+"""
+
+from __future__ import annotations
+
+from parakh.evaluate_metrics import _reference
+
+
+class TokenF1(_reference.ReferenceMetricModule):
+    """Parakh's `token_f1`: the mean over predictions, each against its best reference."""
+
+    metric_name = "token_f1"
