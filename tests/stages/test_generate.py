@@ -120,6 +120,14 @@ def finish(process: subprocess.Popen, timeout: float = 60) -> str:
     return out
 
 
+def fails(process: subprocess.Popen, timeout: float = 60) -> str:
+    """A run whose requests all failed: rows written, then a non-zero exit saying why."""
+    out, _ = process.communicate(timeout=timeout)
+    assert process.returncode not in (0, None), out
+    assert "requests failed" in out and "Traceback" not in out, out
+    return out
+
+
 def output_of(root: Path, name: str = "fault") -> Path:
     return root / "data" / "processed" / "demo" / "generate" / f"{name}.jsonl"
 
@@ -187,7 +195,8 @@ def test_a_second_run_of_a_sweep_makes_no_backend_call_and_accounts_for_it(
 def test_an_api_key_in_the_environment_leaves_no_trace(
     tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """Requests carry the key; the server echoes it in 401 errors; MLflow logging is on."""
+    """Requests carry the key; the server echoes it in 401 errors; MLflow logging is on.
+    Every request of fault2 fails (a wrong key): its rows are written, and the stage fails."""
     log = tmp_path_factory.mktemp("secret") / "server.log"
     with start_python_server(
         ["parakh.testing.fault_server", "--require-key", SECRET, "--echo-auth-in-errors"],
@@ -202,7 +211,7 @@ def test_an_api_key_in_the_environment_leaves_no_trace(
         env = {"OPENAI_API_KEY": SECRET, "PARAKH_OTHER_KEY": SECRET[::-1]}
         logs = [
             finish(stage(root, "model=fault", "generation.log_mlflow=true", env=env), 180),
-            finish(stage(root, "model=fault2", env=env), 60),
+            fails(stage(root, "model=fault2", env=env), 60),
         ]
     rows = [json.loads(line) for line in output_of(root, "fault2").read_text().splitlines()]
     assert rows and all(r["status"] == "error" and "[redacted]" in r["error"] for r in rows)

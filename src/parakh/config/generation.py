@@ -3,6 +3,8 @@
 `prompt` overrides the dataset's prompt (a sweep can range over prompt variants), `fewshot`
 adds k examples drawn deterministically from a file of questions that is never evaluated,
 and context is truncated to each model's window, with the truncation recorded per item.
+`max_failed_share` says when a run whose requests failed is a failed stage (a non-zero exit,
+so `dvc repro` does not record it), not a finished one full of error rows.
 """
 
 from __future__ import annotations
@@ -53,6 +55,19 @@ class GenerationConfig(Strict):
     )
     log_mlflow: bool = Field(
         default=False, description="also log the run's accounting (tokens, latency, cost)"
+    )
+    max_failed_share: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="the stage exits non-zero, after writing every row with its reason, when "
+        "more than this share of the answers are errors, or all of them are (1: only then; "
+        "replay and extractive models, which send no request, are exempt); "
+        "a re-run asks again only for the failed ones (errors are never cached). Before any "
+        "request, an OpenAI-compatible model fails at once when its `api_key_env` names an "
+        "unset variable and a server needs a key: Azure, or any host that is not loopback, "
+        "private, link-local, `localhost`, a single-label name or under .local/.internal/.lan "
+        "(set the variable to EMPTY for a remote server that needs no key)",
     )
 
     _prompt_null = field_validator("prompt", mode="before")(_null_from_dvc)

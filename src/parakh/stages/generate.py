@@ -7,7 +7,11 @@ python -m parakh.stages.generate dataset=nomiracl model=gpt-4o generation.prompt
 The output keeps what the model said (timing and cache fields zeroed, so a re-run on the same
 inputs is byte-identical); tokens, latency, retries and cost of the run go to
 `.parakh/accounting/<dataset>/<name>.json`, beside the response cache (and to MLflow with
-`generation.log_mlflow=true`).
+`generation.log_mlflow=true`). A run where every answer, or more than
+`generation.max_failed_share` of them, is an error exits non-zero after writing all of it
+(`backends.failed_run`), so `dvc repro` does not record error rows as a finished stage; an
+OpenAI-compatible model whose `api_key_env` is unset fails before any request when its server
+needs a key.
 
 Direct inference asks from `curate/questions.jsonl` and `index/retrieval.jsonl` and writes
 `generate/<name>.jsonl`, the file judge reads. A translate-test run (`translator=` not `none`)
@@ -40,6 +44,7 @@ from parakh.backends.accounting import (
 )
 from parakh.backends.base import Backend, estimate_tokens
 from parakh.backends.cache import ResponseCache
+from parakh.backends.failed_run import check_failed_share
 from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
@@ -261,6 +266,7 @@ def main_task(cfg: ParakhConfig) -> None:
     retrievals = read_jsonl(inputs["retrieval"], Retrieval)
     backend = make_backend(cfg.model)
     # all the run's questions, not one shard's: before the cache or progress file is opened
+    # (an OpenAI-compatible backend checks its API key here, before any request)
     backend.prepare([q.id for q in questions])
     if shard is not None:
         questions = shard.select(questions, lambda q: q.id)
@@ -287,6 +293,7 @@ def main_task(cfg: ParakhConfig) -> None:
         write_jsonl(target, result.generations)
         progress.unlink(missing_ok=True)
         _report(f"{name}, {shard}", result.summary, target)
+        _check_failures(cfg, result.generations, target)
         return
     write_jsonl(out, result.generations)
     progress.unlink(missing_ok=True)
@@ -298,6 +305,7 @@ def main_task(cfg: ParakhConfig) -> None:
     )
     _account(cfg, name, run_info, result.summary, result.items)
     _report(name, result.summary, out)
+    _check_failures(cfg, result.generations, out)
 
 
 def merge_task(cfg: ParakhConfig) -> None:
@@ -322,6 +330,7 @@ def merge_task(cfg: ParakhConfig) -> None:
     run_info = {"dataset": cfg.dataset.name, "model": cfg.model.name, "output": name}
     _account(cfg, name, {**run_info, "shards": count}, summary, items)
     _report(f"{name}, {count} shards merged", summary, out)
+    _check_failures(cfg, merged.rows, out)
 
 
 def _account(
@@ -347,6 +356,13 @@ def _account(
             summary=summary,
             artifact=ledger,
         )
+
+
+def _check_failures(cfg: ParakhConfig, generations: list[Generation], path: Path) -> None:
+    """A FailedRunError (non-zero exit) once the rows are written, if too many are errors."""
+    errors = [None if g.status == "ok" else g.error or g.status for g in generations]
+    model = cfg.model
+    check_failed_share(model.name, model.backend, errors, cfg.generation.max_failed_share, path)
 
 
 def _report(what: str, s: dict[str, Any], path: Path) -> None:
