@@ -9,6 +9,10 @@ as one of `--faults` (429 with Retry-After, 500, a timeout that outlasts the cli
 whose body is malformed JSON). Whether attempt n of a given request fails is a function of
 (seed, request, n), so a run's faults are reproducible whatever the concurrency.
 
+The `echo` fault (only when named in `--faults`) answers 401 or 500, alternately, with a body
+that quotes the request's API key back in one of `key_echo.ECHO_ENCODINGS`, cycling through
+them: the secrets tests check that no encoding of it reaches anything a run writes.
+
 With `--strict-schema api` (or `fine_tuned`) a chat request whose `response_format` is a
 strict `json_schema` the OpenAI API would refuse gets the API's 400 (`testing.strict_schema`);
 `--refuse-keywords` refuses further keywords, as a stricter model would. `--answer` replaces
@@ -28,9 +32,11 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, cast
 
+from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body
 from parakh.testing.strict_schema import StrictRules, strict_schema_error
 
-FAULT_KINDS = ("429", "500", "timeout", "garbage")
+FAULT_KINDS = ("429", "500", "timeout", "garbage")  # the default mix
+KNOWN_FAULTS = (*FAULT_KINDS, "echo")  # echo: the API key quoted back, only when asked for
 
 
 @dataclass
@@ -150,6 +156,14 @@ def create_app(settings: FaultSettings) -> Any:
             state.stats["timeout"] += 1
             await asyncio.sleep(s.timeout_sleep)
             return error(504, "too late")
+        if fault == "echo":
+            encoding = ECHO_ENCODINGS[state.stats["echo"] % len(ECHO_ENCODINGS)]
+            status = 500 if state.stats["echo"] % 2 else 401
+            state.stats["echo"] += 1
+            state.stats[f"echo_{encoding}"] += 1
+            key = request.headers.get("api-key") or request.headers.get("authorization", "")
+            body = echo_body(key.removeprefix("Bearer "), encoding)
+            return Response(body, status_code=status, media_type="application/json")
         if fault == "garbage":
             state.stats["garbage"] += 1
             broken = (
@@ -244,9 +258,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the fault server listens on loopback only")
     faults = [f for f in args.faults.split(",") if f]
-    unknown = sorted(set(faults) - set(FAULT_KINDS))
+    unknown = sorted(set(faults) - set(KNOWN_FAULTS))
     if unknown:
-        parser.error(f"unknown fault kinds {unknown}; known: {', '.join(FAULT_KINDS)}")
+        parser.error(f"unknown fault kinds {unknown}; known: {', '.join(KNOWN_FAULTS)}")
     settings = FaultSettings(
         latency=args.latency,
         fail_rate=args.fail_rate,
