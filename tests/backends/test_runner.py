@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import read_progress, run_requests
@@ -90,3 +92,19 @@ def test_errors_are_not_cached(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / "cache.sqlite")
     run_requests(FlakyBackend({"q0"}), _requests(2), cache, tmp_path / "p1.jsonl", _row)
     assert len(cache) == 1
+
+
+class RefusingBackend(ScriptedBackend):
+    """Refuses to start, as the OpenAI backend does when its API key is missing."""
+
+    def complete_many(self, requests):  # type: ignore[no-untyped-def]
+        raise RuntimeError("no key")
+        yield  # a generator, like the real one: the error comes at the first item
+
+
+def test_a_backend_that_refuses_to_start_leaves_no_progress_file(tmp_path: Path) -> None:
+    progress = tmp_path / "generate" / ".m.progress.jsonl"
+    backend = RefusingBackend(ScriptedModel(name="m", backend="scripted", default_response="x"))
+    with pytest.raises(RuntimeError, match="no key"):
+        run_requests(backend, _requests(3), None, progress, _row)
+    assert not progress.parent.exists()

@@ -5,6 +5,8 @@ Each finished item is appended to a progress file at once (written and flushed, 
 `FSYNC_EVERY_S` seconds and at the end, for machine crashes). A re-run keeps the rows whose
 request is unchanged and that succeeded, and redoes the rest: items that were in flight, items
 that failed, and items whose request changed since (another prompt, model or sampling).
+The progress file is created with its first row: a backend that refuses to start (an unset
+API key, say) leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from tqdm import tqdm
 
@@ -47,26 +49,32 @@ def _reusable(row: dict[str, Any] | None, expected_hash: str) -> bool:
 
 
 class _ProgressLog:
-    """Append-only JSONL of finished rows: flushed per row, fsynced at least every 0.5 s."""
+    """Append-only JSONL of finished rows: flushed per row, fsynced at least every 0.5 s;
+    opened at the first row."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = path.open("a", encoding="utf-8")
+        self._path = path
+        self._file: IO[str] | None = None
         self._synced = time.monotonic()
 
     def append(self, row: dict[str, Any]) -> None:
+        if self._file is None:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self._path.open("a", encoding="utf-8")
         self._file.write(dumps(row) + "\n")
         self._file.flush()
         if time.monotonic() - self._synced >= FSYNC_EVERY_S:
             self.sync()
 
     def sync(self) -> None:
-        os.fsync(self._file.fileno())
+        if self._file is not None:
+            os.fsync(self._file.fileno())
         self._synced = time.monotonic()
 
     def close(self) -> None:
-        self.sync()
-        self._file.close()
+        if self._file is not None:
+            self.sync()
+            self._file.close()
 
 
 def run_requests(
