@@ -49,3 +49,41 @@ def test_unknown_model_names_close_matches_and_options() -> None:
 def test_unknown_dataset_in_a_sweep_list_is_named() -> None:
     with pytest.raises(ConfigError, match="Unknown dataset 'dmeo'"):
         compose(["dataset=demo,dmeo"])
+
+
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ("model.sampling.max_tokens=-1", "sampling.max_tokens"),
+        ("model.sampling.max_tokens=0", "sampling.max_tokens"),
+        ("model.sampling.temperature=-0.5", "sampling.temperature"),
+        ("++model.sampling.top_p=0", "sampling.top_p"),
+        ("++model.sampling.top_p=1.5", "sampling.top_p"),
+        ("++model.n_batch=0", "n_batch"),
+    ],
+)
+def test_sampling_numbers_out_of_range_are_rejected_naming_the_field(
+    override: str, field: str
+) -> None:
+    with pytest.raises(ConfigError, match=rf"model\.llamacpp\.{field}: Input should be"):
+        compose(["model=smollm2", override])
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["localhost:8000/v1", "ftp://host/v1", "http:///v1", "http://host:99999/v1", "not a url"],
+)
+def test_a_base_url_must_be_http_with_a_host(url: str) -> None:
+    with pytest.raises(ConfigError, match=r"model\.openai\.base_url: .*not .*URL"):
+        compose(["model=served_judge", f"model.base_url='{url}'"])
+    with pytest.raises(ConfigError, match=r"model\.openai\.base_url: .*not .*URL"):
+        compose(["model=served_judge", f"model.base_url=[http://127.0.0.1:8080/v1,'{url}']"])
+    with pytest.raises(ConfigError, match=r"model\.openai\.servers\.0\.base_url: .*not .*URL"):
+        compose(
+            ["model=served_judge", "model.base_url=null", f"+model.servers=[{{base_url:'{url}'}}]"]
+        )
+
+
+def test_good_base_urls_pass() -> None:
+    for url in ("http://127.0.0.1:8080/v1", "https://api.example.com/v1", "http://node-3:8000"):
+        assert compose(["model=served_judge", f"model.base_url='{url}'"]).model is not None

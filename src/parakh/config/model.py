@@ -10,16 +10,32 @@ from __future__ import annotations
 
 import os
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from parakh.config.base import Strict
 
 
+def _http_url(url: str) -> str:
+    """A base URL a request can go to: http(s), with a host (and a valid port, if any)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number in range
+    except ValueError as e:
+        raise ValueError(f"{url!r} is not a valid URL ({e})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{url!r} is not an http(s) URL with a host, e.g. http://host:8000/v1")
+    return url
+
+
+HttpUrl = Annotated[str, AfterValidator(_http_url)]
+
+
 class Sampling(Strict):
-    temperature: float = 0.0
-    top_p: float = 1.0
-    max_tokens: int = 128
+    temperature: float = Field(default=0.0, ge=0)
+    top_p: float = Field(default=1.0, gt=0, le=1)
+    max_tokens: int = Field(default=128, ge=1)
     seed: int = 0
     stop: list[str] = Field(default_factory=list)
 
@@ -74,7 +90,7 @@ class LlamaCppModel(_ModelBase):
     n_threads: int | None = Field(
         default=None, ge=1, description="None: the CPUs this process may run on (its affinity)"
     )
-    n_batch: int = 512
+    n_batch: int = Field(default=512, ge=1)
 
 
 OPENAI_API_URL = "https://api.openai.com/v1"
@@ -83,7 +99,7 @@ OPENAI_API_URL = "https://api.openai.com/v1"
 class Server(Strict):
     """One replica of a served model, with its own limit on requests in flight."""
 
-    base_url: str
+    base_url: HttpUrl
     concurrency: int | None = Field(
         default=None, ge=1, description="requests in flight on this server; null: the model's"
     )
@@ -138,6 +154,14 @@ class OpenAIModel(_ModelBase):
     backoff_s: float = Field(default=0.5, ge=0, description="first retry wait, doubled each try")
     max_backoff_s: float = Field(default=30.0, ge=0)
 
+    @field_validator("base_url")
+    @classmethod
+    def _base_urls_are_http(cls, value: str | list[str] | None) -> str | list[str] | None:
+        # Here, not in the type: a union's type names would fill the error's field path.
+        for url in [value] if isinstance(value, str) else value or []:
+            _http_url(url)
+        return value
+
     @model_validator(mode="after")
     def _one_way_to_list_servers(self) -> OpenAIModel:
         if isinstance(self.base_url, list) and not self.base_url:
@@ -170,8 +194,8 @@ class VLLMModel(_ModelBase):
     tensor_parallel_size: int = Field(default=1, ge=1)
     pipeline_parallel_size: int = Field(default=1, ge=1)
     dtype: str = "auto"
-    gpu_memory_utilization: float = 0.9
-    max_model_len: int | None = None
+    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    max_model_len: int | None = Field(default=None, gt=0)
     tokenizer_mode: str = "auto"
     trust_remote_code: bool = False
     chat_template: str | None = Field(
@@ -183,7 +207,7 @@ class ExtractiveModel(_ModelBase):
     """Non-LLM baseline: returns the KB sentences closest to the question."""
 
     backend: Literal["extractive"]
-    max_sentences: int = 2
+    max_sentences: int = Field(default=2, ge=1)
     min_similarity: float = 0.0
 
 
