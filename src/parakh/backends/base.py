@@ -77,9 +77,11 @@ class Backend(ABC):
     def __init__(self, cfg: ModelConfig) -> None:
         self.cfg = cfg
 
-    @abstractmethod
     def identity(self) -> dict[str, Any]:
-        """What identifies the model for caching: backend, model id, revision or file hash."""
+        """What the response cache keys the model by: every config setting that can change an
+        answer (`answer_settings`: all fields but those its config class declares neutral).
+        A backend adds what it resolves beyond the config (a GGUF's or answers file's hash)."""
+        return self.cfg.answer_settings()
 
     @abstractmethod
     def complete(self, request: ChatRequest) -> Completion: ...

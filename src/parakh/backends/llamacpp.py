@@ -68,12 +68,9 @@ class LlamaCppBackend(Backend):
 
     def identity(self) -> dict[str, Any]:
         if self._identity is None:
-            self._identity = {
-                "backend": "llamacpp",
-                "file": self.model_path.name,
-                "sha256": sha256_path(self.model_path),
-                "context_window": self.cfg.context_window,
-            }
+            # The GGUF by its content, whatever its name or folder (`model_path` and
+            # `model_package` are declared answer-neutral for that reason).
+            self._identity = {**super().identity(), "sha256": sha256_path(self.model_path)}
         return self._identity
 
     def _load(self) -> Any:

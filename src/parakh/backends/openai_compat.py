@@ -66,13 +66,6 @@ class OpenAIBackend(Backend):
         self.calls = 0  # HTTP attempts made, retries included
         self.last_pool: ServerPool | None = None  # the last run's servers, for reports and tests
 
-    def identity(self) -> dict[str, Any]:
-        # The base URL is left out: replicas of one model give the same answers.
-        identity: dict[str, Any] = {"backend": "openai", "model_id": self.cfg.model_id}
-        if self.cfg.revision:
-            identity["revision"] = self.cfg.revision
-        return identity
-
     def _api_key(self) -> str:
         return os.environ.get(self.cfg.api_key_env, "") or "EMPTY"
 

@@ -252,19 +252,8 @@ class ReplayBackend(Backend):
         self._sha256 = sha256_path(resolve(cfg.answers))
 
     def identity(self) -> dict[str, Any]:
-        """The file's content hash, and every setting that changes which answer is read."""
-        c = self.cfg
-        return {
-            "backend": "replay",
-            "answers": c.answers,
-            "sha256": self._sha256,
-            "format": file_format(c),
-            "question_id": c.question_id_template or c.question_id_field,
-            "response_field": c.responses_field or c.response_field,
-            "model_field": None if c.responses_field else c.model_field,
-            "model_value": c.model_value,
-            "duplicates": c.duplicates,
-        }
+        """Every setting that can change which answer is read, and the file's content hash."""
+        return {**super().identity(), "sha256": self._sha256}
 
     def prepare(self, question_ids: Collection[str]) -> None:
         """Refuse an answers file that names questions the run does not have (a wrong id

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.config.schema import ScriptedModel
 
@@ -14,14 +12,6 @@ class ScriptedBackend(Backend):
     def __init__(self, cfg: ScriptedModel) -> None:
         super().__init__(cfg)
         self.calls = 0
-
-    def identity(self) -> dict[str, Any]:
-        return {
-            "backend": "scripted",
-            "name": self.cfg.name,
-            "responses": self.cfg.responses,
-            "default": self.cfg.default_response,
-        }
 
     def complete(self, request: ChatRequest) -> Completion:
         self.calls += 1

@@ -50,15 +50,6 @@ class VLLMBackend(Backend):
         super().__init__(cfg)
         self._llm: Any = None
 
-    def identity(self) -> dict[str, Any]:
-        return {
-            "backend": "vllm",
-            "model_id": self.cfg.model_id,
-            "revision": self.cfg.revision,
-            "dtype": self.cfg.dtype,
-            "chat_template": self.cfg.chat_template,
-        }
-
     def engine_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of `vllm.LLM(...)`."""
         kwargs: dict[str, Any] = {

@@ -4,12 +4,18 @@ Every model says what kind it is (`chat`: has a chat template; `base`: takes pla
 a completion-style prompt), how big its context window is (prompts are truncated to fit), and
 optionally what it costs, so that a run can account for its spend. API keys never live here:
 only the name of the environment variable that holds one.
+
+Every class also says which of its fields cannot change an answer (`answer_neutral`: prices,
+notes, timeouts, retries, concurrency, ...). All other fields enter the response cache key
+(`answer_settings`), so a field added later is keyed unless someone declares it neutral; the
+test that walks every field (tests/backends/test_cache_key.py) holds each class to it.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
@@ -30,6 +36,19 @@ def _http_url(url: str) -> str:
 
 
 HttpUrl = Annotated[str, AfterValidator(_http_url)]
+
+
+class AnswerKeyed(Strict):
+    """A config whose settings enter the response cache key, all but the declared neutral ones.
+
+    `answer_neutral` names the fields that cannot change an answer; a subclass adds its own.
+    """
+
+    answer_neutral: ClassVar[frozenset[str]] = frozenset()
+
+    def answer_settings(self) -> dict[str, Any]:
+        """Every field that can change an answer, as JSON data (nested configs whole)."""
+        return self.model_dump(mode="json", exclude=set(self.answer_neutral))
 
 
 class Sampling(Strict):
@@ -63,7 +82,10 @@ class CompletionFormat(Strict):
     stop: list[str] = Field(default_factory=lambda: ["\n\n"])
 
 
-class _ModelBase(Strict):
+class _ModelBase(AnswerKeyed):
+    # The name only labels rows: two configs of the same model share their cached answers.
+    answer_neutral: ClassVar[frozenset[str]] = frozenset({"name", "description", "prices", "notes"})
+
     name: str
     description: str = ""
     sampling: Sampling = Field(default_factory=Sampling)
@@ -82,6 +104,10 @@ class _ModelBase(Strict):
 class LlamaCppModel(_ModelBase):
     """A GGUF model run in-process by llama-cpp-python on CPU."""
 
+    # The GGUF is keyed by its content hash (the backend adds it), not by where it lies; threads
+    # split each matrix product by rows, so their number does not change a sum.
+    answer_neutral = _ModelBase.answer_neutral | {"model_path", "model_package", "n_threads"}
+
     backend: Literal["llamacpp"]
     model_path: str | None = None
     model_package: str | None = Field(
@@ -96,8 +122,10 @@ class LlamaCppModel(_ModelBase):
 OPENAI_API_URL = "https://api.openai.com/v1"
 
 
-class Server(Strict):
+class Server(AnswerKeyed):
     """One replica of a served model, with its own limit on requests in flight."""
+
+    answer_neutral = frozenset({"concurrency"})
 
     base_url: HttpUrl
     concurrency: int | None = Field(
@@ -111,7 +139,22 @@ class OpenAIModel(_ModelBase):
     Several replicas of one model (e.g. `vllm serve` on four nodes) are a list of base URLs, or
     `servers` with a concurrency each: requests go to the least-loaded server that answers, and
     move to the others while one stops answering.
+
+    The cache key holds the set of servers (sorted, `base_url` or `servers` alike): one model
+    id on two servers may be two different models (two GGUFs under one alias), while replicas
+    of one model are one set; adding or removing a replica starts a fresh set of entries.
     """
+
+    answer_neutral = _ModelBase.answer_neutral | {
+        "transport",
+        "server_cooldown_s",
+        "api_key_env",
+        "concurrency",
+        "timeout_s",
+        "max_retries",
+        "backoff_s",
+        "max_backoff_s",
+    }
 
     backend: Literal["openai"]
     model_id: str
@@ -184,9 +227,30 @@ class OpenAIModel(_ModelBase):
             urls = [self.base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_API_URL]
         return [Server(base_url=url, concurrency=self.concurrency) for url in urls]
 
+    def answer_settings(self) -> dict[str, Any]:
+        """`base_url` and `servers` enter as one sorted set of servers (trailing `/` dropped)."""
+        settings = super().answer_settings()
+        del settings["base_url"]
+        servers = [
+            {**s.answer_settings(), "base_url": s.base_url.rstrip("/")} for s in self.server_list()
+        ]
+        unique = {json.dumps(s, sort_keys=True): s for s in servers}
+        settings["servers"] = [unique[k] for k in sorted(unique)]
+        return settings
+
 
 class VLLMModel(_ModelBase):
-    """An open-weight model run in-process by vLLM on GPUs."""
+    """An open-weight model run in-process by vLLM on GPUs.
+
+    How the same weights are laid over GPUs and how much memory they take is not keyed: like a
+    batch's make-up, it moves only the order of floating-point sums.
+    """
+
+    answer_neutral = _ModelBase.answer_neutral | {
+        "tensor_parallel_size",
+        "pipeline_parallel_size",
+        "gpu_memory_utilization",
+    }
 
     backend: Literal["vllm"]
     model_id: str
@@ -214,6 +278,9 @@ class ExtractiveModel(_ModelBase):
 class ScriptedModel(_ModelBase):
     """Deterministic fake backend for tests: answers from a fixed table or a template."""
 
+    # A test fake: each scripted model keeps its own entries, whatever it answers.
+    answer_neutral = _ModelBase.answer_neutral - {"name"}
+
     backend: Literal["scripted"]
     responses: dict[str, str] = Field(default_factory=dict)
     default_response: str = ""
@@ -226,6 +293,9 @@ class ReplayModel(_ModelBase):
     A JSONL file whose rows hold every model's output in one object (NoMIRACL's `results`) is
     read with `responses_field`. Relative paths resolve against the project root.
     """
+
+    # Which questions the run holds does not change the answer read for one of them.
+    answer_neutral = _ModelBase.answer_neutral | {"unknown_ids"}
 
     backend: Literal["replay"]
     context_window: int = Field(
