@@ -47,6 +47,20 @@ __all__ = [
 _MAKE_LEADERBOARD = "run `dvc repro` or the aggregate stage (python -m parakh.stages.aggregate)"
 # leaderboard.json's keys a DataFrame of the leaderboard carries in `attrs`.
 _BOARD_ATTRS = ("primary_metric", "primary_direction", "primary_note", "partial")
+_PAIRED_ORDER = (
+    "metric",
+    "model_a",
+    "model_b",
+    "n",
+    "mean_a",
+    "mean_b",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_holm",
+    "better",
+)
 
 
 def config(dataset: str = "demo", judge: str | None = None) -> ParakhConfig:
@@ -101,7 +115,7 @@ def paired(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     """Paired differences between models per metric on their shared questions: the means,
     difference, interval, p-value and Holm-adjusted p-value, and which model is `better`."""
     document = _document(dataset, judge)
-    return _frame(document["paired"], document, ("metric", "model_a", "model_b"))
+    return _frame(document["paired"], document, _PAIRED_ORDER)
 
 
 def metrics(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
