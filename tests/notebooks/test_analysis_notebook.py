@@ -25,6 +25,14 @@ def _text(notebook) -> str:
     return "\n".join(parts)
 
 
+def test_analysis_notebook_reads_results_through_parakh_results() -> None:
+    notebook = nbformat.read(REPO / "notebooks" / "analysis.ipynb", as_version=4)
+    source = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    assert "from parakh import results" in source
+    for own_reading in ("json.load", "open(", "read_text", "read_csv", "read_json", "ReportFiles"):
+        assert own_reading not in source, own_reading
+
+
 def test_analysis_notebook_executes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = make_project(tmp_path / "project")
     monkeypatch.setenv("PARAKH_ROOT", str(root))
