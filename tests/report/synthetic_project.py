@@ -26,7 +26,6 @@ JUDGE_METRICS = {
     "rubrics": ["factual_correctness", "coherence"],
     "reference_metrics": ["token_f1", "chrf"],
 }
-JUDGE_OVERRIDES = [f"judge.{key}=[{','.join(names)}]" for key, names in JUDGE_METRICS.items()]
 # alpha is clearly better than beta, beta a little better than gamma.
 SKILL = {"alpha": 0.8, "beta": 0.45, "gamma": 0.4}
 N_QUESTIONS = 24

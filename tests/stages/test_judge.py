@@ -11,6 +11,7 @@ import yaml
 
 from parakh.config import compose
 from parakh.config.schema import ParakhConfig
+from parakh.errors import ParakhError
 from parakh.io import read_jsonl, write_jsonl
 from parakh.judging.jurors import load_model_config
 from parakh.layout import Layout
@@ -162,6 +163,14 @@ def test_nomiracl_judge_rows_and_rates(tmp_path: Path) -> None:
     assert rates["hallucination"] == {"numerator": 1, "denominator": 2, "value": 0.5}
     assert rates["error"] == {"numerator": 1, "denominator": 2, "value": 0.5}
     assert rates["invalid_non_relevant"]["numerator"] == 1
+
+
+def test_run_names_the_questions_without_an_answer(tmp_path: Path) -> None:
+    """Not `KeyError: 'q2'`: run() called with fewer answers than questions (the stage's
+    reading of the answers file names the file too, tests/badinput/test_coverage.py)."""
+    cfg = compose(["judge=reference"])
+    with pytest.raises(ParakhError, match=r"no generation for 1 of 2 questions: 'q2'"):
+        judge.run(cfg, QUESTIONS, _generations()[:1], [], tmp_path / "p.jsonl")
 
 
 def test_main_writes_rows_summary_and_spec_and_leaves_no_progress(project: Path) -> None:

@@ -227,7 +227,7 @@ def _check_shard_coverage(files: Sequence[Path], coverage: Coverage, what: str) 
         raise InputError(
             files[owner],
             f"no row for {what} {key_text(coverage.missing[0])}{more}: shard {owner} of "
-            f"{count} ran on other questions; re-run it",
+            f"{count} ran on other questions or another config, or was cut short; re-run it",
         )
 
 
