@@ -41,19 +41,23 @@ def failed_run_message(
     share = len(failed) / total
     if len(failed) < total and share <= max_failed_share:
         return None
-    limit = "every one" if len(failed) == total else f"more than {max_failed_share:g}"
+    how_many = (
+        "all of them"
+        if len(failed) == total
+        else f"{share:.0%}, more than generation.max_failed_share={max_failed_share:g}"
+    )
     reasons = "\n".join(
         f"  {count} x {_short(reason)}"
         for reason, count in Counter(failed).most_common(TOP_REASONS)
     )
     return (
-        f"model '{model}': {len(failed)} of {total} requests failed ({share:.0%}; the stage "
-        f"fails when {limit} of them do, generation.max_failed_share={max_failed_share:g}). "
+        f"model '{model}': {len(failed)} of {total} requests failed ({how_many}). "
         f"Most common reasons:\n{reasons}\n"
-        f"Every row is written, with its reason, to {rows_path}. Check the model's base_url, "
-        "that its server is up and serves its model_id, and its API key (`api_key_env`), then "
-        "run the stage again: it asks again only for the failed ones (errors are never cached). "
-        "To accept this many failures, raise generation.max_failed_share."
+        f"Every row is written, with its reason, to {rows_path}, but the stage is not done. "
+        "Check the model's base_url, that its server is up and serves its model_id, and its "
+        "API key (`api_key_env`), then run the stage again: it asks again only for the failed "
+        "ones (errors are never cached). To accept a larger share of failures, raise "
+        "generation.max_failed_share (a run where every request failed always fails)."
     )
 
 

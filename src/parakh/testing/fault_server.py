@@ -11,7 +11,8 @@ whose body is malformed JSON). Whether attempt n of a given request fails is a f
 
 The `echo` fault (only when named in `--faults`) answers 401 or 500, alternately, with a body
 that quotes the request's API key back in one of `key_echo.ECHO_ENCODINGS`, cycling through
-them: the secrets tests check that no encoding of it reaches anything a run writes.
+them (or through `--echo-encodings`): the secrets tests check that no encoding of it reaches
+anything a run writes.
 
 With `--strict-schema api` (or `fine_tuned`) a chat request whose `response_format` is a
 strict `json_schema` the OpenAI API would refuse gets the API's 400 (`testing.strict_schema`);
@@ -53,6 +54,7 @@ class FaultSettings:
     strict_schema: str = "off"  # off | api | fine_tuned
     refuse_keywords: list[str] = field(default_factory=list)
     answer: str | None = None
+    echo_encodings: list[str] = field(default_factory=lambda: list(ECHO_ENCODINGS))
 
 
 def _digest(*parts: object) -> str:
@@ -157,7 +159,8 @@ def create_app(settings: FaultSettings) -> Any:
             await asyncio.sleep(s.timeout_sleep)
             return error(504, "too late")
         if fault == "echo":
-            encoding = ECHO_ENCODINGS[state.stats["echo"] % len(ECHO_ENCODINGS)]
+            encodings = s.echo_encodings or ECHO_ENCODINGS
+            encoding = encodings[state.stats["echo"] % len(encodings)]
             status = 500 if state.stats["echo"] % 2 else 401
             state.stats["echo"] += 1
             state.stats[f"echo_{encoding}"] += 1
@@ -254,6 +257,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--refuse-keywords", default="", help="more schema keywords to refuse")
     parser.add_argument("--answer", default=None, help="the text of every answer")
+    parser.add_argument(
+        "--echo-encodings",
+        default=",".join(ECHO_ENCODINGS),
+        help="the key encodings the echo fault cycles through",
+    )
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the fault server listens on loopback only")
@@ -261,6 +269,10 @@ def main(argv: list[str] | None = None) -> None:
     unknown = sorted(set(faults) - set(KNOWN_FAULTS))
     if unknown:
         parser.error(f"unknown fault kinds {unknown}; known: {', '.join(KNOWN_FAULTS)}")
+    echo_encodings = [e for e in args.echo_encodings.split(",") if e]
+    unknown = sorted(set(echo_encodings) - set(ECHO_ENCODINGS))
+    if unknown:
+        parser.error(f"unknown echo encodings {unknown}; known: {', '.join(ECHO_ENCODINGS)}")
     settings = FaultSettings(
         latency=args.latency,
         fail_rate=args.fail_rate,
@@ -273,6 +285,7 @@ def main(argv: list[str] | None = None) -> None:
         strict_schema=args.strict_schema,
         refuse_keywords=[k for k in args.refuse_keywords.split(",") if k],
         answer=args.answer,
+        echo_encodings=echo_encodings,
     )
     import uvicorn
 
