@@ -12,13 +12,20 @@ import pytest
 from parakh.config import compose
 from parakh.judging import prompt as judge_prompt
 from parakh.judging.hardening import injection_cues
+from parakh.judging.injection_phrases import PHRASES, Phrase
 from parakh.judging.rubric import load_rubric
 from parakh.schema import Generation, Question
 from parakh.stages import judge
+from parakh.text.languages import LANGUAGES
 from tests.judging.echo_judge import EchoJudge
 
 CASES = json.loads((Path(__file__).parent / "cases" / "injection.json").read_text("utf-8"))["cases"]
 POSITIVES = [c for c in CASES if c["expected"]]
+# Every other language we evaluate, romanized Hindi, and the disguises (zero-width characters,
+# look-alike letters, full-width and styled letters), each with unflagged medical look-alikes.
+MULTILINGUAL = json.loads(
+    (Path(__file__).parent / "cases" / "injection_multilingual.json").read_text("utf-8")
+)["cases"]
 
 
 def test_corpus_size() -> None:
@@ -31,6 +38,27 @@ def test_injection_case(case: dict[str, Any]) -> None:
     found = injection_cues(case["text"])
     assert bool(found) == bool(case["expected"]), found
     assert set(case["expected"]) <= set(found), found
+
+
+@pytest.mark.parametrize("case", MULTILINGUAL, ids=[c["why"] for c in MULTILINGUAL])
+def test_multilingual_and_disguised_case(case: dict[str, Any]) -> None:
+    found = injection_cues(case["text"])
+    assert bool(found) == bool(case["expected"]), found
+    assert set(case["expected"]) <= set(found), found
+
+
+@pytest.mark.parametrize("phrase", PHRASES, ids=[f"{p.language}-{p.cue}" for p in PHRASES])
+def test_every_phrase_flags_its_own_example(phrase: Phrase) -> None:
+    assert phrase.cue in injection_cues(phrase.example)
+
+
+def test_every_language_has_each_cue() -> None:
+    kinds = {(p.language, p.cue) for p in PHRASES}
+    languages = {"hi", "hi-Latn", "bn", "gu", "kn", "ml", "mr", "or", "pa", "ta", "te", "ur"}
+    for language in languages:
+        for cue in ("override_instructions", "score_request", "addresses_judge"):
+            assert (language, cue) in kinds, (language, cue)
+    assert languages - {"hi-Latn"} <= set(LANGUAGES)
 
 
 def test_empty_response_has_no_cues() -> None:

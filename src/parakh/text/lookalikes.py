@@ -1,0 +1,95 @@
+"""A form of text for pattern detection: invisible characters gone, look-alike letters as Latin.
+
+Detection patterns (the judge-injection cues) are written in plain letters, and an attacker
+writes "ig<U+200B>nore" (a zero-width space), "іgnоrе" (Cyrillic і, о, е), "ｉｇｎｏｒｅ" (full
+width), "𝐢𝐠𝐧𝐨𝐫𝐞" (mathematical bold) or "ïgnöre", so that a reader sees the word and a regex
+does not. `skeleton` undoes each of these; `detection_forms` gives the forms a detector should
+search, since a zero-width space may hide inside a word or stand for the space between two.
+
+Lossy on purpose (Cyrillic and Greek look-alikes become Latin, Latin accents go, every script's
+digits become ASCII): for detection only, never for display or metrics.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from parakh.text.normalize import ZERO_WIDTH_SPACE, canonical_text
+
+# Characters that render as nothing but are not format characters (category Cf, which
+# `canonical_text` already removes): the combining grapheme joiner, variation selectors,
+# Hangul fillers and the braille blank.
+_INVISIBLE = frozenset(
+    ["\u034f", "\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"]
+    + [chr(c) for c in range(0xFE00, 0xFE10)]
+    + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+
+# Letters of other scripts drawn like a Latin letter (after NFKC, before case folding), as used
+# to hide a word from a filter. A small explicit table, not Unicode's whole confusables list:
+# Cyrillic and Greek capitals and small letters, Latin small capitals and a few others.
+_LATIN_LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic capitals
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y",
+        "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
+        # Cyrillic small letters (к, м, н, т, в: the shapes of small capitals)
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
+        "і": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y",
+        "ѵ": "v", "к": "k", "м": "m", "н": "h", "т": "t", "в": "b",
+        # Greek capitals
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        # Greek small letters
+        "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+        "υ": "u", "χ": "x", "γ": "y", "ω": "w",
+        # Armenian
+        "օ": "o", "հ": "h", "ս": "u", "ո": "n",
+        # Latin small capitals, dotless i, script g
+        "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h", "ɪ": "i",
+        "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r",
+        "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ı": "i",
+        "ɡ": "g",
+        # Arabic-script letters Urdu writers type from an Arabic keyboard: yeh, kaf, heh
+        "\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9", "\u0647": "\u06c1",
+    }
+)  # fmt: skip
+
+
+def _is_latin_accent(ch: str) -> bool:
+    return "\u0300" <= ch <= "\u036f"  # Combining Diacritical Marks: no Indic script uses them
+
+
+def _plain_char(ch: str) -> str:
+    if ch in _INVISIBLE or _is_latin_accent(ch):
+        return ""
+    if not ch.isascii() and unicodedata.category(ch) == "Nd":
+        return str(unicodedata.decimal(ch))  # "५", "৫", "۵" -> "5"
+    return ch
+
+
+def skeleton(text: str, *, zero_width_space: str = "") -> str:
+    """`text` as a detector should read it: zero-width spaces replaced by `zero_width_space`,
+    other invisible characters removed, NFKC (full-width, mathematical and other compatibility
+    letters become plain ones), Latin accents removed, look-alike letters mapped to Latin,
+    every script's decimal digits as ASCII, case folded."""
+    text = canonical_text(text.replace(ZERO_WIDTH_SPACE, zero_width_space))
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
+    text = unicodedata.normalize("NFC", "".join(_plain_char(ch) for ch in text))
+    return text.translate(_LATIN_LOOKALIKES).casefold()
+
+
+def detection_forms(text: str) -> tuple[str, ...]:
+    """The skeletons to search: a zero-width space read as nothing (it hid inside a word) and,
+    if there is one, as a space (it stood between two words)."""
+    joined = skeleton(text)
+    if ZERO_WIDTH_SPACE not in text:
+        return (joined,)
+    return (joined, skeleton(text, zero_width_space=" "))
+
+
+def pattern_form(pattern: str) -> str:
+    """A detection pattern in the Unicode form `skeleton` gives text (NFC, nukta letters and
+    Malayalam chillus as `canonical_text` writes them); its regex syntax is ASCII, untouched."""
+    return unicodedata.normalize("NFC", canonical_text(unicodedata.normalize("NFKC", pattern)))
