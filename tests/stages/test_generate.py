@@ -332,3 +332,41 @@ def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
     assert backend.calls == 0 and again.summary["cached"] == 3
     assert again.generations == first.generations
     assert again.summary["truncated_answers"] == 1
+
+
+@pytest.mark.parametrize(
+    ("errors", "share", "fails"),
+    [
+        ([None, None, None, None], 0.5, False),
+        (["HTTP 500", "HTTP 500", None, None], 0.5, False),  # half is not more than half
+        (["HTTP 500", "HTTP 500", "HTTP 500", None], 0.5, True),
+        (["HTTP 500", None, None, None], 0.0, True),
+        (["HTTP 500", "HTTP 500", "HTTP 500", None], 1.0, False),
+        (["HTTP 404"] * 4, 1.0, True),  # every request failed: always a failed run
+        ([], 0.5, False),
+    ],
+)
+def test_a_run_fails_when_all_or_more_than_the_share_of_its_answers_are_errors(
+    errors: list[str | None], share: float, fails: bool
+) -> None:
+    from parakh.backends.failed_run import FailedRunError, check_failed_share
+
+    path = Path("data/processed/demo/generate/m.jsonl")
+    if not fails:
+        check_failed_share("m", "openai", errors, share, path)
+        return
+    with pytest.raises(FailedRunError) as failure:
+        check_failed_share("m", "openai", errors, share, path)
+    failed = sum(e is not None for e in errors)
+    message = str(failure.value)
+    assert f"model 'm': {failed} of {len(errors)} requests failed" in message
+    assert f"{failed} x HTTP" in message and str(path) in message
+    assert "generation.max_failed_share" in message
+
+
+def test_backends_that_send_no_request_never_fail_a_run() -> None:
+    """A replay file lacking most answers, or closed-book extractive rows, are the data."""
+    from parakh.backends.failed_run import check_failed_share
+
+    for backend in ("replay", "extractive"):
+        check_failed_share("m", backend, ["no stored answer"] * 3, 0.5, Path("m.jsonl"))
