@@ -6,8 +6,10 @@
 
 Takes the overrides the shards ran with (less `shard`) and writes the output, run spec and
 summary or ledger that one unsharded run writes, byte for byte; it fails, naming the file, when
-a shard is missing, ran with another config or on inputs changed since, or when the shards
-overlap or disagree on num_shards. See `parakh.scale.shard`.
+a shard is missing, ran with another config or on inputs changed since, when the shards
+overlap or disagree on num_shards, or when a row's key (question; judge: question and metric)
+is there twice, in one shard or across shards, or not at all (naming the line and the key).
+See `parakh.scale.shard` and `parakh.stats.coverage`.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 shard i (`shard_of`) and write under `data/processed/<dataset>/shards/` (`Layout.shard`), never
 the usual output: the rows, their run spec, and the shard's accounting ledger (generate) or
 summary (judge) beside them. `parakh merge-shards <stage> num_shards=n ...` checks that all n
-shards are there, that they ran with one config on the current inputs, and that each question
-sits in the shard it hashes to; then it writes the file a single run writes, byte for byte (the
+shards are there, that they ran with one config on the current inputs, that each question
+sits in the shard it hashes to, and that every expected row is there once; then it writes the file a single run writes, byte for byte (the
 rows in the unsharded order), with the same run spec, and the summary or ledger of the whole.
 
 Why a hash of the question id rather than contiguous ranges of the question list: a question's

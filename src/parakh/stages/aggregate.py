@@ -1,5 +1,9 @@
 """aggregate: leaderboards with intervals, HTML report, DVC metrics and plots, MLflow runs.
 
+Before anything is computed, the judge rows must cover the run: every (question, model, metric)
+row the judge writes, once (`parakh.report.partial`); `aggregate.allow_partial=true` reports a
+run with missing rows as partial on every output instead.
+
 python -m parakh.stages.aggregate dataset=demo judge=smoke 'models=[extractive,smollm2]'
 """
 

@@ -3,7 +3,8 @@
 Writes one row per (question, model, metric) with the score, the raw judge output and the
 justification, or the reason there is no score, and a summary beside it (invalid reasons,
 responses that address the judge, self-judged rows, jury agreement, NoMIRACL rates).
-Re-judging never re-generates.
+Re-judging never re-generates. The answers must cover the curated questions exactly once: a
+question without an answer, or answered twice, is an error naming the file (and lines).
 
     python -m parakh.stages.judge dataset=demo model=smollm2 judge=smoke
 
