@@ -110,7 +110,6 @@ MISSING = [
 @pytest.mark.parametrize("damage", MISSING)
 def test_missing_judge_rows_stop_aggregate(tmp_path, monkeypatch, capsys, damage) -> None:
     root = synth.make_project(tmp_path)
-    monkeypatch.chdir(root)
     names = damage(root)
     before = snapshot(root, OUTPUTS)
     outcome = run_parakh(root, AGGREGATE, monkeypatch, capsys)
@@ -166,7 +165,6 @@ def test_duplicate_or_foreign_judge_rows_stop_aggregate(
     tmp_path, monkeypatch, capsys, damage, allow_partial
 ) -> None:
     root = synth.make_project(tmp_path)
-    monkeypatch.chdir(root)
     names = damage(root)
     before = snapshot(root, OUTPUTS)
     args = [*AGGREGATE, f"aggregate.allow_partial={str(allow_partial).lower()}"]
@@ -177,7 +175,6 @@ def test_duplicate_or_foreign_judge_rows_stop_aggregate(
 def test_item2_allow_partial_marks_every_page_and_metric(tmp_path, monkeypatch, capsys) -> None:
     """The rows of item2-partial-judge-rows, aggregated on purpose: every output says so."""
     root = synth.make_project(tmp_path)
-    monkeypatch.chdir(root)
     _first_100_rows(root)
     outcome = run_parakh(root, [*AGGREGATE, "aggregate.allow_partial=true"], monkeypatch, capsys)
     assert outcome.traceback is None and outcome.code == 0, outcome.message
@@ -206,7 +203,6 @@ def test_item2_allow_partial_marks_every_page_and_metric(tmp_path, monkeypatch, 
 def test_item2_complete_run_carries_no_partial_marker(tmp_path, monkeypatch, capsys) -> None:
     """The control: the untouched synthetic project aggregates, and nothing says partial."""
     root = synth.make_project(tmp_path)
-    monkeypatch.chdir(root)
     outcome = run_parakh(root, AGGREGATE, monkeypatch, capsys)
     assert outcome.traceback is None and outcome.code == 0, outcome.message
     reports = root / "reports" / "demo" / "smoke"
@@ -332,12 +328,10 @@ def sharded_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _shard(folder: str, question: str) -> str:
-    return f"{folder}/extractive.shard-{shard_of(question, SHARDS)}-of-{SHARDS}.jsonl"
-
-
-def _other_shard(folder: str, question: str) -> str:
-    return f"{folder}/extractive.shard-{1 - shard_of(question, SHARDS)}-of-{SHARDS}.jsonl"
+def _shard(folder: str, question: str, other: bool = False) -> str:
+    """The shard file holding `question`'s rows (`other`: the shard that does not)."""
+    index = shard_of(question, SHARDS) if not other else 1 - shard_of(question, SHARDS)
+    return f"{folder}/extractive.shard-{index}-of-{SHARDS}.jsonl"
 
 
 def _twice_in_shard(root: Path) -> tuple[str, list[str]]:
@@ -356,9 +350,9 @@ def _across_shards(root: Path) -> tuple[str, list[str]]:
     """The row of q0 also in the other shard (shards split by hand, or copied together)."""
     line = _lines(root / _shard(SHARD_GENERATIONS, "q0"))[0]
     question = json.loads(line)["question_id"]
-    other = root / _other_shard(SHARD_GENERATIONS, question)
+    other = root / _shard(SHARD_GENERATIONS, question, other=True)
     _append(other, line)
-    where = f"{_other_shard(SHARD_GENERATIONS, question)}, line {len(_lines(other))}"
+    where = f"{_shard(SHARD_GENERATIONS, question, other=True)}, line {len(_lines(other))}"
     return "generate", [where, f"question '{question}'", "the shards overlap"]
 
 
