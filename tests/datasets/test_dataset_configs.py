@@ -36,6 +36,8 @@ OVERRIDES: dict[str, tuple[str, Any]] = {
     "quarantine": ("q.jsonl", "q.jsonl"),
     "dedupe": ("exact", "exact"),
     "relevance_filter": ("my.module:keep", "my.module:keep"),
+    "max_chars": ("{question:500}", None),
+    "over_length": ("truncate", "truncate"),
     "pii": ("{enabled:false}", None),
     "categories": ("{tagger:none}", None),
 }
@@ -54,6 +56,8 @@ def test_every_field_is_overridable_without_plus(dataset: str, field: str) -> No
         assert cfg.pii.enabled is False
     elif field == "categories":
         assert cfg.categories.tagger == "none"
+    elif field == "max_chars":
+        assert cfg.max_chars.question == 500 and cfg.max_chars.kb_document == 2_000_000
     elif expected is not None or field == "source":
         assert getattr(cfg, field) == expected
 

@@ -53,6 +53,26 @@ class CategoryConfig(Strict):
     )
 
 
+class LengthLimits(Strict):
+    """The longest text, in characters, curate accepts in each field of a row.
+
+    The defaults are far above every real dataset (longest seen: question 307, reference answer
+    12,501, context passage 3,326, KB document 17,375, judged answer 11,488, other values 834)
+    and stop a pathological row (a 5 MB question) at load time, before redaction, language
+    detection or embedding spend minutes on it. KB documents may be long: index chunks them.
+    """
+
+    id: int = Field(default=1_000, ge=1, description="every id (question, document, passage)")
+    question: int = Field(default=20_000, ge=1, description="question text")
+    reference_answer: int = Field(default=100_000, ge=1, description="each reference answer")
+    context: int = Field(default=100_000, ge=1, description="each context passage's text")
+    kb_document: int = Field(default=2_000_000, ge=1, description="a KB document's text")
+    judged_answer: int = Field(default=100_000, ge=1, description="a human-judged answer")
+    other: int = Field(
+        default=100_000, ge=1, description="any other text: titles, domain, meta values"
+    )
+
+
 class SourceFile(Strict):
     """One file of a dataset that upstream spreads over several repositories."""
 
@@ -154,6 +174,13 @@ class DatasetConfig(Strict):
         default=None,
         description="'module:function' taking a Question and returning None to keep it or the "
         "reason to drop it",
+    )
+    max_chars: LengthLimits = Field(default_factory=LengthLimits)
+    over_length: Literal["error", "truncate"] = Field(
+        default="error",
+        description="a text over its `max_chars` limit: error (strict: fail naming file, line "
+        "and field; lenient: quarantine the row), or truncate (cut to the limit, recorded in "
+        "the question's meta.truncated and the report); an id over its limit is always an error",
     )
     pii: PIIConfig = Field(default_factory=PIIConfig)
     categories: CategoryConfig = Field(default_factory=CategoryConfig)

@@ -29,7 +29,7 @@ from parakh.datasets.records import (
     jsonl_lines,
 )
 from parakh.datasets.registry import AdapterOptions, register
-from parakh.datasets.rows import RowError, RowSink
+from parakh.datasets.rows import Origin, RowError, RowSink
 from parakh.schema import KBDocument, Question
 
 _DATE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -92,7 +92,8 @@ def load_raw_document(path: Path, sink: RowSink) -> None:
         title = first.lstrip("# ").strip() if first.startswith("#") else path.stem
         body = rest.strip() if first.startswith("#") else text
         sink.add_document(
-            KBDocument(id=f"raw:{path.stem}", text=body, source=path.name, kind="raw", title=title)
+            KBDocument(id=f"raw:{path.stem}", text=body, source=path.name, kind="raw", title=title),
+            Origin(path.name),
         )
 
 
@@ -157,7 +158,7 @@ def load_kb_updates(folder: Path, sink: RowSink) -> None:
         with sink.guard(path.name):
             added = update_date(path)
             entries = parse_kb_update_entries(read_document(path), path)
-            for i, (_, question, answer) in enumerate(entries):
+            for i, (lineno, question, answer) in enumerate(entries):
                 sink.add_document(
                     KBDocument(
                         id=f"update:{path.stem}:{i:03d}",
@@ -166,7 +167,8 @@ def load_kb_updates(folder: Path, sink: RowSink) -> None:
                         kind="update",
                         title=question,
                         added_at=added,
-                    )
+                    ),
+                    Origin(path.name, lineno),
                 )
 
 

@@ -119,11 +119,13 @@ class JudgmentReader:
                 "meta": {name: record.values.get(name) for name in options.judgment_meta_fields},
             },
         )
-        self.pair_counts[(qid, answer_id)] = n
+        # Checked first: a judgment that fails its checks adds nothing, not even its question.
+        judgment = self.sink.check(judgment, record.origin)
         if known is None:
-            self.questions[qid] = question
             self.sink.add_question(question, record.origin)
-        self.sink.add_judgment(judgment)
+            self.questions[qid] = question
+        self.pair_counts[(qid, answer_id)] = n
+        self.sink.add_judgment(judgment, record.origin)
 
 
 @register("human_judgments", JudgmentOptions)

@@ -79,7 +79,7 @@ def document_pairs(path: Path, folder: str) -> tuple[dict[str, Any], list[dict[s
         qid = question.get("qid") if question is not None else None
         pairs.append(
             {
-                "id": f"{folder}/{qid}",
+                "id": f"{folder}/{qid}" if qid else None,  # no qid: a missing id, not '.../None'
                 "qid": qid,
                 "qtype": question.get("qtype") if question is not None else None,
                 "pid": pair.get("pid"),

@@ -153,7 +153,11 @@ def _docids(record: Record) -> list[str]:
     docids = record.raw("docids")
     if not isinstance(docids, list) or not docids:
         raise record.error("docids", "expected a non-empty list of passage ids")
-    return [str(d) for d in docids]
+    for i, docid in enumerate(docids):
+        if not isinstance(docid, str) or not docid.strip():
+            # str() would make `true` the id 'True' and `null` the id 'None'
+            raise record.error(f"docids[{i}]", f"expected a passage id (text), got {docid!r}")
+    return list(docids)
 
 
 def _check_subset(record: Record, subset: str) -> str:

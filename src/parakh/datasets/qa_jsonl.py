@@ -68,5 +68,6 @@ def add_pair(record: Record, options: QAJsonlOptions, sink: RowSink, source: str
     if options.answers_as_kb:
         title = record.optional_text(options.title_field) if options.title_field else None
         sink.add_document(
-            KBDocument(id=f"answer:{qid}", text=answer, source=source, kind="raw", title=title)
+            KBDocument(id=f"answer:{qid}", text=answer, source=source, kind="raw", title=title),
+            record.origin,
         )

@@ -102,7 +102,8 @@ class Record:
         """A required, non-blank string value."""
         value = self.raw(field)
         if not isinstance(value, str):
-            raise self.error(field, f"expected text, got {type(value).__name__}")
+            # never str(value): `id: true` would become the id 'True'
+            raise self.error(field, f"expected text, got {type(value).__name__} {value!r:.80}")
         if not value.strip():
             raise self.error(field, "text is empty", "empty_text")
         return value.strip() if strip else value

@@ -2,7 +2,8 @@
 
 An adapter is `load(root, options, sink)`: it reads the source at `root` and adds canonical rows
 to the `RowSink`, each inside `sink.guard(...)`. Its options come from `dataset.options` and are
-validated by the adapter's own schema, which rejects unknown keys.
+validated by the adapter's own schema, which rejects unknown keys. Every row is held to the
+length limits and character rules of `parakh.datasets.limits` as it is added.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from parakh.config.base import Strict
+from parakh.config.dataset import LengthLimits
 from parakh.config.loading import unknown_name_message
+from parakh.datasets.limits import OverLength, TextRules
 from parakh.datasets.rows import LoadedDataset, RowSink
 from parakh.errors import ConfigError
 
@@ -83,13 +86,22 @@ def parse_options(name: str, options: Mapping[str, Any] | None) -> AdapterOption
 
 
 def load_dataset(
-    name: str, root: Path, options: Mapping[str, Any] | None = None, *, strict: bool = True
+    name: str,
+    root: Path,
+    options: Mapping[str, Any] | None = None,
+    *,
+    strict: bool = True,
+    limits: LengthLimits | None = None,
+    over_length: OverLength = "error",
 ) -> LoadedDataset:
-    """Load `root` with adapter `name`; strict fails on the first bad row, lenient collects them."""
+    """Load `root` with adapter `name`; strict fails on the first bad row, lenient collects them.
+    Texts over `limits` (default `LengthLimits()`) fail their row, or are cut (`truncate`)."""
     adapter = spec(name)
     parsed = parse_options(name, options)
-    sink = RowSink(strict=strict, root=root)
+    rules = TextRules(limits or LengthLimits(), over_length)
+    sink = RowSink(strict=strict, root=root, check=rules.apply)
     adapter.load(root, parsed, sink)
+    sink.dataset.cut = [cut.as_dict() for cut in rules.cuts]
     return sink.dataset
 
 

@@ -2,13 +2,15 @@
 
 Adapters add rows to a `RowSink` inside `sink.guard(place)`: in strict mode a `RowError` (or any
 `InputError`) raised in the block propagates and the stage fails naming file, line and field; in
-lenient mode the row is recorded as `RejectedRow` with its reason and loading goes on.
+lenient mode the row is recorded as `RejectedRow` with its reason and loading goes on. Every row
+added goes through the sink's `check` first (`parakh.datasets.limits`: length limits, control
+characters), which may return it cut or raise a `RowError` inside the same guard.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,31 +100,44 @@ class LoadedDataset:
     judgments: list[HumanJudgment] = field(default_factory=list)
     origins: list[Origin] = field(default_factory=list)
     rejected: list[RejectedRow] = field(default_factory=list)
+    cut: list[dict[str, Any]] = field(default_factory=list)  # texts cut to their length limit
 
     def origin_of(self, index: int) -> Origin:
         return self.origins[index] if index < len(self.origins) else Origin("(unknown)")
 
 
+RowCheck = Callable[[Any, Origin], Any]  # (row, origin) -> the row, possibly cut; or raises
+
+
+def _unchecked(row: Any, origin: Origin) -> Any:
+    return row
+
+
 class RowSink:
     """Collects an adapter's rows; `guard` decides between failing and quarantining."""
 
-    def __init__(self, strict: bool = True, root: Path | None = None) -> None:
+    def __init__(
+        self, strict: bool = True, root: Path | None = None, check: RowCheck | None = None
+    ) -> None:
         self.strict = strict
         self.root = root
+        self.check: RowCheck = check or _unchecked
         self.dataset = LoadedDataset(questions=[])
 
     def add_question(self, question: Question, origin: Origin) -> None:
-        self.dataset.questions.append(question)
+        self.dataset.questions.append(self.check(question, origin))
         self.dataset.origins.append(origin)
 
-    def add_document(self, document: KBDocument) -> None:
-        self.dataset.documents.append(document)
+    def add_document(self, document: KBDocument, origin: Origin | None = None) -> None:
+        self.dataset.documents.append(self.check(document, origin or Origin(document.source)))
 
-    def add_judgment(self, judgment: HumanJudgment) -> None:
-        self.dataset.judgments.append(judgment)
+    def add_judgment(self, judgment: HumanJudgment, origin: Origin | None = None) -> None:
+        self.dataset.judgments.append(self.check(judgment, origin or Origin("(judgments)")))
 
     def reject(self, error: InputError, record: Any) -> None:
         message = error.message if isinstance(error, RowError) else str(error).split(": ", 1)[-1]
+        if reason_of(error) == "too_long":  # the quarantine file keeps a clip, not megabytes
+            record = clip_long_strings(record)
         self.dataset.rejected.append(
             RejectedRow(
                 file=error.path,
@@ -143,3 +158,20 @@ class RowSink:
             if self.strict:
                 raise
             self.reject(error, record)
+
+
+QUARANTINE_CLIP = 1_000  # characters of a too-long value kept in the quarantine file
+
+
+def clip_long_strings(value: Any, keep: int = QUARANTINE_CLIP) -> Any:
+    """`value` with every string longer than `keep` shortened, saying how long it was: what the
+    quarantine file keeps of a too-long row."""
+    if isinstance(value, str):
+        if len(value) <= keep:
+            return value
+        return f"{value[:keep]}... [{len(value):,} characters in all]"
+    if isinstance(value, dict):
+        return {k: clip_long_strings(v, keep) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clip_long_strings(v, keep) for v in value]
+    return value

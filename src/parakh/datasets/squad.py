@@ -129,7 +129,8 @@ def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
                     sink.add_document(
                         KBDocument(
                             id=passage_id, text=context, source=path.name, kind="raw", title=title
-                        )
+                        ),
+                        record.origin,
                     )
             if parsed is None:
                 continue

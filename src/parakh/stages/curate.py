@@ -9,12 +9,16 @@ filter and `dataset.limit`; the report records the settings and the rows each st
 
 Strict mode (default) stops at the first bad row, naming file, line and field, and writes
 nothing. Lenient mode (`dataset.strict=false`) writes bad rows, PII-redacted, with their reason
-to the quarantine file and goes on. Outputs in data/processed/<dataset>/curate/: questions.jsonl,
-kb.jsonl, report.json, human_judgments.jsonl (judgment datasets), quarantine.jsonl (lenient).
+to the quarantine file and goes on. A text over its `dataset.max_chars` limit or holding a
+control character is a bad row; with `dataset.over_length=truncate` an over-long text is cut
+instead, and the report lists each cut. A dataset that yields no questions is an error.
+Outputs in data/processed/<dataset>/curate/: questions.jsonl, kb.jsonl, report.json,
+human_judgments.jsonl (judgment datasets), quarantine.jsonl (lenient).
 """
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +26,7 @@ from typing import Any
 
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.curation.categories import CategoryTagger, tag_question
+from parakh.curation.empty import check_loaded, check_selected
 from parakh.curation.hygiene import (
     apply_relevance_filter,
     dedupe_texts,
@@ -66,6 +71,7 @@ def _quarantine_rows(rejected: list[RejectedRow], cfg: ParakhConfig) -> list[dic
 
 def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     ds = cfg.dataset
+    check_loaded(loaded, resolve(ds.path), ds.adapter, ds.strict)
     hygiene = resolve_duplicate_ids(loaded.questions, loaded.origins, ds.strict)
     rejected = [*loaded.rejected, *hygiene.rejected]
     questions, pii_matches, pii_questions = redact_questions(hygiene.questions, ds.pii)
@@ -76,6 +82,7 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         ]
     hygiene.questions = questions
     hygiene = dedupe_texts(hygiene, ds.dedupe)
+    languages_present = sorted({q.language for q in hygiene.questions})
     if ds.languages:
         before = len(hygiene.questions)
         keep = [q.language in ds.languages for q in hygiene.questions]
@@ -91,6 +98,7 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     if ds.relevance_filter:
         hygiene = apply_relevance_filter(hygiene, load_relevance_filter(ds.relevance_filter))
     questions = hygiene.questions
+    check_selected(len(questions), len(loaded.questions), hygiene.dropped, languages_present)
     if ds.categories.tagger == "rules":
         tagger = CategoryTagger.from_config(ds.categories)
         questions = [tag_question(q, tagger) for q in questions]
@@ -124,6 +132,8 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
             "seed": cfg.seed,
         },
     )
+    if loaded.cut:  # only then: a report without cuts stays as it was
+        report["truncated"] = loaded.cut
     return Curated(
         questions=questions,
         documents=loaded.documents,
@@ -146,7 +156,15 @@ def main_task(cfg: ParakhConfig) -> None:
     parse_options(ds.adapter, ds.options)  # a bad option fails before anything is read
     if ds.relevance_filter:
         load_relevance_filter(ds.relevance_filter)
-    curated = run(cfg, load_dataset(ds.adapter, source, ds.options, strict=ds.strict))
+    loaded = load_dataset(
+        ds.adapter,
+        source,
+        ds.options,
+        strict=ds.strict,
+        limits=ds.max_chars,
+        over_length=ds.over_length,
+    )
+    curated = run(cfg, loaded)
     # Everything is computed before the first write: a failure above leaves no output behind.
     write_jsonl(layout.curated_questions, curated.questions)
     write_jsonl(layout.curated_kb, curated.documents)
@@ -170,6 +188,12 @@ def main_task(cfg: ParakhConfig) -> None:
             tracking_uri(cfg.tracking.uri),
         )
     report = curated.report
+    if not curated.questions:  # lenient, every row quarantined (`check_loaded`)
+        print(
+            f"curate: warning: all {report['quarantined']} rows were quarantined; no questions "
+            f"to evaluate (see {quarantine_path(cfg, layout)})",
+            file=sys.stderr,
+        )
     print(
         f"curate: {report['rows_out']} of {report['rows_in']} questions kept "
         f"(dropped: {report['dropped'] or 'none'}), {len(curated.documents)} KB documents"
