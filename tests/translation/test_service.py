@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from parakh.backends.cache import ResponseCache
 from parakh.translation import ENGLISH, LanguageTag, TranslationService
 from tests.translation.fakes import TableTranslator
@@ -58,3 +60,16 @@ def test_same_language_and_unsegmented_texts(tmp_path: Path) -> None:
     assert service.translate_text("एक। दो।", HI, ENGLISH).text == "One, two."
     assert service.translate_text("unchanged", ENGLISH, ENGLISH).text == "unchanged"
     assert translator.batches == [["एक। दो।"]]
+
+
+def test_progress_bar_per_language_pair_and_a_line_per_batch_that_lost_sentences(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    service = TranslationService(TableTranslator(TABLE, batch_size=2), None)
+    service.translate_texts(["एक। दो। तीन? FAIL।"], HI, ENGLISH)
+    err = capsys.readouterr().err
+    assert "translate hi->en" in err and "4/4" in err and "sentence" in err
+    assert "1 of 2 sentences of batch 2 failed" in err
+    quiet = TranslationService(TableTranslator(TABLE), None, show_progress=False)
+    quiet.translate_texts(["एक।"], HI, ENGLISH)
+    assert capsys.readouterr().err == ""

@@ -19,6 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.errors import InputError, ParakhError
@@ -61,7 +63,14 @@ def run(
         )
     metrics = resolve_metrics(judge.reference_metrics)
     rows: list[Judgment] = []
-    for q in questions:
+    scored = tqdm(
+        questions,
+        desc=f"judge {cfg.model.name}: {', '.join(metrics)}",
+        unit="answer",
+        disable=not cfg.progress or not metrics,
+        dynamic_ncols=True,
+    )
+    for q in scored:
         rows += reference_judgments(metrics, judge.name, q, by_id[q.id], judge.parser)
     if judge.rubrics:
         rows += judge_with_rubrics(

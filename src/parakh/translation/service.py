@@ -9,9 +9,12 @@ that it never meets a generation key. Failed sentences are never cached.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from tqdm import tqdm
 
 from parakh.backends.base import Completion
 from parakh.backends.cache import ResponseCache
@@ -67,9 +70,14 @@ class TranslationService:
     """A translator with its cache and batch size: the object stages and commands hold."""
 
     def __init__(
-        self, translator: Translator, cache: ResponseCache | None, segment_sentences: bool = True
+        self,
+        translator: Translator,
+        cache: ResponseCache | None,
+        segment_sentences: bool = True,
+        show_progress: bool = True,
     ) -> None:
         self.translator = translator
+        self.show_progress = show_progress  # a bar per language pair on stderr
         self.cache = cache
         self.segment_sentences = segment_sentences
         self.batch_size = translator.cfg.batch_size
@@ -117,24 +125,51 @@ class TranslationService:
                 todo.append(sentence)
         self.stats.sentences += len(sentences)
         self.stats.cache_hits += len(hits)
-        for start in range(0, len(todo), self.batch_size):
-            batch = todo[start : start + self.batch_size]
-            translated = self.translator.translate_batch(batch, source, target)
-            if len(translated) != len(batch):
-                raise RuntimeError(
-                    f"translator '{self.name}' returned {len(translated)} results for "
-                    f"{len(batch)} sentences"
-                )
-            self.stats.batches += 1
-            for sentence, result in zip(batch, translated, strict=True):
-                results[sentence] = result
-                if result.ok:
-                    self.stats.translated += 1
-                    if self.cache is not None:
-                        self.cache.put(keys[sentence], Completion(text=result.text))
-                else:
-                    self.stats.failed += 1
+        bar = tqdm(
+            total=len(sentences),
+            initial=len(hits),
+            desc=f"translate {source.code}->{target.code}",
+            unit="sentence",
+            disable=not self.show_progress or not todo,
+            dynamic_ncols=True,
+        )
+        with bar:
+            for start in range(0, len(todo), self.batch_size):
+                batch = todo[start : start + self.batch_size]
+                translated = self.translator.translate_batch(batch, source, target)
+                if len(translated) != len(batch):
+                    raise RuntimeError(
+                        f"translator '{self.name}' returned {len(translated)} results for "
+                        f"{len(batch)} sentences"
+                    )
+                self.stats.batches += 1
+                self._keep(batch, translated, keys, results)
+                failed = [r.error for r in translated if not r.ok]
+                if failed:  # one line per batch that lost sentences, above the bar
+                    tqdm.write(
+                        f"translate {source.code}->{target.code}: {len(failed)} of {len(batch)} "
+                        f"sentences of batch {start // self.batch_size + 1} failed "
+                        f"({failed[0]}); their texts carry the reason",
+                        file=sys.stderr,
+                    )
+                bar.update(len(batch))
         return results, hits
+
+    def _keep(
+        self,
+        batch: list[str],
+        translated: Sequence[Translated],
+        keys: dict[str, str],
+        results: dict[str, Translated],
+    ) -> None:
+        for sentence, result in zip(batch, translated, strict=True):
+            results[sentence] = result
+            if result.ok:
+                self.stats.translated += 1
+                if self.cache is not None:
+                    self.cache.put(keys[sentence], Completion(text=result.text))
+            else:
+                self.stats.failed += 1
 
     @staticmethod
     def _rejoin(
