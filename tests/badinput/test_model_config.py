@@ -155,7 +155,7 @@ def test_item11_negative_max_tokens_override(tmp_path, monkeypatch, capsys) -> N
     outcome = run_parakh(root, args, monkeypatch, capsys)
     assert_rejected(
         outcome,
-        names=["model.openai.sampling.max_tokens"],
+        names=["model.openai.sampling.max_tokens", "conf/model/good.yaml"],
         before=before,
         after=snapshot(root, OUTPUTS),
     )
@@ -175,12 +175,7 @@ def test_item11_judge_model_negative_temperature(tmp_path, monkeypatch, capsys) 
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.loading.validate names the field path of the composed config, not the "
-    "group file it came from (conf/model/bad.yaml): a loader change, outside this case's files",
-)
-def test_model_config_error_names_its_yaml_file(tmp_path, monkeypatch, capsys) -> None:
+def test_item11_model_config_error_names_its_yaml_file(tmp_path, monkeypatch, capsys) -> None:
     root = _project(tmp_path, bad=_openai(sampling={"max_tokens": -5}))
     outcome = run_parakh(root, _generate("bad"), monkeypatch, capsys)
     assert_rejected(outcome, names=["bad.yaml", "sampling.max_tokens"])

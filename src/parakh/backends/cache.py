@@ -1,8 +1,11 @@
 """SQLite response cache keyed by sha256 of everything that changes a model's output.
 
-The key holds the backend identity (backend, model id, revision or weights hash) and the exact
-request (messages, sampling params incl. seed, JSON schema); it leaves out timeouts, retries
-and concurrency, which do not change the output. One file, outside the package, safe to delete.
+The key holds the request (messages, sampling params incl. seed, JSON schema) and the backend's
+identity: every setting of the model config that can change an answer (`answer_settings`:
+server URLs, revision or weights hash, sampling, `system_role`, `structured_output`, engine
+settings), which together fix the body actually sent. It leaves out what each config class
+declares answer-neutral (timeouts, retries, concurrency, prices); tests/backends/test_cache_key.py
+walks every field. One file, outside the package, safe to delete.
 
 Several processes on one host (parallel shards, sweep jobs) may share the file: see
 `parakh.sqlite_store` for how it is opened, and what a damaged file gives.

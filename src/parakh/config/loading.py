@@ -58,22 +58,50 @@ def check_group_overrides(overrides: Sequence[str]) -> None:
 
 def validate(cfg: DictConfig | dict[str, Any]) -> ParakhConfig:
     """Validate a composed config, naming the offending key on failure."""
-    data = OmegaConf.to_container(cfg, resolve=True) if isinstance(cfg, DictConfig) else cfg
+    hydra_node: Any = None
+    if isinstance(cfg, DictConfig):
+        if "hydra" in cfg:  # composed outside an app: its run-time keys do not resolve here
+            hydra_node = {"runtime": {"choices": dict(cfg.hydra.runtime.choices)}}
+        kept = OmegaConf.masked_copy(cfg, [k for k in cfg if k != "hydra"])
+        data = OmegaConf.to_container(kept, resolve=True)
+    else:
+        data = cfg
     assert isinstance(data, dict)
+    choices = _group_choices(hydra_node if hydra_node is not None else data.get("hydra"))
     data = {k: v for k, v in data.items() if k != "hydra"}
     try:
         return ParakhConfig.model_validate(data)
     except ValidationError as e:
         lines = []
         for err in e.errors()[:5]:
-            loc = ".".join(str(p) for p in err["loc"])
             msg = (
                 "unknown key (not in the schema)"
                 if err["type"] == "extra_forbidden"
                 else err["msg"]
             )
-            lines.append(f"  {loc}: {msg}")
+            key, source = _where(err["loc"], choices)
+            lines.append(f"  {key}: {msg}{source}")
         raise ConfigError("invalid configuration:\n" + "\n".join(lines)) from e
+
+
+def _group_choices(hydra_node: Any) -> dict[str, str]:
+    """{group: the name chosen} of this composition (`model: smollm2`), from the Hydra app
+    running or from a config composed with its hydra node; {} when neither is known."""
+    if isinstance(hydra_node, dict):
+        return {k: v for k, v in hydra_node.get("runtime", {}).get("choices", {}).items() if v}
+    from hydra.core.hydra_config import HydraConfig
+
+    if not HydraConfig.initialized():
+        return {}
+    return {k: v for k, v in HydraConfig.get().runtime.choices.items() if isinstance(v, str)}
+
+
+def _where(loc: Sequence[Any], choices: dict[str, str]) -> tuple[str, str]:
+    """(`model.openai.sampling.max_tokens`, ` (conf/model/bad.yaml)`): the key, and the group
+    file it is read from (an override on the command line may have set it), where known."""
+    key = ".".join(str(p) for p in loc)
+    group = str(loc[0]) if loc else ""
+    return key, f" (conf/{group}/{choices[group]}.yaml)" if group in choices else ""
 
 
 def compose(overrides: Sequence[str] = ()) -> ParakhConfig:
@@ -83,7 +111,9 @@ def compose(overrides: Sequence[str] = ()) -> ParakhConfig:
 
     check_group_overrides(overrides)
     with initialize_config_dir(config_dir=str(conf_dir()), version_base="1.3"):
-        cfg = hydra_compose(config_name="config", overrides=list(overrides))
+        cfg = hydra_compose(
+            config_name="config", overrides=list(overrides), return_hydra_config=True
+        )
     return validate(cfg)
 
 
