@@ -199,6 +199,7 @@ def main_task(cfg: ParakhConfig) -> None:
         f"(dropped: {report['dropped'] or 'none'}), {len(curated.documents)} KB documents"
         + (f", {len(curated.judgments)} human judgments" if curated.judgments else "")
         + (f", {report['quarantined']} rows quarantined" if not ds.strict else "")
+        + (f", {len(report['truncated'])} texts cut to size" if "truncated" in report else "")
         + f" -> {layout.curated_questions.parent}"
     )
 
