@@ -5,12 +5,14 @@ Layout (the bundled demo uses it; every path is an option):
     kb/updates/YYYY-MM-DD.md   KB updates added on that date, CataractBot style:
                                `## <question as asked>` then the expert's answer
     questions.jsonl            id, text, language, response_language, categories, asked_at,
-                               reference_answer, answerable, domain
+                               reference_answer, answerable, domain (or questions.csv: the
+                               same columns, categories `;`-separated, answerable true/false)
     chat logs (CSV or JSONL)   one user message a row with a timestamp; see `ChatLogSource`
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import date
 from pathlib import Path
@@ -57,8 +59,14 @@ class ChatLogSource(Strict):
     keep: list[str] = Field(default_factory=list, description="other columns kept in meta")
 
 
+DEFAULT_QUESTIONS = "questions.jsonl"
+
+
 class HealthbotOptions(AdapterOptions):
-    questions: str | None = "questions.jsonl"
+    questions: str | None = Field(
+        default=DEFAULT_QUESTIONS,
+        description="questions file, .jsonl or .csv (the default falls back to questions.csv)",
+    )
     raw_dir: str = "kb/raw"
     updates_dir: str = "kb/updates"
     chat_logs: list[ChatLogSource] = Field(default_factory=list)
@@ -200,6 +208,48 @@ def question_from_record(record: Record) -> Question:
     return record.build(Question, fields)
 
 
+def _questions_path(root: Path, name: str) -> Path:
+    """The questions file; the default `questions.jsonl` may be a `questions.csv` instead."""
+    path = root / name
+    if not path.is_file() and name == DEFAULT_QUESTIONS and (root / "questions.csv").is_file():
+        return root / "questions.csv"
+    if not path.is_file():
+        raise RowError(
+            path, "questions file not found (questions.jsonl or .csv)", reason="missing_file"
+        )
+    return path
+
+
+def load_questions(path: Path, sink: RowSink) -> None:
+    """Questions from a JSONL file (one object a line) or a CSV file with a header row; both
+    take the fields of `_QUESTION_FIELDS`, CSV cells as `csv_question_values` says."""
+    if path.suffix.lower() == ".csv":
+        for row in csv_rows(path, ["id", "text", "language"]):
+            with sink.guard(row.text):
+                record = row.parse()
+                typed = dataclasses.replace(record, values=csv_question_values(record))
+                sink.add_question(question_from_record(typed), record.origin)
+        return
+    for line in jsonl_lines(path):
+        with sink.guard(line.text):
+            record = line.parse()
+            sink.add_question(question_from_record(record), record.origin)
+
+
+def csv_question_values(record: Record) -> dict[str, Any]:
+    """A CSV row as the JSONL object it stands for: an empty cell is an absent field,
+    `categories` a `;`-separated list, `answerable` true or false."""
+    values: dict[str, Any] = {k: v for k, v in record.values.items() if v.strip() != ""}
+    if "categories" in values:
+        values["categories"] = [c.strip() for c in values["categories"].split(";") if c.strip()]
+    if "answerable" in values:
+        flag = values["answerable"].strip().lower()
+        if flag not in ("true", "false"):
+            raise record.error("answerable", f"expected true or false, got {flag!r}")
+        values["answerable"] = flag == "true"
+    return values
+
+
 def _chat_message(record: Record, source: ChatLogSource, root: Path) -> Question:
     asked = record.date(source.timestamp)
     if asked is None:
@@ -253,12 +303,6 @@ def load_healthbot(root: Path, options: HealthbotOptions, sink: RowSink) -> None
     if updates_dir.is_dir():
         load_kb_updates(updates_dir, sink)
     if options.questions is not None:
-        questions_path = root / options.questions
-        if not questions_path.is_file():
-            raise RowError(questions_path, "questions file not found", reason="missing_file")
-        for line in jsonl_lines(questions_path):
-            with sink.guard(line.text):
-                record = line.parse()
-                sink.add_question(question_from_record(record), record.origin)
+        load_questions(_questions_path(root, options.questions), sink)
     for source in options.chat_logs:
         load_chat_logs(root, source, sink)
