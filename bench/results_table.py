@@ -1,4 +1,4 @@
-"""The README's Results rows, read from a project's leaderboards and checked against MLflow.
+"""The rows of docs/results.md, read from a project's leaderboards and checked against MLflow.
 
     python bench/results_table.py --root . cataractbot:reference cataractbot:smoke nomiracl:nomiracl
 
