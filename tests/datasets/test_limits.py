@@ -69,12 +69,12 @@ def test_truncate_never_cuts_an_id_or_another_value(row: Question) -> None:
         TextRules(SMALL, "truncate").apply(row, HERE)
 
 
-def test_control_characters_anywhere_but_tab_newline_and_cr() -> None:
+def test_control_characters_anywhere_but_whitespace() -> None:
     rules = TextRules()
     assert rules.apply(_question(text="a\tb\nc\r\nd"), HERE).text == "a\tb\nc\r\nd"
     for row, field in [
         (_question(text="a\x00b"), "text"),
-        (_question(meta={"note": ["ok", "\x0c"]}), "meta.note[1]"),
+        (_question(meta={"note": ["ok", "\x1b"]}), "meta.note[1]"),
         (_question(categories=["code\x1bmixed"]), "categories[0]"),
     ]:
         with pytest.raises(RowError) as caught:
@@ -95,3 +95,10 @@ def test_a_bad_judgment_adds_nothing_in_lenient_mode(tmp_path: Path) -> None:
     assert [j.question_id for j in loaded.judgments] == ["1"]
     (rejected,) = loaded.rejected
     assert (rejected.line, rejected.field, rejected.reason) == (2, "answer", "control_character")
+
+
+def test_a_form_feed_from_a_pdf_is_whitespace_not_an_error() -> None:
+    """Text extracted from PDFs carries a form feed at each page break (and sometimes a
+    vertical tab): whitespace, kept; a NUL or an escape is refused."""
+    text = "Page one.\x0cPage two.\x0bEnd."
+    assert TextRules().apply(_question(text=text), HERE).text == text

@@ -25,11 +25,11 @@ from parakh.schema import HumanJudgment, KBDocument, Passage, Question
 Row = TypeVar("Row", Question, KBDocument, HumanJudgment)
 OverLength = Literal["error", "truncate"]
 
-# C0 controls except tab, line feed and carriage return: a NUL or an escape sequence in a
-# question would travel into prompts, judge inputs and reports.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BACKSPACE", 0x0B: "VT", 0x0C: "FORM FEED",
-                  0x1B: "ESC"}  # fmt: skip
+# C0 controls except the whitespace ones (tab, line feed, vertical tab, form feed, carriage
+# return): a NUL or an escape sequence in a question would travel into prompts, judge inputs and
+# reports. A form feed is a page break in text extracted from PDFs, whitespace to every reader.
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f]")
+_CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BACKSPACE", 0x1B: "ESC"}
 
 # The limit each canonical field is held to (`[]`: any index); every other string is `other`.
 _KINDS: dict[type[BaseModel], dict[str, str]] = {
@@ -172,7 +172,7 @@ def _control(match: re.Match[str]) -> str:
     name = _CONTROL_NAMES.get(code, "control character")
     return (
         f"holds U+{code:04X} ({name}) at character {match.start() + 1:,}: control characters "
-        "other than tab, newline and carriage return are not text; remove it from the source"
+        "other than whitespace (tab, newline, form feed) are not text; remove it from the source"
     )
 
 
