@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -80,6 +81,9 @@ def reported_as_errors() -> Iterator[None]:
         yield
     except ParakhError as e:
         _exit(e)
+    except BrokenPipeError:  # `parakh info | head`: the reader left; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except OSError as e:
         error = filesystem_error(e)
         if error is None:

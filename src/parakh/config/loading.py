@@ -147,7 +147,8 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
 
         pin_project_root_to_stage_folder()  # under DVC: the stage's folder, e.g. a queued exp's
         if wants_help(sys.argv[1:]):  # this stage's reads, writes and keys, not Hydra's dump
-            print_stage_help_and_exit(_stage_name(task))
+            with reported_as_errors():
+                print_stage_help_and_exit(_stage_name(task))
         check_overrides_or_exit(sys.argv[1:])
         if not any(a.startswith("hydra.job.name=") for a in sys.argv[1:]):
             # Hydra names the job after the file holding @hydra.main (this one); the stage's
