@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class ParakhError(Exception):
@@ -94,3 +98,27 @@ def reported_as_errors() -> Iterator[None]:
 def _exit(error: ParakhError) -> NoReturn:
     print(f"error: {error}", file=sys.stderr)
     sys.exit(error.exit_code)
+
+
+def did_you_mean(
+    name: str,
+    options: Iterable[str],
+    *,
+    cutoff: float = 0.5,
+    candidates: int = 3,
+    shown: Callable[[str], str] = repr,
+) -> str:
+    """` Did you mean 'a', 'b'?` for up to three options close to `name` (of the `candidates`
+    closest, each as `shown` writes it, repeats dropped); '' when none is. Every "unknown name"
+    message in Parakh ends this way."""
+    close = difflib.get_close_matches(name, list(options), n=candidates, cutoff=cutoff)
+    named = list(dict.fromkeys(shown(c) for c in close))[:3]
+    return f" Did you mean {', '.join(named)}?" if named else ""
+
+
+def first_field_error(e: ValidationError, unknown_key: str = "unknown key") -> tuple[str, str]:
+    """(`sampling.max_tokens`, its message) of a pydantic error's first problem, an unknown key
+    said as `unknown_key`: how every schema error names the field it is about."""
+    err = e.errors()[0]
+    field = ".".join(str(p) for p in err["loc"])
+    return field, unknown_key if err["type"] == "extra_forbidden" else err["msg"]

@@ -20,7 +20,7 @@ import yaml
 from pydantic import ValidationError
 
 from parakh.commands.grammar import add_out
-from parakh.errors import ConfigError
+from parakh.errors import ConfigError, first_field_error
 from parakh.io import read_jsonl, write_json
 from parakh.report.agreement import judge_human_agreement
 from parakh.schema import HumanGrade, Judgment
@@ -45,7 +45,8 @@ def load_mappings(path: Path | None) -> dict[str, ScaleMapping]:
         try:
             mappings[str(metric)] = ScaleMapping.model_validate(spec)
         except ValidationError as e:
-            raise ConfigError(f"{path}: mapping of '{metric}': {e.errors()[0]['msg']}") from e
+            field, message = first_field_error(e)
+            raise ConfigError(f"{path}: mapping of '{metric}', field '{field}': {message}") from e
     return mappings
 
 

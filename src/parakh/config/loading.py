@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -13,7 +12,7 @@ from omegaconf import DictConfig, OmegaConf
 from pydantic import BaseModel, ValidationError
 
 from parakh.config.schema import ParakhConfig
-from parakh.errors import ConfigError, reported_as_errors
+from parakh.errors import ConfigError, did_you_mean, first_field_error, reported_as_errors
 from parakh.paths import conf_dir, project_root
 
 GROUPS = (
@@ -37,8 +36,7 @@ def available(group: str) -> list[str]:
 
 
 def unknown_name_message(kind: str, name: str, options: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, options, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    hint = did_you_mean(name, options)
     return f"Unknown {kind} '{name}'.{hint} Available: {', '.join(options) or '(none)'}"
 
 
@@ -62,7 +60,7 @@ def validate(cfg: DictConfig | dict[str, Any]) -> ParakhConfig:
     if isinstance(cfg, DictConfig):
         if "hydra" in cfg:  # composed outside an app: its run-time keys do not resolve here
             hydra_node = {"runtime": {"choices": dict(cfg.hydra.runtime.choices)}}
-        kept = OmegaConf.masked_copy(cfg, [k for k in cfg if k != "hydra"])
+        kept = OmegaConf.masked_copy(cfg, [str(k) for k in cfg if k != "hydra"])
         data = OmegaConf.to_container(kept, resolve=True)
     else:
         data = cfg
@@ -128,9 +126,8 @@ def load_named(group: str, name: str, model: type[BaseModel] | None = None) -> A
     try:
         return model.model_validate(data)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise ConfigError(f"{path}: field '{loc}': {err['msg']}") from e
+        field, message = first_field_error(e)
+        raise ConfigError(f"{path}: field '{field}': {message}") from e
 
 
 def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:

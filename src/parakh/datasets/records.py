@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from parakh.datasets.rows import Origin, RowError
+from parakh.errors import did_you_mean, first_field_error
 from parakh.text.languages import LANGUAGES, normalize_language
 
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
@@ -140,20 +141,16 @@ class Record:
         try:
             return model.model_validate(fields)
         except ValidationError as e:
-            err = e.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or None
-            raise self.error(field, err["msg"]) from e
+            field, message = first_field_error(e)
+            raise self.error(field or None, message) from e
 
 
 def parse_language(value: Any, error: ErrorFactory) -> str:
     """Our code for a language code or name ("hi", "Hindi", "hin"); unknown ones are errors."""
     code = normalize_language(value) if isinstance(value, str) else None
     if code is None:
-        import difflib
-
         options = sorted(LANGUAGES)
-        close = difflib.get_close_matches(str(value).lower(), options, n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        hint = did_you_mean(str(value).lower(), options)
         raise error(
             f"unknown language code {value!r}.{hint} Available: {', '.join(options)}",
             "unknown_language",

@@ -20,7 +20,7 @@ from parakh.config.dataset import LengthLimits
 from parakh.config.loading import unknown_name_message
 from parakh.datasets.limits import OverLength, TextRules
 from parakh.datasets.rows import LoadedDataset, RowSink
-from parakh.errors import ConfigError
+from parakh.errors import ConfigError, first_field_error
 
 
 class AdapterOptions(Strict):
@@ -72,13 +72,7 @@ def parse_options(name: str, options: Mapping[str, Any] | None) -> AdapterOption
     try:
         return schema.model_validate(dict(options or {}))
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        msg = (
-            "unknown key (not an option of this adapter)"
-            if err["type"] == "extra_forbidden"
-            else err["msg"]
-        )
+        loc, msg = first_field_error(e, unknown_key="unknown key (not an option of this adapter)")
         known = ", ".join(schema.model_fields) or "(none)"
         raise ConfigError(
             f"dataset.options.{loc}: {msg} (adapter '{name}' options: {known})"

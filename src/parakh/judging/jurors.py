@@ -17,7 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 from parakh.config.judge import JudgeConfig
 from parakh.config.loading import load_named
 from parakh.config.model import ModelConfig
-from parakh.errors import ConfigError
+from parakh.errors import ConfigError, first_field_error
 
 _MODEL_CONFIG: TypeAdapter[ModelConfig] = TypeAdapter(ModelConfig)
 
@@ -28,9 +28,8 @@ def load_model_config(name: str) -> ModelConfig:
     try:
         return _MODEL_CONFIG.validate_python(data)
     except ValidationError as e:
-        err = e.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise ConfigError(f"conf/model/{name}.yaml: field '{loc}': {err['msg']}") from e
+        field, message = first_field_error(e)
+        raise ConfigError(f"conf/model/{name}.yaml: field '{field}': {message}") from e
 
 
 def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:

@@ -9,12 +9,11 @@ short aliases people type (`em`, `f1`, `rougeL`, `chrf++`, ...).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parakh.errors import ConfigError
+from parakh.errors import ConfigError, did_you_mean
 from parakh.metrics import embedding, language, lexical
 from parakh.metrics.specs import (
     NOMIRACL_SPECS,
@@ -149,9 +148,9 @@ def resolve_metric_name(name: str) -> str:
     if folded in ALIASES:
         return ALIASES[folded]
     available = metric_names()
-    matches = difflib.get_close_matches(folded, [*available, *ALIASES], n=3, cutoff=0.5)
-    close = list(dict.fromkeys(ALIASES.get(m, m) for m in matches))  # aliases as their names
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    hint = did_you_mean(  # an alias is shown as the name it stands for
+        folded, [*available, *ALIASES], shown=lambda m: repr(ALIASES.get(m, m))
+    )
     raise ConfigError(f"Unknown metric '{name}'.{hint} Available: {', '.join(available)}")
 
 
@@ -248,8 +247,7 @@ def spec_in(
     if default_scale_max is not None:
         return undeclared_spec(name, default_scale_max)
     available = sorted(specs)
-    matches = difflib.get_close_matches(folded, available, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(repr(c) for c in matches)}?" if matches else ""
+    hint = did_you_mean(folded, available)
     raise ConfigError(
         f"Unknown metric '{name}': no reference metric, NoMIRACL rate or rubric criterion "
         f"declares it.{hint} Available: {', '.join(available)}"

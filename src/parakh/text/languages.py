@@ -6,10 +6,9 @@ with the close matches and the full list instead of producing an empty evaluatio
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
-from parakh.errors import ConfigError
+from parakh.errors import ConfigError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -102,16 +101,23 @@ def normalize_language(name_or_code: str) -> str | None:
     return LANGUAGE_ALIASES.get(base)
 
 
+def _code_and_name(alias: str) -> str:
+    code = LANGUAGE_ALIASES[alias]
+    return f"'{code}' ({LANGUAGES[code].name})"
+
+
 def check_language(code: str) -> str:
     """Return our code for `code` (aliases accepted), or raise ConfigError naming close matches."""
     normalized = normalize_language(code)
     if normalized is not None:
         return normalized
-    candidates = sorted(LANGUAGE_ALIASES)
-    close = difflib.get_close_matches(code.strip().lower(), candidates, n=5, cutoff=0.6)
-    close_codes = list(dict.fromkeys(LANGUAGE_ALIASES[c] for c in close))[:3]
-    suggestion = " or ".join(f"'{c}' ({LANGUAGES[c].name})" for c in close_codes)
-    hint = f" Did you mean {suggestion}?" if close_codes else ""
+    hint = did_you_mean(  # an alias ("hindi", "hin") shown as its code and name
+        code.strip().lower(),
+        sorted(LANGUAGE_ALIASES),
+        cutoff=0.6,
+        candidates=5,
+        shown=_code_and_name,
+    )
     available = ", ".join(sorted(LANGUAGES))
     raise ConfigError(f"Unknown language '{code}'.{hint} Available: {available}")
 
