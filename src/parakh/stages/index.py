@@ -20,6 +20,7 @@ from parakh.layout import Layout, spec_path
 from parakh.paths import resolve
 from parakh.retrieval.chunking import chunk_documents
 from parakh.retrieval.embedders import Embedder, make_embedder
+from parakh.retrieval.embedding_cache import beside_response_cache
 from parakh.retrieval.evaluation import evaluate_kb
 from parakh.retrieval.kb_versions import VersionedKB
 from parakh.retrieval.retrievers import QueryBatch
@@ -54,7 +55,7 @@ def evaluate(
 
 def embedding_cache_path(cfg: ParakhConfig) -> Path:
     """The embedding cache lives beside the response cache (`paths.cache`)."""
-    return resolve(cfg.paths.cache).with_name("embeddings.sqlite")
+    return beside_response_cache(resolve(cfg.paths.cache))
 
 
 def metrics_path(layout: Layout) -> Path:
@@ -85,7 +86,7 @@ def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
     questions = read_jsonl(layout.curated_questions, Question)
     documents = read_jsonl(layout.curated_kb, KBDocument)
-    embedder = make_embedder(cfg.embedder, embedding_cache_path(cfg))
+    embedder = make_embedder(cfg.embedder, embedding_cache_path(cfg), progress=cfg.progress)
     chunks, kb = build(cfg, documents, embedder)
     queries = QueryBatch([q.text for q in questions], embedder)
     retrievals = kb.retrieve(questions, queries, cfg.retriever.top_k, cfg.retriever.top_k_updates)
