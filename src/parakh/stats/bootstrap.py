@@ -5,12 +5,18 @@ Each interval gets its own seed, derived from the run seed and the key of what i
 computed in another order. Resampling is by item: every row of a resampled question comes
 along, which keeps a question's metrics together for the weighted aggregate and for paired
 comparisons between models.
+
+The resample indices of a seed are numpy's `integers(0, n_items)` draws from PCG64(seed), in
+blocks whose size never changes them. A one-metric statistic (every leaderboard cell but the
+weighted aggregate) gathers its sums with `np.take` and skips gathering counts that are the same
+for every item: the same numbers as the general formula, bit for bit, in a fraction of the time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -18,8 +24,10 @@ from parakh.hashing import sha256_obj
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_CONFIDENCE = 0.95
-# Resamples drawn per block: bounds memory at block x items x metrics floats.
+# Resamples drawn per block, at most, and at most about _BLOCK_ITEMS indices per block: bounds
+# memory at block x items x metrics floats (and keeps a block in cache at 100,000 items).
 _BLOCK = 200
+_BLOCK_ITEMS = 1 << 20
 
 
 def derive_seed(seed: int, *key: str) -> int:
@@ -38,9 +46,10 @@ class Interval:
 def resample_blocks(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
     """Yield index arrays of shape (block, n_items): `resamples` bootstrap draws in all."""
     rng = np.random.Generator(np.random.PCG64(seed))
+    rows = max(1, min(_BLOCK, _BLOCK_ITEMS // max(1, n_items)))
     done = 0
     while done < resamples:
-        size = min(_BLOCK, resamples - done)
+        size = min(rows, resamples - done)
         yield rng.integers(0, n_items, size=(size, n_items))
         done += size
 
@@ -91,9 +100,32 @@ class ItemScores:
         value = float(self._combine(self.sums.sum(axis=0), self.counts.sum(axis=0)))
         return None if np.isnan(value) else value
 
+    @cached_property
+    def _single(self) -> bool:
+        """One metric of weight 1: the statistic is the sum of sums over the sum of counts."""
+        return self.sums.shape[1] == 1 and float(self.weights[0]) == 1.0
+
+    @cached_property
+    def _same_count(self) -> float | None:
+        """The count every item has, when they all have the same (one row each, mostly)."""
+        counts = self.counts[:, 0]
+        return float(counts[0]) if counts.size and bool((counts == counts[0]).all()) else None
+
     def resampled(self, index: np.ndarray) -> np.ndarray:
         """The statistic on each resample of an index block of shape (block, n_items)."""
-        return self._combine(self.sums[index].sum(axis=1), self.counts[index].sum(axis=1))
+        if not self._single:
+            return self._combine(self.sums[index].sum(axis=1), self.counts[index].sum(axis=1))
+        # The general formula with one weight of 1 is sums / counts where counts > 0, NaN
+        # elsewhere (x * 1.0 and x / 1.0 are exact). Counts are whole numbers, so any order of
+        # adding them gives the same total.
+        sums = np.take(self.sums[:, 0], index).sum(axis=1)
+        same = self._same_count
+        if same is not None:
+            counts = np.full(sums.shape, same * index.shape[1])
+        else:
+            counts = np.take(self.counts[:, 0], index).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counts > 0, sums / counts, np.nan)
 
 
 def bootstrap_interval(

@@ -6,6 +6,8 @@ source; the sign-flip permutation test then asks how often a difference this lar
 appear if the two models' labels were exchangeable on every item. The difference is always
 A minus B on the metric's own values; which model is better depends on the metric's direction
 (`higher_is_better=False` for an error or hallucination rate: the lower mean is better).
+With so few items that 2^n is at most the permutation count, every sign pattern is enumerated
+and the p-value is exact (`parakh.stats.sign_flip`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from parakh.stats.bootstrap import (
     Interval,
     bootstrap_mean_interval,
 )
+from parakh.stats.sign_flip import enumerated_at_least, sampled_at_least
 
 DEFAULT_PERMUTATIONS = 5000
-_BLOCK = 500
 
 
 @dataclass(frozen=True)
@@ -48,10 +50,13 @@ class PairedResult:
 
 
 def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) -> float:
-    """Two-sided Monte Carlo p-value of mean(differences) == 0 under random sign flips.
+    """Two-sided p-value of mean(differences) == 0 under random sign flips.
 
-    Counts the observed statistic among the permutations ((k + 1) / (B + 1)), so the p-value
-    is never 0 and is exact in expectation.
+    With 2^n sign patterns at most `permutations`, all of them are enumerated: the exact
+    share reaching the observed |mean| (at least 2 / 2^n: the observed pattern and its
+    mirror). Otherwise `permutations` seeded patterns are drawn, counting the observed
+    statistic among them ((k + 1) / (B + 1)), so the p-value is never 0 and is exact in
+    expectation.
     """
     d = np.asarray(differences, dtype=float)
     if d.size == 0:
@@ -59,16 +64,10 @@ def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) 
     observed = abs(float(d.mean()))
     if observed == 0.0:
         return 1.0
-    rng = np.random.Generator(np.random.PCG64(seed))
-    at_least = 0
-    done = 0
-    tolerance = 1e-12 * max(1.0, observed)
-    while done < permutations:
-        size = min(_BLOCK, permutations - done)
-        signs = rng.integers(0, 2, size=(size, d.size)) * 2 - 1
-        flipped = np.abs((signs * d).mean(axis=1))
-        at_least += int((flipped >= observed - tolerance).sum())
-        done += size
+    threshold = observed - 1e-12 * max(1.0, observed)  # ties within rounding count as ties
+    if 2**d.size <= permutations:
+        return enumerated_at_least(d, threshold) / 2**d.size
+    at_least = sampled_at_least(d, threshold, seed=seed, permutations=permutations)
     return (at_least + 1) / (permutations + 1)
 
 
