@@ -9,7 +9,9 @@ summary or ledger that one unsharded run writes, byte for byte; it fails, naming
 a shard is missing, ran with another config or on inputs changed since, when the shards
 overlap or disagree on num_shards, or when a row's key (question; judge: question and metric)
 is there twice, in one shard or across shards, or not at all (naming the line and the key).
-See `parakh.scale.shard` and `parakh.stats.coverage`.
+The judge's merge reads the shards and writes the rows one at a time (`plan_merge`), so its
+memory holds each row's key and place, not the rows. See `parakh.scale.shard` and
+`parakh.stats.coverage`.
 """
 
 from __future__ import annotations

@@ -5,8 +5,10 @@ shard i (`shard_of`) and write under `data/processed/<dataset>/shards/` (`Layout
 the usual output: the rows, their run spec, and the shard's accounting ledger (generate) or
 summary (judge) beside them. `parakh merge-shards <stage> num_shards=n ...` checks that all n
 shards are there, that they ran with one config on the current inputs, that each question
-sits in the shard it hashes to, and that every expected row is there once; then it writes the file a single run writes, byte for byte (the
-rows in the unsharded order), with the same run spec, and the summary or ledger of the whole.
+sits in the shard it hashes to, and that every expected row is there once; then it writes the
+file a single run writes, byte for byte (the rows in the unsharded order), with the same run
+spec, and the summary or ledger of the whole. `plan_merge` reads the shards a row at a time and
+keeps each row's key and place, not the row, so a merge of N rows need not hold them.
 
 Why a hash of the question id rather than contiguous ranges of the question list: a question's
 shard depends on its id and n alone, not on the order of the file or on the other questions, so
@@ -18,9 +20,10 @@ expectation: with N questions each holds about N/n, give or take sqrt(N/n).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -32,7 +35,7 @@ from parakh.config.model import Prices
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_text
-from parakh.io import iter_json_objects, read_text, validate_row
+from parakh.io import iter_json_rows, read_json_at, read_text, validate_row
 from parakh.layout import Layout, spec_path
 from parakh.schema import Question
 from parakh.stats.coverage import Coverage, Key, Where, check, duplicates_text, key_text
@@ -78,7 +81,11 @@ class ShardSpec:
 
     def select(self, items: Sequence[T], question_id: Callable[[T], str]) -> list[T]:
         """The items of this shard, in their original order."""
-        return [item for item in items if shard_of(question_id(item), self.count) == self.index]
+        return [item for item in items if self.holds(question_id(item))]
+
+    def holds(self, question_id: str) -> bool:
+        """Whether a question is this shard's."""
+        return shard_of(question_id, self.count) == self.index
 
     def as_dict(self) -> dict[str, int]:
         return {"index": self.index, "count": self.count}
@@ -149,6 +156,27 @@ class MergedRows(Generic[M]):
     rows: list[M]
 
 
+@dataclass
+class MergePlan:
+    """Where each row of the merged output is, in the unsharded order: its shard (an index
+    into `files`) and the byte offset of its line there. `plan_merge` has read and checked every
+    row; `objects` reads them again one at a time, so a merge writes N rows without holding
+    them."""
+
+    files: Sequence[Path]
+    places: list[tuple[int, int]]
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def objects(self) -> Iterator[dict[str, Any]]:
+        """Each row as read, in the merged order."""
+        with contextlib.ExitStack() as stack:
+            handles = [stack.enter_context(path.open("rb")) for path in self.files]
+            for index, offset in self.places:
+                yield read_json_at(handles[index], offset)
+
+
 def merge_rows(
     files: Sequence[Path],
     model: type[M],
@@ -159,46 +187,76 @@ def merge_rows(
     expected: Iterable[Key] | None = None,
     what: str = "question",
 ) -> MergedRows[M]:
-    """Rows of every shard, ordered as a single run orders them.
+    """Every row of `plan_merge`, held in memory: as read and validated."""
+    plan = plan_merge(
+        files,
+        model,
+        [q.id for q in questions],
+        section=section,
+        key=key,
+        expected=expected,
+        what=what,
+    )
+    plain = list(plan.objects())
+    return MergedRows(plain, [model.model_validate(obj) for obj in plain])
+
+
+def plan_merge(
+    files: Sequence[Path],
+    model: type[M],
+    question_ids: Sequence[str],
+    *,
+    section: Callable[[M], int] | None = None,
+    key: Callable[[M], Key] | None = None,
+    expected: Iterable[Key] | None = None,
+    what: str = "question",
+) -> MergePlan:
+    """Where the rows of every shard go, ordered as a single run orders them; each row is read,
+    validated as `model` and checked, then dropped (the plan keeps its place and key).
 
     A single run writes its rows in question order within each `section` (judge: reference
-    metrics for every question, then rubric rows for every question), so a stable sort by
-    (section, question position) restores that order: all rows of one question come from one
-    shard, in the order that shard wrote them. Each row's question must belong to its shard's
-    hash (else the shards overlap or were split with another num_shards). Each row's `key`
-    (default: its question id, `what` in messages) must be one of `expected` (default: each
-    question once) and appear once (`parakh.stats.coverage`); every expected key needs a row.
+    metrics for every question, then rubric rows for every question), so a sort by (section,
+    question position), ties kept in reading order, restores that order: all rows of one
+    question come from one shard, in the order that shard wrote them. Each row's question must
+    belong to its shard's hash (else the shards overlap or were split with another num_shards).
+    Each row's `key` (default: its question id, `what` in messages) must be one of `expected`
+    (default: each question once) and appear once (`parakh.stats.coverage`); every expected key
+    needs a row.
     """
     count = len(files)
-    position = {q.id: k for k, q in enumerate(questions)}
-    keyed: list[tuple[tuple[int, int], dict[str, Any], M]] = []
-    located: list[tuple[Key, Where]] = []
-    for index, path in enumerate(files):
-        for line, obj in iter_json_objects(path):
-            row = validate_row(model, obj, path, line)
-            question_id = str(obj["question_id"])
-            if question_id not in position:
-                raise InputError(
-                    path,
-                    f"question '{question_id}' is not in the questions file: this shard ran on "
-                    "other inputs; re-run it",
-                    line=line,
+    position = {question_id: k for k, question_id in enumerate(question_ids)}
+    ordered: list[tuple[int, int, int, int]] = []  # (section, position, shard, offset)
+
+    def located() -> Iterator[tuple[Key, Where]]:
+        for index, path in enumerate(files):
+            for line, offset, obj in iter_json_rows(path):
+                row = validate_row(model, obj, path, line)
+                question_id = str(obj["question_id"])
+                if question_id not in position:
+                    raise InputError(
+                        path,
+                        f"question '{question_id}' is not in the questions file: this shard ran "
+                        "on other inputs; re-run it",
+                        line=line,
+                    )
+                owner = shard_of(question_id, count)
+                if owner != index:
+                    raise InputError(
+                        path,
+                        f"question '{question_id}' belongs to shard {owner} of {count}, not "
+                        f"shard {index}: the shards overlap (split with another num_shards?); "
+                        "re-run it",
+                        line=line,
+                    )
+                ordered.append(
+                    (section(row) if section else 0, position[question_id], index, offset)
                 )
-            owner = shard_of(question_id, count)
-            if owner != index:
-                raise InputError(
-                    path,
-                    f"question '{question_id}' belongs to shard {owner} of {count}, not shard "
-                    f"{index}: the shards overlap (split with another num_shards?); re-run it",
-                    line=line,
-                )
-            located.append(((question_id,) if key is None else key(row), Where(path, line)))
-            keyed.append(((section(row) if section else 0, position[question_id]), obj, row))
-    _check_shard_coverage(
-        files, check([(q.id,) for q in questions] if expected is None else expected, located), what
-    )
-    keyed.sort(key=lambda entry: entry[0])
-    return MergedRows([obj for _, obj, _ in keyed], [row for _, _, row in keyed])
+                yield ((question_id,) if key is None else key(row)), Where(path, line)
+
+    wanted = [(i,) for i in question_ids] if expected is None else expected
+    _check_shard_coverage(files, check(wanted, located()), what)
+    ordered.sort()
+    return MergePlan(files, [(index, offset) for _, _, index, offset in ordered])
 
 
 def _check_shard_coverage(files: Sequence[Path], coverage: Coverage, what: str) -> None:

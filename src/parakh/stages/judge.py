@@ -12,20 +12,35 @@ question without an answer, or answered twice, is an error naming the file (and 
 sample is still drawn from the whole dataset) and writes the rows, summary and run spec under
 `data/processed/<dataset>/shards/judge/<judge>/`; `parakh merge-shards judge num_shards=n ...`
 (`merge_task`) writes the output a single run writes, its summary computed over all rows.
+
+The stage streams, so its memory does not grow with the number of rows: it reads the questions
+and answers a line at a time, keeps of each answer only what judging reads (`Answer`: not the
+prompt, most of a generations file), writes each row as it is scored and reads the rows back
+from the unfinished file for the summary. Rubric judging (an LLM call per answer) holds its
+questions, the retrieved chunks of its sample and its rows, as `judge_with_rubrics` does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tqdm import tqdm
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.errors import InputError, ParakhError
-from parakh.io import iter_json_objects, read_jsonl, validate_row, write_json, write_jsonl
-from parakh.judging.llm_judge import judge_rubrics
+from parakh.io import (
+    atomic_jsonl,
+    iter_json_objects,
+    iter_jsonl,
+    read_jsonl,
+    validate_row,
+    write_json,
+)
+from parakh.judging.llm_judge import judge_rubrics, sample_per_language
 from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric import load_rubric
@@ -34,10 +49,48 @@ from parakh.layout import Layout, generation_name, spec_path
 from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.metrics.scoring import resolve_metrics
 from parakh.paths import resolve
-from parakh.scale.shard import ShardSpec, merge_count, merge_rows, merged_run_spec, shard_files
+from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
-from parakh.stats.coverage import Where, check, duplicates_text, some_keys
+from parakh.stats.coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.tracking.runspec import write_run_spec
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What judging reads of one generation: who answered, the outcome and the text. The
+    messages and prompt it was given (most of a generations file) are dropped as it is read."""
+
+    model: str
+    status: Literal["ok", "error"]
+    response: str | None
+    error: str | None
+
+    @classmethod
+    def of(cls, generation: Generation) -> Answer:
+        return cls(generation.model, generation.status, generation.response, generation.error)
+
+
+class Answers(Mapping[str, Generation]):
+    """Answers by question id, each a Generation (without its prompt) when looked up."""
+
+    def __init__(self, answers: dict[str, Answer]) -> None:
+        self._answers = answers
+
+    def __getitem__(self, question_id: str) -> Generation:
+        a = self._answers[question_id]
+        return Generation(
+            question_id=question_id,
+            model=a.model,
+            status=a.status,
+            response=a.response,
+            error=a.error,
+        )
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._answers)
+
+    def __len__(self) -> int:
+        return len(self._answers)
 
 
 def run(
@@ -50,10 +103,10 @@ def run(
     backend_factory: BackendFactory | None = None,
     population: list[Question] | None = None,
 ) -> list[Judgment]:
-    """Rows for `questions`: reference metrics for each, then rubric rows for each.
+    """Rows for `questions`: reference metrics for each, then rubric rows for each, in memory
+    (the stage streams the same rows: `reference_rows`, `rubric_rows`).
 
     `population` (default `questions`) is the whole dataset when `questions` is one shard."""
-    judge = cfg.judge
     by_id = {g.question_id: g for g in generations}
     unanswered = [q.id for q in questions if q.id not in by_id]
     if unanswered:
@@ -61,32 +114,62 @@ def run(
             f"no generation for {len(unanswered)} of {len(questions)} questions: "
             f"{some_keys([(i,) for i in unanswered])}"
         )
+    rows = list(reference_rows(cfg, questions, by_id, len(questions)))
+    if cfg.judge.rubrics:
+        by_question = {r.question_id: r for r in retrievals}
+        rows += rubric_rows(
+            cfg, questions, by_id, by_question, progress_path, cache, backend_factory, population
+        )
+    return rows
+
+
+def reference_rows(
+    cfg: ParakhConfig,
+    questions: Iterable[Question],
+    answers: Mapping[str, Generation],
+    total: int,
+) -> Iterator[Judgment]:
+    """The reference-metric rows of each of `total` questions, in their order, as scored."""
+    judge = cfg.judge
     metrics = resolve_metrics(judge.reference_metrics)
-    rows: list[Judgment] = []
+    if not metrics:
+        return
     scored = tqdm(
         questions,
+        total=total,
         desc=f"judge {cfg.model.name}: {', '.join(metrics)}",
         unit="answer",
-        disable=not cfg.progress or not metrics,
+        disable=not cfg.progress,
         dynamic_ncols=True,
     )
     for q in scored:
-        rows += reference_judgments(metrics, judge.name, q, by_id[q.id], judge.parser)
-    if judge.rubrics:
-        rows += judge_with_rubrics(
-            judge,
-            cfg.model,
-            questions,
-            by_id,
-            {r.question_id: r for r in retrievals},
-            progress_path,
-            cache,
-            seed=cfg.seed,
-            show_progress=cfg.progress,
-            backend_factory=backend_factory,
-            population=population,
-        )
-    return rows
+        yield from reference_judgments(metrics, judge.name, q, answers[q.id], judge.parser)
+
+
+def rubric_rows(
+    cfg: ParakhConfig,
+    questions: list[Question],
+    answers: Mapping[str, Generation],
+    retrievals: Mapping[str, Retrieval],
+    progress_path: Path,
+    cache: ResponseCache | None = None,
+    backend_factory: BackendFactory | None = None,
+    population: list[Question] | None = None,
+) -> list[Judgment]:
+    """The rubric rows of `questions` (`parakh.judging.panel`)."""
+    return judge_with_rubrics(
+        cfg.judge,
+        cfg.model,
+        questions,
+        answers,
+        retrievals,
+        progress_path,
+        cache,
+        seed=cfg.seed,
+        show_progress=cfg.progress,
+        backend_factory=backend_factory,
+        population=population,
+    )
 
 
 def summary_path(judgments: Path) -> Path:
@@ -94,7 +177,7 @@ def summary_path(judgments: Path) -> Path:
     return judgments.with_name(judgments.name.rsplit(".", 1)[0] + ".summary.json")
 
 
-def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
+def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
     jurors = cfg.judge.jury.models if cfg.judge.jury else []
     integer_scale = {
         metric: rubric.scale.integer
@@ -106,22 +189,29 @@ def summarize(cfg: ParakhConfig, rows: list[Judgment]) -> dict:
     )
 
 
-def read_generations(
-    path: Path, questions: list[Question], questions_path: Path
-) -> list[Generation]:
-    """The answers in `path`: exactly one for each of `questions`. A missing file, a question
-    answered twice, an answer to a question not in `questions_path`, or a question without an
-    answer is an InputError naming the file, the lines or the ids (`parakh.stats.coverage`)."""
+def read_question_ids(path: Path) -> list[str]:
+    """The ids of the curated questions, in order; every row validated (an InputError names
+    the line), none kept."""
+    return [q.id for q in iter_jsonl(path, Question)]
+
+
+def read_generations(path: Path, question_ids: list[str], questions_path: Path) -> Answers:
+    """The answers in `path`: exactly one for each of `question_ids`, read a row at a time and
+    kept as `Answer`s. A missing file, a question answered twice, an answer to a question not in
+    `questions_path`, or a question without an answer is an InputError naming the file, the
+    lines or the ids (`parakh.stats.coverage`)."""
     rerun = f"re-run the generate stage for '{path.stem}' (`dvc repro` does)"
     if not path.is_file():
         raise InputError(path, f"no answers to judge: {rerun}")
-    located = [
-        (line, validate_row(Generation, obj, path, line)) for line, obj in iter_json_objects(path)
-    ]
-    coverage = check(
-        [(q.id,) for q in questions],
-        [((g.question_id,), Where(path, line)) for line, g in located],
-    )
+    answers: dict[str, Answer] = {}
+
+    def located() -> Iterator[tuple[Key, Where]]:
+        for line, obj in iter_json_objects(path):
+            g = validate_row(Generation, obj, path, line)
+            answers[g.question_id] = Answer.of(g)
+            yield (g.question_id,), Where(path, line)
+
+    coverage = check([(i,) for i in question_ids], located())
     if coverage.duplicates:
         raise InputError(
             path,
@@ -144,7 +234,12 @@ def read_generations(
             f"no answer for {len(coverage.missing)} of {coverage.expected} questions of "
             f"{questions_path}: {some_keys(coverage.missing)}; {rerun}",
         )
-    return [g for _, g in located]
+    return Answers(answers)
+
+
+def read_retrievals(path: Path, question_ids: set[str]) -> dict[str, Retrieval]:
+    """The retrieved chunks of `question_ids`; every row of `path` validated, only those kept."""
+    return {r.question_id: r for r in iter_jsonl(path, Retrieval) if r.question_id in question_ids}
 
 
 def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
@@ -159,30 +254,54 @@ def main_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
-    questions = read_jsonl(layout.curated_questions, Question)
-    generations = read_generations(
-        layout.generations(generation_name(cfg)), questions, layout.curated_questions
+    questions_path = layout.curated_questions
+    question_ids = read_question_ids(questions_path)
+    answers = read_generations(
+        layout.generations(generation_name(cfg)), question_ids, questions_path
     )
-    retrievals = read_jsonl(layout.retrieval, Retrieval)
-    judged = questions if shard is None else shard.select(questions, lambda q: q.id)
+    judged = len(question_ids) if shard is None else sum(map(shard.holds, question_ids))
     cache = ResponseCache(resolve(cfg.paths.cache))
     progress = target.with_name(f".{target.stem}.progress.jsonl")
-    try:
-        rows = run(cfg, judged, generations, retrievals, progress, cache, population=questions)
-    finally:
-        cache.close()
-    if cfg.translator.kind != "none":  # translate-test rows stand apart on the leaderboard
-        rows = [r.model_copy(update={"translator": cfg.translator.name}) for r in rows]
-    summary = summarize(cfg, rows)
     config: dict[str, Any] = {"judge": cfg.judge.model_dump()}
     if shard is not None:
         config["shard"] = shard.as_dict()
-    write_json(summary_path(target), summary)
-    write_run_spec(spec_path(target), stage="judge", config=config, inputs=run_inputs(cfg, layout))
-    write_jsonl(target, rows)  # the rows last: a shard's rows file means a finished shard
+    try:
+        with atomic_jsonl(target) as written:  # the rows last: a shard's rows file means a
+            # finished shard; the summary and run spec are written before the rename
+            scored = (q for q in iter_jsonl(questions_path, Question) if _in(shard, q))
+            written.write_all(_tagged(cfg, reference_rows(cfg, scored, answers, judged)))
+            if cfg.judge.rubrics:
+                questions = read_jsonl(questions_path, Question)
+                mine = [q for q in questions if _in(shard, q)]
+                sample = sample_per_language(questions, cfg.judge.sample_per_language, cfg.seed)
+                retrievals = read_retrievals(layout.retrieval, {q.id for q in mine} & sample)
+                rows = rubric_rows(
+                    cfg, mine, answers, retrievals, progress, cache, population=questions
+                )
+                written.write_all(_tagged(cfg, rows))
+            summary = summarize(cfg, written.written(Judgment))
+            write_json(summary_path(target), summary)
+            write_run_spec(
+                spec_path(target), stage="judge", config=config, inputs=run_inputs(cfg, layout)
+            )
+    finally:
+        cache.close()
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
         leftover.unlink(missing_ok=True)
-    _report(cfg, "" if shard is None else f", {shard}", len(rows), summary, target)
+    _report(cfg, "" if shard is None else f", {shard}", written.rows, summary, target)
+
+
+def _in(shard: ShardSpec | None, question: Question) -> bool:
+    return shard is None or shard.holds(question.id)
+
+
+def _tagged(cfg: ParakhConfig, rows: Iterable[Judgment]) -> Iterator[Judgment]:
+    """Translate-test rows carry their translator: they stand apart on the leaderboard."""
+    if cfg.translator.kind == "none":
+        yield from rows
+    else:
+        for r in rows:
+            yield r.model_copy(update={"translator": cfg.translator.name})
 
 
 def merge_task(cfg: ParakhConfig) -> None:
@@ -191,26 +310,27 @@ def merge_task(cfg: ParakhConfig) -> None:
     layout = Layout.of(cfg)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     files = shard_files(layout, out, count, stage="judge")
-    questions = read_jsonl(layout.curated_questions, Question)
+    question_ids = read_question_ids(layout.curated_questions)
     spec = merged_run_spec(
         files, config={"judge": cfg.judge.model_dump()}, inputs=run_inputs(cfg, layout)
     )
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
     metrics = judged_metrics(cfg.judge)
-    merged = merge_rows(
+    plan = plan_merge(
         files,
         Judgment,
-        questions,
+        question_ids,
         section=lambda row: int(row.metric in rubric_metrics),  # as `run` orders them
         key=lambda row: (row.question_id, metric_slot(row.metric, metrics)),
-        expected=[(q.id, metric) for q in questions for metric in metrics],
+        expected=((i, metric) for i in question_ids for metric in metrics),
         what="(question, metric)",
     )
-    summary = summarize(cfg, merged.rows)
-    write_jsonl(out, merged.plain)
-    write_json(summary_path(out), summary)
-    write_json(spec_path(out), spec)
-    _report(cfg, f", {count} shards merged", len(merged.rows), summary, out)
+    with atomic_jsonl(out) as written:
+        written.write_all(plan.objects())
+        summary = summarize(cfg, written.written(Judgment))
+        write_json(summary_path(out), summary)
+        write_json(spec_path(out), spec)
+    _report(cfg, f", {count} shards merged", written.rows, summary, out)
 
 
 def _report(cfg: ParakhConfig, what: str, rows: int, summary: dict[str, Any], path: Path) -> None:
