@@ -6,13 +6,18 @@ from an optional grades file (`aggregate.agreement.human_grades`).
 
 Loaded by path from a `Layout`, so the stage, `parakh reproduce` (from MLflow artifacts or a
 DVC revision laid out in a temporary folder) and notebooks all read results the same way.
+Judge rows are read into columns, validated once per file by schema
+(`parakh.report.judge_rows`): the statistics read `columns()`, and `judgments` builds a model's
+`Judgment` objects only when a page asks for them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 import yaml
 
 from parakh.config.schema import ParakhConfig
@@ -20,7 +25,9 @@ from parakh.errors import ConfigError, InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.layout import DIRECT, Layout, variant_generation_name
 from parakh.paths import project_root
+from parakh.report.columns import JudgeColumns
 from parakh.report.human_grades import CURATED_GRADES
+from parakh.report.judge_rows import JudgeFile, JudgmentFiles, read_judge_file, rows_table
 from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment, Question
 
 
@@ -28,14 +35,15 @@ from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment, Quest
 class AggregateInputs:
     judge: str
     models: list[str]
-    judgments: dict[str, list[Judgment]]
+    judgments: Mapping[str, list[Judgment]]  # by model; JudgmentFiles when read from files
     questions: list[Question] = field(default_factory=list)
     generations: dict[str, list[Generation]] = field(default_factory=dict)
     human_grades: list[HumanGrade] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
     answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
-    judgment_lines: dict[str, list[int]] = field(default_factory=dict)  # file line of each row
+    judgment_lines: dict[str, Sequence[int]] = field(default_factory=dict)  # each row's line
+    _columns: JudgeColumns | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def load(
@@ -54,8 +62,7 @@ class AggregateInputs:
         answers are read when curate wrote them, and with them the answers they pair through.
         """
         paths: dict[str, Path] = {}
-        judgments: dict[str, list[Judgment]] = {}
-        judgment_lines: dict[str, list[int]] = {}
+        files: dict[str, JudgeFile] = {}
         for model in models:
             path = layout.judgments(judge, model)
             if not path.exists():
@@ -64,12 +71,7 @@ class AggregateInputs:
                     f"no judge output for model '{model}': run `dvc repro` or the judge stage "
                     "for it first",
                 )
-            located = [
-                (line, validate_row(Judgment, obj, path, line))
-                for line, obj in iter_json_objects(path)
-            ]
-            judgments[model] = [row for _, row in located]
-            judgment_lines[model] = [line for line, _ in located]
+            files[model] = read_judge_file(path)
             paths[f"judgments.{model}"] = path
         questions: list[Question] = []
         if layout.curated_questions.exists():
@@ -99,19 +101,32 @@ class AggregateInputs:
         return cls(
             judge=judge,
             models=list(models),
-            judgments=judgments,
+            judgments=JudgmentFiles(files),
             questions=questions,
             generations=generations,
             human_grades=grades,
             paths=paths,
             human_grade_lines=lines,
             answer_grades=answer_grades,
-            judgment_lines=judgment_lines,
+            judgment_lines={model: f.lines for model, f in files.items()},
         )
 
     @property
     def rows(self) -> list[Judgment]:
+        """Every model's rows as objects (built on each call when read from files)."""
         return [row for model in self.models for row in self.judgments.get(model, [])]
+
+    def columns(self) -> JudgeColumns:
+        """Every model's rows as the columns the statistics read, in the order of `rows`."""
+        if self._columns is None:
+            judgments = self.judgments
+            if isinstance(judgments, JudgmentFiles):
+                tables = [judgments.files[m].stats_table() for m in self.models if m in judgments]
+                table = pa.concat_tables(tables) if tables else rows_table([])
+            else:
+                table = rows_table([r for m in self.models for r in judgments.get(m, [])])
+            self._columns = JudgeColumns.of_table(table)
+        return self._columns
 
     @property
     def domains(self) -> dict[str, str | None]:

@@ -1,14 +1,15 @@
 """Per-item tables behind the leaderboard: judge rows regrouped by model, metric and question.
 
-Statistics resample questions, not rows, so everything here is indexed by question id: for
-each (model, metric) the sum and count of scored rows per question and the counts of rows
-without a score, and for each question the slices it belongs to (language, categories,
-domain).
+Statistics resample questions, not rows, so everything here is indexed by question: for each
+(model, metric) series the sum and count of scored rows per question and the counts of rows
+without a score, and for each slice (language, category, domain) the questions it holds. The
+tables are dense numpy arrays (series x questions), filled from the columns of every row at
+once (`np.bincount` adds each question's scores in reading order, as the loop it replaces did,
+so every sum is the same to the last bit).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -16,7 +17,8 @@ import numpy as np
 
 from parakh.errors import InputError
 from parakh.metrics.specs import MetricSpec, undeclared_spec
-from parakh.schema import Judgment
+from parakh.report.columns import JudgeColumns
+from parakh.report.judge_rows import STATUSES
 from parakh.stats.bootstrap import ItemScores
 
 SliceKey = tuple[str, str]
@@ -24,6 +26,7 @@ ALL = "all"
 OVERALL: SliceKey = (ALL, ALL)
 UNCATEGORISED = "uncategorised"
 NOT_SCORED = ("invalid", "error", "skipped")
+_OK = STATUSES.index("ok")
 
 
 def system_name(model: str, translator: str | None) -> str:
@@ -31,23 +34,33 @@ def system_name(model: str, translator: str | None) -> str:
     return model if translator in (None, "", "none") else f"{model} via {translator}"
 
 
-@dataclass
-class Series:
-    """One (model, metric): per question the scored rows' sum and count, and unscored counts."""
-
-    sums: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    not_scored: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-
-    @property
-    def questions(self) -> set[str]:
-        return set(self.counts) | set(self.not_scored)
+def row_systems(columns: JudgeColumns) -> tuple[np.ndarray, list[str], set[tuple[str, str | None]]]:
+    """Each row's leaderboard entry as a code into the entries' names, the names, and the
+    (model, translator) pair of each entry (translator None for a direct row)."""
+    pairs = np.stack([columns.model, columns.translator], axis=1)
+    found, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    entries: set[tuple[str, str | None]] = set()
+    names: list[str] = []
+    code_of_pair = np.zeros(len(found), dtype=np.intp)
+    for i, (model, translator) in enumerate(found.tolist()):
+        name = columns.models[model]
+        via = None if translator < 0 else columns.translators[translator]
+        system = system_name(name, via)
+        entries.add((name, None if system == name else via))
+        if system not in names:
+            names.append(system)
+        code_of_pair[i] = names.index(system)
+    return code_of_pair[np.asarray(inverse, dtype=np.intp).reshape(-1)], names, entries
 
 
 @dataclass
 class ItemIndex:
-    series: dict[tuple[str, str], Series]
-    facets: dict[str, set[SliceKey]]
+    questions: list[str]  # sorted question ids: the columns of every table below
+    series: dict[tuple[str, str], int]  # (system, metric) -> row of sums, counts, unscored
+    sums: np.ndarray  # (series, questions) sum of scored rows
+    counts: np.ndarray  # (series, questions) scored rows, as floats
+    unscored: np.ndarray  # (series, NOT_SCORED, questions) rows without a score
+    slices: dict[SliceKey, np.ndarray]  # the questions of each slice, as a mask
     scale_max: dict[str, float]
     languages: list[str]
     categories: list[str]
@@ -63,60 +76,61 @@ class ItemIndex:
         return self.specs.get(metric) or undeclared_spec(metric, self.scale_max.get(metric, 1.0))
 
     @classmethod
-    def of(
-        cls,
-        rows: list[Judgment],
-        domains: Mapping[str, str | None],
-    ) -> ItemIndex:
-        series: dict[tuple[str, str], Series] = defaultdict(Series)
-        scale_max: dict[str, float] = {}
-        languages: dict[str, str] = {}
-        categories: dict[str, set[str]] = defaultdict(set)
-        for r in rows:
-            system = system_name(r.model, r.translator)
-            known = scale_max.setdefault(r.metric, r.scale_max)
-            if known != r.scale_max:
-                raise InputError(
-                    "judge rows",
-                    f"metric '{r.metric}' is on two scales (0..{known:g} and 0..{r.scale_max:g})"
-                    f": question {r.question_id}, model {r.model}",
-                    field="scale_max",
-                )
-            s = series[(system, r.metric)]
-            if r.status == "ok" and r.score is not None:
-                s.sums[r.question_id] += r.score
-                s.counts[r.question_id] += 1
-            else:
-                s.not_scored[r.question_id][r.status] += 1
-            languages.setdefault(r.question_id, r.language)
-            categories[r.question_id].update(r.categories)
-        any_category = any(categories.values())
-        facets: dict[str, set[SliceKey]] = {}
-        for qid, language in languages.items():
-            keys: set[SliceKey] = {(ALL, ALL), ("language", language)}
-            if any_category:
-                keys |= {("category", c) for c in categories[qid] or {UNCATEGORISED}}
-            domain = domains.get(qid)
-            if domain:
-                keys.add(("domain", domain))
-            facets[qid] = keys
-        values = {k for keys in facets.values() for k in keys}
+    def of(cls, columns: JudgeColumns, domains: Mapping[str, str | None]) -> ItemIndex:
+        scale_max = _scales(columns)
+        system, names, _ = row_systems(columns)
+        n_questions, n_metrics = len(columns.question_ids), len(columns.metrics)
+        key = (system * n_metrics + columns.metric) * n_questions + columns.question
+        size = len(names) * n_metrics * n_questions
+        scored = (columns.status == _OK) & columns.has_score
+        sums = np.bincount(key[scored], weights=columns.score[scored], minlength=size)
+        counts = np.bincount(key[scored], minlength=size).astype(float)
+        unscored = np.stack(
+            [
+                np.bincount(key[columns.status == STATUSES.index(s)], minlength=size)
+                for s in NOT_SCORED
+            ]
+        )
+        present = (counts > 0) | unscored.any(axis=0)
+        shape = (len(names) * n_metrics, n_questions)
+        rows = np.flatnonzero(present.reshape(shape).any(axis=1))
+        series = {
+            (names[r // n_metrics], columns.metrics[r % n_metrics]): i for i, r in enumerate(rows)
+        }
+        slices = _slices(columns, domains)
+        values = set(slices)
         return cls(
-            series=dict(series),
-            facets=facets,
+            questions=columns.question_ids,
+            series=series,
+            sums=sums.reshape(shape)[rows],
+            counts=counts.reshape(shape)[rows],
+            unscored=np.ascontiguousarray(
+                unscored.reshape(len(NOT_SCORED), *shape)[:, rows].transpose(1, 0, 2)
+            ),
+            slices=slices,
             scale_max=scale_max,
-            languages=sorted({v for d, v in values if d == "language"}),
-            categories=sorted({v for d, v in values if d == "category"}),
-            domains=sorted({v for d, v in values if d == "domain"}),
+            languages=sorted(v for d, v in values if d == "language"),
+            categories=sorted(v for d, v in values if d == "category"),
+            domains=sorted(v for d, v in values if d == "domain"),
         )
 
-    def _questions(self, system: str, metrics: list[str], key: SliceKey) -> list[str]:
-        found: set[str] = set()
+    def _present(self, system: str, metrics: list[str]) -> np.ndarray:
+        found = np.zeros(len(self.questions), dtype=bool)
         for metric in metrics:
             s = self.series.get((system, metric))
             if s is not None:
-                found |= s.questions
-        return sorted(q for q in found if key in self.facets.get(q, ()))
+                found |= (self.counts[s] > 0) | self.unscored[s].any(axis=0)
+        return found
+
+    def _questions(self, system: str, metrics: list[str], key: SliceKey) -> np.ndarray:
+        """The (sorted) question codes of the series of `metrics` in one slice."""
+        inside = self.slices.get(key)
+        if inside is None:
+            return np.zeros(0, dtype=np.intp)
+        return np.flatnonzero(self._present(system, metrics) & inside)
+
+    def ids(self, questions: np.ndarray) -> list[str]:
+        return [self.questions[q] for q in questions.tolist()]
 
     def table(
         self, system: str, metric: str, key: SliceKey
@@ -124,21 +138,21 @@ class ItemIndex:
         """The item scores of one cell, its unscored counts and its questions; None if it has
         no rows."""
         s = self.series.get((system, metric))
-        questions = self._questions(system, [metric], key)
-        if s is None or not questions:
+        if s is None:
             return None
-        sums = np.array([s.sums.get(q, 0.0) for q in questions])
-        counts = np.array([s.counts.get(q, 0) for q in questions], dtype=float)
-        not_scored: Counter[str] = Counter()
-        for q in questions:
-            not_scored.update(s.not_scored.get(q, Counter()))
-        return ItemScores.single(sums, counts), {k: not_scored[k] for k in NOT_SCORED}, questions
+        questions = self._questions(system, [metric], key)
+        if not questions.size:
+            return None
+        unscored = self.unscored[s][:, questions].sum(axis=1)
+        scores = ItemScores.single(self.sums[s, questions], self.counts[s, questions])
+        counts = {k: int(unscored[i]) for i, k in enumerate(NOT_SCORED)}
+        return scores, counts, self.ids(questions)
 
     def _matrix(
         self,
         system: str,
         weights: dict[str, float],
-        questions: list[str],
+        questions: np.ndarray,
         *,
         goodness: bool = True,
     ) -> ItemScores:
@@ -152,16 +166,14 @@ class ItemIndex:
             s = self.series.get((system, metric))
             if s is None:
                 continue
-            spec = self.spec(metric)
-            span = spec.scale_max - spec.scale_min
-            for i, q in enumerate(questions):
-                total, count = s.sums.get(q, 0.0), s.counts.get(q, 0)
-                if goodness:
-                    total = (total - count * spec.scale_min) / span
-                    if not spec.higher_is_better:
-                        total = count - total
-                sums[i, j] = total
-                counts[i, j] = count
+            total, count = self.sums[s, questions], self.counts[s, questions]
+            if goodness:
+                spec = self.spec(metric)
+                total = (total - count * spec.scale_min) / (spec.scale_max - spec.scale_min)
+                if not spec.higher_is_better:
+                    total = count - total
+            sums[:, j] = total
+            counts[:, j] = count
         return ItemScores(sums, counts, np.array([weights[m] for m in metrics], dtype=float))
 
     def weighted_table(
@@ -169,7 +181,13 @@ class ItemIndex:
     ) -> tuple[ItemScores, list[str]]:
         """Item scores of the weighted aggregate (each metric's 0..1 goodness) in one slice."""
         questions = self._questions(system, list(weights), key)
-        return self._matrix(system, weights, questions), questions
+        return self._matrix(system, weights, questions), self.ids(questions)
+
+    def _aligned_questions(self, systems: list[str], weights: dict[str, float]) -> np.ndarray:
+        found = np.zeros(len(self.questions), dtype=bool)
+        for s in systems:
+            found |= self._present(s, list(weights))
+        return np.flatnonzero(found)
 
     def aligned(
         self, systems: list[str], weights: dict[str, float], *, goodness: bool
@@ -179,20 +197,71 @@ class ItemIndex:
         `goodness` False keeps a metric's own values and direction (one metric); True maps
         each metric to its 0..1 goodness, higher is better (the weighted aggregate).
         """
-        questions = sorted({q for s in systems for q in self._questions(s, list(weights), OVERALL)})
+        questions = self._aligned_questions(systems, weights)
         return {s: self._matrix(s, weights, questions, goodness=goodness) for s in systems}
 
     def per_item(
         self, system: str, weights: dict[str, float], *, goodness: bool
-    ) -> dict[str, float]:
-        """Each scored question's value: a metric's mean on its own scale, or the weighted mean
-        of the 0..1 goodness of the metrics scored on that question, for paired comparisons."""
-        scores = self.aligned([system], weights, goodness=goodness)[system]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each scored question (as codes) and its value: a metric's mean on its own scale, or
+        the weighted mean of the 0..1 goodness of the metrics scored on that question, for
+        paired comparisons."""
+        questions = self._aligned_questions([system], weights)
+        scores = self._matrix(system, weights, questions, goodness=goodness)
         with np.errstate(invalid="ignore", divide="ignore"):
             means = scores.sums / scores.counts
         present = scores.counts > 0
         weight = np.where(present, scores.weights, 0.0)
         total = weight.sum(axis=1)
         value = np.where(present, means, 0.0) @ scores.weights
-        questions = sorted(self._questions(system, list(weights), OVERALL))
-        return {q: float(value[i] / total[i]) for i, q in enumerate(questions) if total[i] > 0}
+        kept = total > 0
+        return questions[kept], value[kept] / total[kept]
+
+
+def _scales(columns: JudgeColumns) -> dict[str, float]:
+    """Each metric's scale_max; a metric on two scales is an error naming its first row that
+    differs from the metric's first row."""
+    metrics, first = np.unique(columns.metric, return_index=True)
+    known = np.zeros(len(columns.metrics))
+    known[metrics] = columns.scale_max[first]
+    differs = np.flatnonzero(columns.scale_max != known[columns.metric])
+    if differs.size:
+        row = int(differs[0])
+        metric = columns.metrics[columns.metric[row]]
+        question = columns.question_ids[columns.question[row]]
+        raise InputError(
+            "judge rows",
+            f"metric '{metric}' is on two scales (0..{known[columns.metric[row]]:g} and "
+            f"0..{columns.scale_max[row]:g}): question {question}, "
+            f"model {columns.models[columns.model[row]]}",
+            field="scale_max",
+        )
+    order = np.argsort(first, kind="stable")  # metrics in order of their first row
+    return {columns.metrics[m]: float(known[m]) for m in metrics[order].tolist()}
+
+
+def _slices(columns: JudgeColumns, domains: Mapping[str, str | None]) -> dict[SliceKey, np.ndarray]:
+    """The questions of every slice: all, each language (a question's first row's), each
+    category (of any of its rows; `uncategorised` when none, if any question has one), each
+    domain (from the questions file)."""
+    n = len(columns.question_ids)
+    slices: dict[SliceKey, np.ndarray] = {OVERALL: np.ones(n, dtype=bool)}
+    _, first = np.unique(columns.question, return_index=True)
+    language = columns.language[first]
+    for code in np.unique(language).tolist():
+        slices[("language", columns.languages[code])] = language == code
+    if columns.category.size:
+        questions = columns.question[columns.category_row]
+        categorised = np.zeros(n, dtype=bool)
+        for code, name in enumerate(columns.categories):
+            inside = np.zeros(n, dtype=bool)
+            inside[questions[columns.category == code]] = True
+            categorised |= inside
+            slices[("category", name)] = inside | slices.get(("category", name), False)
+        if not categorised.all():
+            uncategorised = ("category", UNCATEGORISED)
+            slices[uncategorised] = ~categorised | slices.get(uncategorised, False)
+    domain = [domains.get(q) for q in columns.question_ids]
+    for name in sorted({d for d in domain if d}):
+        slices[("domain", name)] = np.array([d == name for d in domain], dtype=bool)
+    return slices

@@ -16,7 +16,7 @@ than pooled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,7 +26,9 @@ from parakh.hashing import sha256_obj
 from parakh.metrics.registry import declared_specs, spec_in
 from parakh.metrics.specs import WEIGHTED, MetricSpec, undeclared_spec
 from parakh.report.cells import Cell, rescaled, weighted_cell, weighted_spec
-from parakh.report.items import ALL, OVERALL, ItemIndex, system_name
+from parakh.report.columns import JudgeColumns
+from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
+from parakh.report.judge_rows import STATUSES
 from parakh.schema import Judgment
 from parakh.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
@@ -183,50 +185,57 @@ def metric_specs_of(
     return found
 
 
-def _systems(rows: list[Judgment], models: list[str]) -> dict[str, tuple[str, str | None]]:
+def _systems(columns: JudgeColumns, models: list[str]) -> dict[str, tuple[str, str | None]]:
     """Leaderboard entries in order: each listed model, its translate-test entries after it,
     then any model found in the rows but not listed."""
     order = {m: i for i, m in enumerate(models)}
-    pairs: set[tuple[str, str | None]] = {(m, None) for m in models}
-    for r in rows:
-        pairs.add(
-            (r.model, None if system_name(r.model, r.translator) == r.model else r.translator)
-        )
+    pairs: set[tuple[str, str | None]] = {(m, None) for m in models} | row_systems(columns)[2]
     ordered = sorted(pairs, key=lambda p: (order.get(p[0], len(order)), p[0], p[1] or ""))
     return {system_name(*p): p for p in ordered}
 
 
 def _interval(
-    scores: ItemScores, settings: Settings, system: str, metric: str, questions: list[str]
+    scores: ItemScores,
+    settings: Settings,
+    system: str,
+    metric: str,
+    questions: list[str],
+    known: dict[int, tuple[float | None, float | None]],
 ) -> tuple[float | None, float | None]:
     """The cell's interval, seeded by the run seed, the model, the metric and the questions:
     a cell's interval never depends on other cells, and two slices holding the same
-    questions (a single-domain dataset's domain and `all`) get the same interval."""
-    interval = bootstrap_interval(
-        scores,
-        seed=derive_seed(settings.seed, system, metric, sha256_obj(questions)),
-        resamples=settings.resamples,
-        confidence=settings.confidence,
-    )
-    return (None, None) if interval is None else (interval.low, interval.high)
+    questions (a single-domain dataset's domain and `all`) get the same interval, computed
+    once (`known`, by seed)."""
+    seed = derive_seed(settings.seed, system, metric, sha256_obj(questions))
+    if seed not in known:
+        interval = bootstrap_interval(
+            scores, seed=seed, resamples=settings.resamples, confidence=settings.confidence
+        )
+        known[seed] = (None, None) if interval is None else (interval.low, interval.high)
+    return known[seed]
 
 
-def _check_rate_rows(rows: list[Judgment], specs: Mapping[str, MetricSpec]) -> None:
+def _check_rate_rows(columns: JudgeColumns, specs: Mapping[str, MetricSpec]) -> None:
     """A rate's scored rows are 0/1 events of its denominator (the mean over them is the
     rate); any other score means the rows are not what the spec says."""
-    for r in rows:
-        spec = specs[r.metric]
-        if spec.aggregation == "rate" and r.status == "ok" and r.score not in (0.0, 1.0):
-            raise InputError(
-                "judge rows",
-                f"metric '{r.metric}' is a rate, so a scored row is 0 or 1, not {r.score!r}: "
-                f"question {r.question_id}, model {r.model}",
-                field="score",
-            )
+    rate = np.array([specs[m].aggregation == "rate" for m in columns.metrics] or [False])
+    ok = columns.status == STATUSES.index("ok")
+    event = columns.has_score & ((columns.score == 0.0) | (columns.score == 1.0))
+    wrong = np.flatnonzero(rate[columns.metric] & ok & ~event)
+    if wrong.size:
+        row = int(wrong[0])
+        score = float(columns.score[row]) if columns.has_score[row] else None
+        raise InputError(
+            "judge rows",
+            f"metric '{columns.metrics[columns.metric[row]]}' is a rate, so a scored row is 0 "
+            f"or 1, not {score!r}: question {columns.question_ids[columns.question[row]]}, "
+            f"model {columns.models[columns.model[row]]}",
+            field="score",
+        )
 
 
 def build_leaderboard(
-    rows: list[Judgment],
+    rows: Sequence[Judgment] | JudgeColumns,
     models: list[str],
     weights: dict[str, float],
     *,
@@ -236,15 +245,17 @@ def build_leaderboard(
 ) -> Leaderboard:
     """Every cell of every slice, the weighted aggregate, rank intervals and paired tests.
 
-    `domains` maps question ids to their domain (from the questions file); rows whose
-    question has none are left out of the domain slices only. `specs` overrides the declared
-    `MetricSpec` of a metric (tests, notebooks); the rest come from `metric_specs_of`.
+    `rows` are `Judgment` objects or their columns (`AggregateInputs.columns`). `domains`
+    maps question ids to their domain (from the questions file); rows whose question has none
+    are left out of the domain slices only. `specs` overrides the declared `MetricSpec` of a
+    metric (tests, notebooks); the rest come from `metric_specs_of`.
     """
     settings = settings or Settings()
-    systems = _systems(rows, models)
-    index = ItemIndex.of(rows, domains or {})
+    columns = rows if isinstance(rows, JudgeColumns) else JudgeColumns.of_rows(rows)
+    systems = _systems(columns, models)
+    index = ItemIndex.of(columns, domains or {})
     index.specs = metric_specs_of(index.scale_max, specs)
-    _check_rate_rows(rows, index.specs)
+    _check_rate_rows(columns, index.specs)
     metrics = sorted(index.metrics, key=lambda m: (m not in weights, m))
     board = Leaderboard(
         models=list(systems),
@@ -257,6 +268,7 @@ def build_leaderboard(
         specs={**index.specs, WEIGHTED: weighted_spec(settings.weighted_scale)},
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
+    known: dict[int, tuple[float | None, float | None]] = {}  # intervals by seed
     for system in board.models:
         for metric in metrics:
             for key in slices:
@@ -264,7 +276,7 @@ def build_leaderboard(
                 if table is None:
                     continue
                 scores, counts, questions = table
-                low, high = _interval(scores, settings, system, metric, questions)
+                low, high = _interval(scores, settings, system, metric, questions, known)
                 board.cells[(system, metric, *key)] = Cell(
                     mean=scores.point(),
                     n=int(scores.counts.sum()),
@@ -287,7 +299,9 @@ def build_leaderboard(
                 if cell is None:
                     continue
                 scores, questions = index.weighted_table(system, weighted, key)
-                cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, questions)
+                cell.ci_low, cell.ci_high = _interval(
+                    scores, settings, system, WEIGHTED, questions, known
+                )
                 board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)
         board.metrics = [WEIGHTED, *metrics]
     for metric in board.metrics:
@@ -322,23 +336,26 @@ def _paired(
 ) -> list[PairedComparison]:
     """Every pair of models on the items both have a score for; Holm across the pairs. `scale`
     multiplies each item's value (the weighted aggregate's reporting scale)."""
-    per_item = {
-        s: {q: v * scale for q, v in index.per_item(s, weights, goodness=goodness).items()}
-        for s in systems
-    }
+    values = np.full((len(systems), len(index.questions)), np.nan)
+    scored = np.zeros(values.shape, dtype=bool)
+    for i, s in enumerate(systems):
+        questions, value = index.per_item(s, weights, goodness=goodness)
+        values[i, questions] = value * scale
+        scored[i, questions] = True
     found: list[tuple[str, str, PairedResult]] = []
     for i, a in enumerate(systems):
-        for b in systems[i + 1 :]:
-            common = sorted(set(per_item[a]) & set(per_item[b]))
+        for j in range(i + 1, len(systems)):
+            common = np.flatnonzero(scored[i] & scored[j])
             if len(common) < 2:
                 continue
+            b = systems[j]
             found.append(
                 (
                     a,
                     b,
                     paired_test(
-                        np.array([per_item[a][q] for q in common]),
-                        np.array([per_item[b][q] for q in common]),
+                        values[i, common],
+                        values[j, common],
                         seed=derive_seed(settings.seed, "paired", metric, a, b),
                         permutations=settings.permutations,
                         resamples=settings.resamples,

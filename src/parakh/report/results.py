@@ -107,7 +107,7 @@ def measure_agreement(
     """Judge-human agreement on the grades file (if configured), then on curate's grades of
     answers (if the dataset has them); empty when there are no human grades. Also the grades
     jurors are compared with: the grades file's, else the curated ones paired by text."""
-    rows, settings = inputs.rows, settings_of(cfg)
+    settings = settings_of(cfg)
     mappings = cfg.aggregate.agreement.mappings
     lengths = {
         (g.question_id, model): float(len(g.response))
@@ -117,6 +117,7 @@ def measure_agreement(
     }
     agreement: list[MetricAgreement] = []
     juror_grades = list(inputs.human_grades)
+    rows = inputs.rows if inputs.human_grades or inputs.answer_grades else []
     if inputs.human_grades:
         lines = inputs.human_grade_lines or list(range(1, len(inputs.human_grades) + 1))
         path = inputs.paths.get("human_grades", Path("human grades"))
@@ -149,14 +150,14 @@ def compute(
 ) -> AggregateResult:
     """The leaderboard, agreement and judge bias of `inputs`; `partial` (from
     `partial.require_coverage`, which the stage runs first) marks a partial run."""
-    rows = inputs.rows
-    if not rows:
+    columns = inputs.columns()
+    if not len(columns):
         raise InputError(
             ", ".join(str(p) for k, p in inputs.paths.items() if k.startswith("judgments")),
             "no judge rows to aggregate",
         )
     board = build_leaderboard(
-        rows,
+        columns,
         inputs.models,
         cfg.aggregate.weights,
         domains=inputs.domains,
@@ -278,7 +279,7 @@ def write_reports(
         agreement=result.agreement,
         bias=result.bias,
         answers_page=files.answers_html.name if cfg.aggregate.answers_page else None,
-        n_questions=len(inputs.questions) or len({r.question_id for r in inputs.rows}),
+        n_questions=len(inputs.questions) or len(inputs.columns().question_ids),
         partial=None if partial is None else partial.text,
     )
     write_text(files.report_html, render_report(board, context))

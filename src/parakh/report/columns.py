@@ -1,0 +1,97 @@
+"""The judge rows the statistics read, as numpy columns of codes, in reading order.
+
+Question ids are coded in sorted order, so a mask over questions read with `np.flatnonzero`
+lists them as the leaderboard always did (sorted); every other text column (model, translator,
+metric, language, status, category) is coded into its own small vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from parakh.report.judge_rows import STATUSES, rows_table
+from parakh.schema import Judgment
+
+
+@dataclass(frozen=True)
+class JudgeColumns:
+    question: np.ndarray  # (rows,) code into question_ids
+    question_ids: list[str]  # sorted
+    model: np.ndarray
+    models: list[str]
+    translator: np.ndarray  # -1: none
+    translators: list[str]
+    metric: np.ndarray
+    metrics: list[str]
+    language: np.ndarray
+    languages: list[str]
+    status: np.ndarray  # code into STATUSES
+    score: np.ndarray  # NaN where there is none
+    has_score: np.ndarray  # bool: the row carries a score (a NaN score too)
+    scale_max: np.ndarray
+    category_row: np.ndarray  # (pairs,) the row of each (row, category) pair
+    category: np.ndarray  # (pairs,) code into categories
+    categories: list[str]
+
+    def __len__(self) -> int:
+        return int(self.question.size)
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[Judgment]) -> JudgeColumns:
+        return cls.of_table(rows_table(rows))
+
+    @classmethod
+    def of_table(cls, table: pa.Table) -> JudgeColumns:
+        """From the `parakh.report.judge_rows.STATS_COLUMNS` of some rows."""
+        ids = table.column("question_id")
+        question_ids = sorted(pc.unique(ids).to_pylist())
+        question = pc.index_in(ids, value_set=pa.array(question_ids, pa.string()))
+        model, models = _codes(table.column("model"))
+        translator, translators = _codes(table.column("translator"))
+        metric, metrics = _codes(table.column("metric"))
+        language, languages = _codes(table.column("language"))
+        status_codes, statuses = _codes(table.column("status"))
+        order = np.array([STATUSES.index(s) for s in statuses] or [0], dtype=np.int8)
+        score = table.column("score")
+        lists = table.column("categories")
+        category, categories = _codes(pc.list_flatten(lists))
+        return cls(
+            question=_numpy(question),
+            question_ids=question_ids,
+            model=model,
+            models=models,
+            translator=translator,
+            translators=translators,
+            metric=metric,
+            metrics=metrics,
+            language=language,
+            languages=languages,
+            status=order[status_codes] if status_codes.size else status_codes,
+            score=_numpy(pc.fill_null(score, np.nan)).astype(float),
+            has_score=_numpy(pc.is_valid(score)).astype(bool),
+            scale_max=_numpy(table.column("scale_max")).astype(float),
+            category_row=_numpy(pc.list_parent_indices(lists)),
+            category=category,
+            categories=categories,
+        )
+
+
+def _numpy(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks else pa.array([], values.type)
+    return np.asarray(values.to_numpy(zero_copy_only=False))
+
+
+def _codes(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, list[str]]:
+    """Each value's code into the vocabulary of distinct values (in order of appearance);
+    -1 for a null."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks else pa.array([], values.type)
+    encoded = pc.dictionary_encode(values)
+    codes = _numpy(pc.fill_null(encoded.indices, -1)).astype(np.int32)
+    return codes, encoded.dictionary.to_pylist()
