@@ -47,3 +47,31 @@ def test_a_judge_needs_a_model_or_a_jury() -> None:
 def test_unknown_juror_names_the_close_matches() -> None:
     with pytest.raises(ConfigError, match="Unknown model 'smollm'. Did you mean 'smollm2'"):
         load_model_config("smollm")
+
+
+def test_every_backend_config_says_what_weights_it_runs() -> None:
+    """Self-judging is decided from the config itself: each backend's config class answers
+    `weights()` (None for configs without LLM weights), so a new backend cannot be silently
+    missed; the base class refuses to guess."""
+    from typing import get_args
+
+    from parakh.config.model import ModelConfig, _ModelBase
+
+    union = get_args(get_args(ModelConfig)[0])
+    assert len(union) >= 6
+    for cls in union:
+        assert cls.weights is not _ModelBase.weights, f"{cls.__name__} does not define weights()"
+    served = OpenAIModel(name="a", backend="openai", model_id="Qwen/Qwen2.5-7B-Instruct")
+    local = VLLMModel(name="b", backend="vllm", model_id="/models/Qwen2.5-7B-Instruct/")
+    assert same_model(served, local)
+
+
+def test_params_judge_model_must_be_the_judges_model() -> None:
+    from parakh.config.dvc_run import check_judge_model_agrees
+
+    check_judge_model_agrees(["smollm2"], {"judge_model": "smollm2"})
+    check_judge_model_agrees(["smollm2", "served_judge"], {"judge_model": "served_judge"})
+    check_judge_model_agrees([], {"judge_model": "anything"})  # reference metrics: no model
+    with pytest.raises(ConfigError, match=r"judge_model=gpt-4o, but the judge config names "
+                       r"smollm2.*-S judge_model=smollm2"):  # fmt: skip
+        check_judge_model_agrees(["smollm2"], {"judge_model": "gpt-4o"})

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from parakh.errors import ConfigError, InputError
-from parakh.scale.dvc_params import (
+from parakh.config.dvc_run import (
     check_dvc_run,
     check_models_agree,
     check_params_file,

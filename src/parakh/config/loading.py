@@ -139,8 +139,8 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
     import hydra
 
     def main() -> None:
+        from parakh.config.dvc_run import check_dvc_run, pin_project_root_to_stage_folder
         from parakh.config.stage_help import print_stage_help_and_exit, wants_help
-        from parakh.scale.dvc_params import check_dvc_run, pin_project_root_to_stage_folder
 
         pin_project_root_to_stage_folder()  # under DVC: the stage's folder, e.g. a queued exp's
         if wants_help(sys.argv[1:]):  # this stage's reads, writes and keys, not Hydra's dump
@@ -156,12 +156,21 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
         def _app(cfg: DictConfig) -> None:
             with reported_as_errors():
                 config = validate(cfg)
-                check_dvc_run(config.models, project_root())  # params.yaml and conf/ agree
+                judging = _stage_name(task) == "judge" and bool(config.judge.rubrics)
+                jurors = _judge_model_names(config) if judging else []
+                check_dvc_run(config.models, project_root(), jurors)  # params.yaml, conf/ agree
                 task(config)
 
         _app()
 
     return main
+
+
+def _judge_model_names(config: ParakhConfig) -> list[str]:
+    judge = config.judge
+    if judge.jury is not None:
+        return list(judge.jury.models)
+    return [judge.model.name] if judge.model is not None else []
 
 
 def _stage_name(task: Callable[..., object]) -> str:

