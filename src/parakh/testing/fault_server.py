@@ -33,6 +33,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, cast
 
+from parakh.errors import MissingDependencyError
 from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body
 from parakh.testing.strict_schema import StrictRules, strict_schema_error
 
@@ -90,8 +91,14 @@ class FaultState:
         return s.faults[int(draw / s.fail_rate * len(s.faults)) % len(s.faults)]
 
 
+_INSTALL = "pip install 'parakh[testing]'"
+
+
 def create_app(settings: FaultSettings) -> Any:
-    from starlette.applications import Starlette
+    try:
+        from starlette.applications import Starlette
+    except ImportError:
+        raise MissingDependencyError("the fault server (starlette, uvicorn)", _INSTALL) from None
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
