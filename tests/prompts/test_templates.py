@@ -8,7 +8,6 @@ import pytest
 from pydantic import ValidationError
 
 from parakh.errors import ConfigError
-from parakh.prompts.rag import load_rag_prompt, render_messages
 from parakh.prompts.template import PromptTemplate, context_of, load_prompt, render_turns
 from parakh.schema import Passage, Question, Retrieval, RetrievedChunk
 
@@ -27,7 +26,7 @@ def _nomiracl_question(answerable: bool = True) -> Question:
 
 
 def test_healthbot_prompt_keeps_raw_and_update_chunks_apart() -> None:
-    prompt = load_rag_prompt("healthbot")
+    prompt = load_prompt("healthbot")
     question = Question(id="q", text="Kab nahana hai?", language="hi", response_language="en")
     chunk = {"document_id": "d", "score": 1.0}
     retrieval = Retrieval(
@@ -39,13 +38,13 @@ def test_healthbot_prompt_keeps_raw_and_update_chunks_apart() -> None:
             )
         ],
     )
-    (_, system), (_, user) = render_messages(prompt, question, retrieval)
+    (_, system), (_, user) = render_turns(prompt, question, context_of(prompt, question, retrieval))
     assert "The query is in Hindi and you must respond in English." in system
     assert user == (
         "RawChunks:\n[1] Raw text.\n\nKBUpdateChunks:\n[1] (added 2024-07-01) New text.\n\n"
         "Query: Kab nahana hai?"
     )
-    (_, _), (_, empty) = render_messages(prompt, question, None)
+    (_, _), (_, empty) = render_turns(prompt, question, context_of(prompt, question, None))
     assert "RawChunks:\n(none)" in empty
 
 

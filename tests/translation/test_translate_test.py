@@ -11,7 +11,7 @@ from parakh.backends.cache import ResponseCache
 from parakh.config import compose
 from parakh.config.schema import ParakhConfig
 from parakh.config.translator import DictionaryTranslatorConfig
-from parakh.prompts.rag import load_rag_prompt, render_messages
+from parakh.prompts.template import context_of, load_prompt, render_turns
 from parakh.schema import Generation, Passage, Question, Retrieval, RetrievedChunk
 from parakh.stages import translate
 from parakh.translation.service import make_service
@@ -68,14 +68,17 @@ def questions() -> list[Question]:
 
 def _generations(asked: list[Question]) -> list[Generation]:
     """What the generate stage makes of the asked questions (a scripted English answerer)."""
-    prompt = load_rag_prompt("healthbot")
+    prompt = load_prompt("healthbot")
     return [
         Generation(
             question_id=q.id,
             model="fake",
             status="ok",
             response=ANSWERS[q.id],
-            messages=[{"role": r, "content": c} for r, c in render_messages(prompt, q, None)],
+            messages=[
+                {"role": r, "content": c}
+                for r, c in render_turns(prompt, q, context_of(prompt, q, None))
+            ],
         )
         for q in asked
     ]

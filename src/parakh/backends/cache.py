@@ -13,7 +13,6 @@ Several processes on one host (parallel shards, sweep jobs) may share the file: 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from pathlib import Path
@@ -99,7 +98,3 @@ def _add_finish_reason(db: sqlite3.Connection) -> None:
     except sqlite3.OperationalError as e:
         if "duplicate column" not in str(e):
             raise
-
-
-def dumps_identity(identity: dict[str, Any]) -> str:
-    return json.dumps(identity, sort_keys=True)

@@ -102,9 +102,6 @@ class LoadedDataset:
     rejected: list[RejectedRow] = field(default_factory=list)
     cut: list[dict[str, Any]] = field(default_factory=list)  # texts cut to their length limit
 
-    def origin_of(self, index: int) -> Origin:
-        return self.origins[index] if index < len(self.origins) else Origin("(unknown)")
-
 
 RowCheck = Callable[[Any, Origin], Any]  # (row, origin) -> the row, possibly cut; or raises
 
