@@ -40,7 +40,19 @@ class ReportFiles:
 
     @property
     def answers_html(self) -> Path:
+        """The side-by-side answers: the whole page, or the index of its pages."""
         return self.root / "answers.html"
+
+    @property
+    def answers_pages(self) -> Path:
+        """The pages of an answers page too large for one (`report.answers.write_answers`):
+        `<language>-<k>.html`; empty when `answers.html` holds every answer."""
+        return self.root / "answers"
+
+    def answer_pages(self) -> list[Path]:
+        """The pages there now, by language, then page number."""
+        pages = self.answers_pages.glob("*-*.html") if self.answers_pages.is_dir() else []
+        return sorted(pages, key=lambda p: (p.stem.rsplit("-", 1)[0], int(p.stem.rsplit("-")[-1])))
 
     @property
     def plots(self) -> Path:

@@ -23,7 +23,7 @@ from parakh.report.agreement import (
     agreement_table,
     judge_human_agreement,
 )
-from parakh.report.answers import render_answers
+from parakh.report.answers import write_answers
 from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report
 from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grades_file
@@ -283,17 +283,15 @@ def write_reports(
         partial=None if partial is None else partial.text,
     )
     write_text(files.report_html, render_report(board, context))
-    if cfg.aggregate.answers_page:
-        write_text(
-            files.answers_html,
-            render_answers(
-                inputs.questions,
-                inputs.generations,
-                inputs.rows,
-                inputs.models,
-                title=f"Side-by-side answers: {name}, judge {cfg.judge.name}",
-                partial=None if partial is None else partial.text,
-            ),
+    if cfg.aggregate.answers_page:  # one page, or an index of pages under the size cap
+        write_answers(
+            files,
+            inputs.questions,
+            inputs.generations,
+            inputs.rows,
+            inputs.models,
+            title=f"Side-by-side answers: {name}, judge {cfg.judge.name}",
+            partial=None if partial is None else partial.text,
         )
     return text
 
@@ -317,7 +315,7 @@ def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
         files.model_category_json,
     ]
     if cfg.aggregate.answers_page:
-        paths.append(files.answers_html)
+        paths += [files.answers_html, *files.answer_pages()]
     if agreement_table_file(files).exists():
         paths.append(agreement_table_file(files))
     return paths
