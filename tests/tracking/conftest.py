@@ -20,6 +20,7 @@ BIN = Path(sys.executable).parent
 @pytest.fixture(scope="session")
 def mlflow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`mlflow server` with a SQLite store; yields its URL, stops it at the end."""
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     with start_mlflow_server(tmp_path_factory.mktemp("mlflow-server")) as server:
         yield server.url
 

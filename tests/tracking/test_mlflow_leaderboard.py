@@ -1,6 +1,7 @@
 """The aggregate stage logs to a real MLflow server: every figure of every leaderboard file is
-an MLflow metric with the same value; runs carry tags, params and artifacts; re-runs are
-idempotent."""
+in MLflow with the same value (a language run's metric, a model run's metric or table, the
+sweep run's metric); `tags.language = 'hi'` ordered by a metric is Hindi's leaderboard; runs
+carry tags, params, datasets and artifacts; re-runs are idempotent."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ import pytest
 from tests.tracking.conftest import experiment_of, run_parakh
 
 from parakh.report.tables import format_mean
-from parakh.tracking.mlflow_log import CELL_FIGURES, cell_metric_name
+from parakh.tracking.metric_names import CELL_FIGURES, RUN_FIGURES, cell_metric_name
+from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE, SAMPLE_COLUMNS, SAMPLES_TABLE
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 REPORTS = Path("reports/demo/smoke")  # reports/<dataset>/<judge>/
+LANGUAGES = ["all", "en", "hi", "ta"]
 
 
 def _sweep(uri: str, root: Path) -> tuple[Any, dict[str, Any], list[Any]]:
@@ -33,67 +36,185 @@ def _sweep(uri: str, root: Path) -> tuple[Any, dict[str, Any], list[Any]]:
     return parents[0], children, runs
 
 
-def test_every_leaderboard_figure_is_an_mlflow_metric(logged_project: Path, mlflow_server: str):
-    parent, children, _ = _sweep(mlflow_server, logged_project)
+def _language_runs(runs: list[Any]) -> dict[tuple[str, str], Any]:
+    """(model, language) -> its run."""
+    return {
+        (r.data.tags["model"], r.data.tags["language"]): r
+        for r in runs
+        if r.data.tags.get("parakh.level") == "language"
+    }
+
+
+def _table(uri: str, run_id: str, name: str) -> list[dict[str, Any]]:
+    from mlflow.artifacts import download_artifacts
+
+    table = json.loads(
+        Path(download_artifacts(run_id=run_id, artifact_path=name, tracking_uri=uri)).read_text()
+    )
+    return [dict(zip(table["columns"], row, strict=True)) for row in table["data"]]
+
+
+def _table_figures(uri: str, child: Any) -> dict[str, float]:
+    """Every figure of a model run's tables, by `cell_metric_name` (`rank.<m>` for ranks)."""
+    out: dict[str, float] = {}
+    for cell in _table(uri, child.info.run_id, CELLS_TABLE):
+        for figure in CELL_FIGURES:
+            if cell[figure] is not None:
+                name = cell_metric_name(cell["metric"], cell["dimension"], cell["value"], figure)
+                out[name] = float(cell[figure])
+    for rank in _table(uri, child.info.run_id, RANKS_TABLE):
+        base = f"rank.{rank['metric']}"
+        out |= {base: rank["rank"], f"{base}.low": rank["rank_low"]}
+        out[f"{base}.high"] = rank["rank_high"]
+    return out
+
+
+def test_every_leaderboard_figure_is_in_mlflow(logged_project: Path, mlflow_server: str) -> None:
+    parent, children, runs = _sweep(mlflow_server, logged_project)
     assert set(children) == {"alpha", "beta", "gamma"}
+    language_runs = _language_runs(runs)
+    assert set(language_runs) == {(m, lang) for m in children for lang in LANGUAGES}
+    tables = {m: _table_figures(mlflow_server, run) for m, run in children.items()}
     checked = 0
     expected_names: dict[str, set[str]] = {m: set() for m in children}
-    # leaderboard.csv: every figure of every cell
+    expected_plain: dict[tuple[str, str], set[str]] = {k: set() for k in language_runs}
+    # leaderboard.csv: every figure of every cell, in the model run's cells table
     with (logged_project / REPORTS / "leaderboard.csv").open(encoding="utf-8") as f:
         for row in csv.DictReader(f):
-            metrics = children[row["model"]].data.metrics
             for figure in CELL_FIGURES:
                 if row[figure] == "":
                     continue
                 name = cell_metric_name(row["metric"], row["dimension"], row["value"], figure)
-                assert metrics[name] == float(row[figure]), name
+                assert tables[row["model"]][name] == float(row[figure]), name
                 expected_names[row["model"]].add(name)
                 checked += 1
-    # leaderboard.json: cells, rank intervals (model runs), paired tests (sweep run)
+    # leaderboard.json: cells (tables; by language and overall, the language runs too), rank
+    # intervals (tables; the primary metric's on the `all` run), paired tests (sweep run)
     document = json.loads((logged_project / REPORTS / "leaderboard.json").read_text())
     for cell in document["cells"]:
-        metrics = children[cell["model"]].data.metrics
         for figure in CELL_FIGURES:
             if cell[figure] is not None:
                 name = cell_metric_name(cell["metric"], cell["dimension"], cell["value"], figure)
-                assert metrics[name] == cell[figure]
+                assert tables[cell["model"]][name] == cell[figure]
                 checked += 1
+        if cell["dimension"] in ("all", "language"):
+            key = (cell["model"], cell["value"])
+            metrics = language_runs[key].data.metrics
+            for figure in RUN_FIGURES:
+                name = cell["metric"] if figure == "mean" else f"{cell['metric']}_{figure}"
+                if cell[figure] is not None:
+                    assert metrics[name] == cell[figure], (key, name)
+                    expected_plain[key].add(name)
+                    checked += 1
     for rank in document["ranks"]:
-        metrics = children[rank["model"]].data.metrics
+        figures = tables[rank["model"]]
         base = f"rank.{rank['metric']}"
-        assert metrics[base] == rank["rank"]
-        assert (metrics[f"{base}.low"], metrics[f"{base}.high"]) == (
+        assert figures[base] == rank["rank"]
+        assert (figures[f"{base}.low"], figures[f"{base}.high"]) == (
             rank["rank_low"],
             rank["rank_high"],
         )
         expected_names[rank["model"]] |= {base, f"{base}.low", f"{base}.high"}
         checked += 3
+        if rank["metric"] == document["primary_metric"]:
+            key = (rank["model"], "all")
+            metrics = language_runs[key].data.metrics
+            assert (metrics["rank"], metrics["rank_low"], metrics["rank_high"]) == (
+                rank["rank"],
+                rank["rank_low"],
+                rank["rank_high"],
+            )
+            expected_plain[key] |= {"rank", "rank_low", "rank_high"}
+            checked += 3
     for pair in document["paired"]:
         base = f"paired.{pair['metric']}.{pair['model_a']} vs {pair['model_b']}"
         for figure in ("n", "difference", "ci_low", "ci_high", "p_value", "p_holm"):
             assert parent.data.metrics[f"{base}.{figure}"] == pair[figure]
             checked += 1
-    # metrics.json (DVC metrics): model -> metric -> language -> mean
+    # metrics.json (DVC metrics): model -> metric -> language -> mean, the model run's metrics
     dvc_metrics = json.loads((logged_project / REPORTS / "metrics.json").read_text())
     for model, by_metric in dvc_metrics.items():
+        names = set()
         for metric, by_language in by_metric.items():
             for language, value in by_language.items():
                 assert children[model].data.metrics[f"{metric}.{language}"] == value
+                names.add(f"{metric}.{language}")
                 checked += 1
+        assert set(children[model].data.metrics) == names  # nothing else on a model run
     # leaderboard.md: the overall table at display precision
-    checked += _walk_markdown(logged_project / REPORTS / "leaderboard.md", children)
+    checked += _walk_markdown(logged_project / REPORTS / "leaderboard.md", tables)
     assert checked > 2000
     # nothing in MLflow that no leaderboard file holds
-    for model, run in children.items():
-        assert set(run.data.metrics) == expected_names[model]
+    for model in children:
+        assert set(tables[model]) == expected_names[model]
+    for key, run in language_runs.items():
+        assert set(run.data.metrics) == expected_plain[key], key
+        assert len(run.data.metrics) <= 50
     # the naming convention, pinned
-    alpha = children["alpha"].data.metrics
+    alpha = tables["alpha"]
     for name in ("weighted.all", "chrf.hi", "chrf.all.ci_low", "token_f1.domain.cataract.n"):
         assert name in alpha
     assert "factual_correctness.category.kb-update.invalid" in alpha
+    hindi = language_runs[("alpha", "hi")].data.metrics
+    assert {"factual_correctness", "factual_correctness_ci_low", "chrf_n"} <= set(hindi)
+    assert {"weighted.all", "chrf.hi"} <= set(children["alpha"].data.metrics)
 
 
-def _walk_markdown(path: Path, children: dict[str, Any]) -> int:
+def test_a_language_filter_ordered_by_a_metric_is_that_languages_leaderboard(
+    logged_project: Path, mlflow_server: str
+) -> None:
+    """The acceptance query: one run per model, plain metric names, in leaderboard order; each
+    with the dataset (digest, language counts) and its judge rows as a table; real times."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(mlflow_server)
+    experiment = client.get_experiment_by_name(experiment_of(logged_project))
+    runs = client.search_runs(
+        [experiment.experiment_id],
+        filter_string="tags.language = 'hi'",
+        order_by=["metrics.factual_correctness DESC"],
+    )
+    assert sorted(r.data.tags["model"] for r in runs) == ["alpha", "beta", "gamma"]
+    scores = [r.data.metrics["factual_correctness"] for r in runs]
+    assert scores == sorted(scores, reverse=True)
+    document = json.loads((logged_project / REPORTS / "leaderboard.json").read_text())
+    cells = {
+        c["model"]: c["mean"]
+        for c in document["cells"]
+        if (c["metric"], c["dimension"], c["value"]) == ("factual_correctness", "language", "hi")
+    }
+    assert scores == sorted(cells.values(), reverse=True)
+    questions = logged_project / "data/processed/demo/curate/questions.jsonl"
+    digest = hashlib.sha256(questions.read_bytes()).hexdigest()
+    for run in runs:
+        assert all("." not in name for name in run.data.metrics), run.data.metrics
+        (dataset,) = [d.dataset for d in run.inputs.dataset_inputs]
+        assert (dataset.name, dataset.digest) == ("demo", digest[:32])
+        assert json.loads(dataset.profile)["languages"] == {"en": 8, "hi": 8, "ta": 8}
+        rows = _table(mlflow_server, run.info.run_id, SAMPLES_TABLE)
+        assert rows and {r["language"] for r in rows} == {"hi"}
+        assert set(rows[0]) == set(SAMPLE_COLUMNS)
+        assert len(rows) == 8 * 4  # 8 Hindi questions x 4 metrics
+        for name in run.data.metrics:
+            (point,) = client.get_metric_history(run.info.run_id, name)
+            assert point.timestamp >= run.info.start_time > 0, name
+    answer = next(r for r in rows if r["metric"] == "token_f1" and r["status"] == "ok")
+    assert answer["answer"].startswith(f"{runs[-1].data.tags['model']} answers q")
+    assert answer["question"].startswith("Question") and answer["reference"]
+
+
+def test_no_metric_of_any_run_has_timestamp_zero(logged_project: Path, mlflow_server: str):
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(mlflow_server)
+    parent, children, runs = _sweep(mlflow_server, logged_project)
+    for run in [parent, children["beta"]]:
+        for name in list(run.data.metrics)[:40]:
+            assert all(p.timestamp > 0 for p in client.get_metric_history(run.info.run_id, name))
+    assert all(r.inputs.dataset_inputs for r in runs), "every run has its dataset input"
+
+
+def _walk_markdown(path: Path, children: dict[str, dict[str, float]]) -> int:
     lines = path.read_text(encoding="utf-8").split("## Overall")[1].strip().splitlines()
     header = [c.strip() for c in lines[0].strip("|").split("|")]
     checked = 0
@@ -102,7 +223,7 @@ def _walk_markdown(path: Path, children: dict[str, Any]) -> int:
             break
         cells = [c.strip() for c in line.strip("|").split("|")]
         row = dict(zip(header, cells, strict=True))
-        metrics = children[row["model"]].data.metrics
+        metrics = children[row["model"]]
         for metric in header[3:]:
             match = re.match(r"([\d.]+)(?: \(([\d.]+)%\))? \[([\d.]+), ([\d.]+)\]", row[metric])
             assert match, row[metric]
@@ -128,7 +249,7 @@ def test_runs_carry_tags_params_and_artifacts(logged_project: Path, mlflow_serve
     from mlflow.artifacts import download_artifacts
     from mlflow.tracking import MlflowClient
 
-    parent, children, _ = _sweep(mlflow_server, logged_project)
+    parent, children, runs = _sweep(mlflow_server, logged_project)
     judged = logged_project / "data/processed/demo/judge/smoke/alpha.jsonl"
     md5 = hashlib.md5(judged.read_bytes()).hexdigest()
     tags = parent.data.tags
@@ -150,6 +271,7 @@ def test_runs_carry_tags_params_and_artifacts(logged_project: Path, mlflow_serve
         assert child.data.tags[key]
     assert child.data.params["aggregate.weights.factual_correctness"] == "0.4"
     assert child.data.params["aggregate.statistics.bootstrap_resamples"] == "1000"
+    assert child.data.params["params_from"] == "aggregate config"  # no stage wrote a run spec
     client = MlflowClient(mlflow_server)
     listed = {a.path for a in client.list_artifacts(parent.info.run_id, "report")}
     assert {"report/report.html", "report/answers.html", "report/leaderboard.json"} <= listed
@@ -161,6 +283,17 @@ def test_runs_carry_tags_params_and_artifacts(logged_project: Path, mlflow_serve
     assert Path(html).read_bytes() == (logged_project / REPORTS / "report.html").read_bytes()
     samples = {a.path for a in client.list_artifacts(child.info.run_id, "samples")}
     assert samples == {"samples/alpha.jsonl"} or len(samples) == 2
+    tables = {a.path for a in client.list_artifacts(child.info.run_id, "leaderboard")}
+    assert tables == {CELLS_TABLE, RANKS_TABLE}
+    logged = json.loads(child.data.tags["mlflow.loggedArtifacts"])  # the UI's table list
+    assert {t["path"] for t in logged} == {CELLS_TABLE, RANKS_TABLE}
+    hindi = _language_runs(runs)[("alpha", "hi")]
+    assert hindi.data.tags["mlflow.parentRunId"] == child.info.run_id
+    assert hindi.info.run_name == "demo/alpha/smoke/hi"
+    for key in ("dataset", "model", "judge", "language", "git_commit"):
+        assert hindi.data.tags[key] == child.data.tags.get(key, "hi")
+    assert hindi.data.params == child.data.params
+    assert [a.path for a in client.list_artifacts(hindi.info.run_id)] == [SAMPLES_TABLE]
 
 
 def test_rerun_on_unchanged_inputs_logs_nothing(logged_project: Path, mlflow_server: str) -> None:

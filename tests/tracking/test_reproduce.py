@@ -54,14 +54,30 @@ def test_reproduce_from_an_mlflow_run_id(
 def test_compare_flags_changed_missing_and_extra_figures() -> None:
     document = json.loads(json.dumps(_document()))
     expected = figures_of(document, ["alpha"])
+    assert set(expected) == {"alpha", "alpha/all", "alpha/cells", "sweep"}
+    assert expected["alpha"] == {"chrf.all": 50.0}  # what metrics.json holds
+    assert expected["alpha/all"] == {
+        "chrf": 50.0,
+        "chrf_ci_low": 40.0,
+        "chrf_ci_high": 60.0,
+        "chrf_n": 10.0,
+    }
     assert compare(expected, expected)[1] == []
     recorded = json.loads(json.dumps(expected))
-    recorded["alpha"]["chrf.all"] += 1e-6
-    del recorded["alpha"]["chrf.all.n"]
-    recorded["alpha"]["made.up"] = 1.0
+    recorded["alpha/cells"]["chrf.all"] += 1e-6
+    del recorded["alpha/cells"]["chrf.all.n"]
+    recorded["alpha/cells"]["made.up"] = 1.0
+    recorded["alpha/all"]["chrf_n"] = 11.0
+    recorded["alpha/hi"] = {"chrf": 1.0}  # a run the leaderboard has no figures for
     compared, differences = compare(expected, recorded)
-    assert {d.name for d in differences} == {"chrf.all", "chrf.all.n", "made.up"}
-    assert compared == len(expected["alpha"]) + 1
+    assert {(d.run, d.name) for d in differences} == {
+        ("alpha/cells", "chrf.all"),
+        ("alpha/cells", "chrf.all.n"),
+        ("alpha/cells", "made.up"),
+        ("alpha/all", "chrf_n"),
+        ("alpha/hi", "chrf"),
+    }
+    assert compared == sum(len(figures) for figures in expected.values()) + 2
 
 
 def _document() -> dict:
@@ -79,7 +95,7 @@ def _document() -> dict:
         "errors": 1,
         "skipped": 0,
     }
-    return {"cells": [cell], "ranks": [], "paired": [], "agreement": []}
+    return {"cells": [cell], "ranks": [], "paired": [], "agreement": [], "primary_metric": "chrf"}
 
 
 def _git(root: Path, env: dict[str, str], *args: str) -> str:

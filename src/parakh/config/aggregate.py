@@ -71,6 +71,15 @@ class TrackingConfig(Strict):
     uri: str | None = None
     experiment: str = "parakh"
     enabled: bool = Field(default=True, description="log the leaderboard to MLflow")
+    genai: bool = Field(
+        default=False,
+        description="also log each judged answer as a trace with one assessment per metric, "
+        "and the questions as an evaluation dataset, for MLflow's LLM-evaluation pages (about "
+        "a request per answer: see bench/results/mlflow_genai.json); needs a database-backed "
+        "store or a tracking server",
+        # absent when off: the reports that show the config stay as they were
+        exclude_if=lambda on: not on,
+    )
 
 
 class PathsConfig(Strict):

@@ -1,11 +1,16 @@
-"""MLflow logging: a parent run per sweep (dataset, judge, models), a child run per model.
+"""MLflow logging: a sweep run (dataset, judge), a child run per model, and under each model a
+run per language plus one for `all`, tagged `language`.
 
-Every leaderboard figure is a metric of its model's child run, named by `cell_metric_name`
-(`weighted.hi`, `chrf.all.ci_low`, `token_f1.category.kb-update.invalid`); rank intervals are
-child metrics too, paired tests and judge-human agreement are parent metrics. Tags say dataset,
-model, judge, translator, retriever, embedder, git commit and the DVC (md5) hash of every input
-file; params hold the resolved config; the parent's artifacts hold the report, the plots and
-the exact inputs (`inputs/`) from which `parakh reproduce` rebuilds the leaderboard.
+Which run holds which figure, and under which name, is `parakh.tracking.metric_names`: the
+language runs hold plain names (`chrf`, `chrf_ci_low`, ...), so filtering by `tags.language`
+and sorting by a metric is that language's leaderboard; a model run holds `metrics.json`'s
+means and, as tables, every cell (category and domain slices) and rank; the sweep run holds
+paired tests and judge-human agreement. Every run logs the curated questions as its dataset
+input; language runs log their judge rows as a table. Tags say dataset, model, judge,
+translator, retriever, embedder, git commit and the DVC (md5) hash of every input file; params
+hold the settings that produced the data (`parakh.tracking.params`); the sweep's artifacts hold
+the report, the plots and the exact inputs (`inputs/`) from which `parakh reproduce` rebuilds
+the leaderboard. Metrics carry the time they were logged.
 
 Tracking URI: `tracking.uri` if set, else MLFLOW_TRACKING_URI, else `sqlite:///mlflow.db` in
 the project root. A sweep is keyed by the hash of everything it logs, so re-running aggregate
@@ -16,21 +21,42 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parakh.hashing import sha256_obj, sha256_path, sha256_text
+from parakh.hashing import sha256_obj, sha256_path
 from parakh.paths import project_root
+from parakh.tracking.datasets import DatasetRef
+from parakh.tracking.genai import GenaiLog, log_genai, supports_genai
+from parakh.tracking.metric_names import (  # re-exported: the names' callers import them here
+    CELL_FIGURES,
+    agreement_base,
+    cell_metric_name,
+    metric_name,
+    safe_name,
+    sweep_metrics,
+)
+from parakh.tracking.params import PARAMS_FILE, cut_params, flatten
+from parakh.tracking.samples import Table
 
+__all__ = [
+    "CELL_FIGURES",
+    "agreement_base",
+    "cell_metric_name",
+    "flatten",
+    "log_sweep",
+    "metric_name",
+    "safe_name",
+    "sweep_metrics",
+]
 RUN_KEY = "parakh.run_key"
 LEVEL = "parakh.level"
 COMPLETE = "parakh.complete"
+PARAMS_CUT = "parakh.params_cut"
 PARENT = "mlflow.parentRunId"
 PARENT_RUN_ENV = "PARAKH_MLFLOW_PARENT_RUN_ID"
-CELL_FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
-_UNSAFE = re.compile(r"[^A-Za-z0-9_\-. /:]")
 
 
 def tracking_uri(configured: str | None) -> str:
@@ -117,117 +143,20 @@ def end_parent_run(uri: str, run_id: str, *, failed: bool = False) -> None:
     open_client(uri).set_terminated(run_id, status="FAILED" if failed else "FINISHED")
 
 
-def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in data.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            out.update(flatten(value, f"{name}."))
-        else:
-            out[name] = str(value)[:6000]
-    return out
-
-
-def safe_name(text: str) -> str:
-    """`text` with characters MLflow does not allow in metric names replaced by `_`, plus a
-    short hash of the original when anything was replaced, so that two names differing only
-    in such characters (two categories in Devanagari) never collide."""
-    safe = _UNSAFE.sub("_", text)
-    return safe if safe == text else f"{safe}_{sha256_text(text)[:6]}"
-
-
-def cell_metric_name(metric: str, dimension: str, value: str, figure: str = "mean") -> str:
-    """The MLflow metric of one leaderboard figure.
-
-    `<metric>.all`, `<metric>.<language>`, `<metric>.category.<c>`, `<metric>.domain.<d>`;
-    figures other than the mean get a suffix (`.ci_low`, `.n`, `.invalid`, ...).
-    """
-    metric, value = safe_name(metric), safe_name(value)
-    if dimension == "all":
-        base = f"{metric}.all"
-    elif dimension == "language":
-        base = f"{metric}.{value}"
-    else:
-        base = f"{metric}.{dimension}.{value}"
-    return base if figure == "mean" else f"{base}.{figure}"
-
-
-def metric_name(metric: str, language: str) -> str:
-    return cell_metric_name(metric, "all" if language == "all" else "language", language)
-
-
-def model_metrics(
-    cells: list[dict[str, Any]], ranks: list[dict[str, Any]], model: str
-) -> dict[str, float]:
-    """Every figure of one model's leaderboard cells and rank intervals, by MLflow name."""
-    out: dict[str, float] = {}
-    for c in cells:
-        if c["model"] != model:
-            continue
-        for figure in CELL_FIGURES:
-            if c[figure] is not None:
-                name = cell_metric_name(c["metric"], c["dimension"], c["value"], figure)
-                out[name] = float(c[figure])
-    for r in ranks:
-        if r["model"] == model:
-            base = f"rank.{safe_name(r['metric'])}"
-            out[base] = float(r["rank"])
-            out[f"{base}.low"] = float(r["rank_low"])
-            out[f"{base}.high"] = float(r["rank_high"])
-    return out
-
-
-def sweep_metrics(
-    paired: list[dict[str, Any]], agreement: list[dict[str, Any]]
-) -> dict[str, float]:
-    """Paired tests and judge-human agreement, by MLflow name, for the sweep's parent run."""
-    out: dict[str, float] = {}
-    for p in paired:
-        pair = f"{safe_name(p['model_a'])} vs {safe_name(p['model_b'])}"
-        base = f"paired.{safe_name(p['metric'])}.{pair}"
-        for figure in ("n", "difference", "ci_low", "ci_high", "p_value", "p_holm"):
-            if p[figure] is not None:
-                out[f"{base}.{figure}"] = float(p[figure])
-    for a in agreement:
-        base = agreement_base(a)
-        slices = {"all": a["overall"], **a["by_language"]}
-        slices |= {f"model.{model}": stats for model, stats in a.get("by_model", {}).items()}
-        for language, stats in slices.items():
-            for figure, value in stats.items():
-                if figure == "intervals":
-                    for name, (low, high) in value.items():
-                        out[f"{base}.{safe_name(language)}.{name}.ci_low"] = float(low)
-                        out[f"{base}.{safe_name(language)}.{name}.ci_high"] = float(high)
-                elif value is not None:
-                    out[f"{base}.{safe_name(language)}.{figure}"] = float(value)
-        ranking = a.get("ranking")
-        if ranking:
-            for figure in ("n_models", "spearman", "kendall_tau"):
-                if ranking[figure] is not None:
-                    out[f"{base}.ranking.{figure}"] = float(ranking[figure])
-            for name, (low, high) in ranking.get("intervals", {}).items():
-                out[f"{base}.ranking.{name}.ci_low"] = float(low)
-                out[f"{base}.ranking.{name}.ci_high"] = float(high)
-    return out
-
-
-def agreement_base(agreement: dict[str, Any]) -> str:
-    """`agreement.<metric>` for a grades file, `agreement.answers.<metric>` for curated
-    grades of answers (paired by answer text)."""
-    source = agreement.get("source", "grades")
-    prefix = "agreement" if source == "grades" else f"agreement.{safe_name(source)}"
-    return f"{prefix}.{safe_name(agreement['metric'])}"
-
-
 @dataclass
 class RunLog:
-    """What one MLflow run holds; artifacts are (local file, artifact folder) pairs."""
+    """What one MLflow run holds; artifacts are (local file, artifact folder) pairs, tables
+    (artifact file -> columns) are logged with `log_table`, `children` (language runs of a
+    model run) are logged as its child runs."""
 
     name: str
     tags: dict[str, str]
     params: dict[str, Any]
     metrics: dict[str, float]
     artifacts: list[tuple[Path, str]] = field(default_factory=list)
+    tables: dict[str, Table] = field(default_factory=dict)
+    dataset: DatasetRef | None = None
+    children: dict[str, RunLog] = field(default_factory=dict)
 
     def key_material(self) -> dict[str, Any]:
         return {
@@ -238,6 +167,9 @@ class RunLog:
             "artifacts": [
                 (folder, p.name, sha256_path(p)) for p, folder in self.artifacts if p.exists()
             ],
+            "tables": {name: sha256_obj(table) for name, table in sorted(self.tables.items())},
+            "dataset": None if self.dataset is None else self.dataset.key_material(),
+            "children": {k: r.key_material() for k, r in sorted(self.children.items())},
         }
 
 
@@ -245,16 +177,18 @@ class RunLog:
 class SweepLog:
     experiment: str
     parent: RunLog
-    children: dict[str, RunLog]
+    children: dict[str, RunLog]  # model (leaderboard system) -> its run
+    genai: GenaiLog | None = None  # traces, assessments and evaluation dataset, if enabled
 
     def run_key(self) -> str:
-        return sha256_obj(
-            {
-                "experiment": self.experiment,
-                "parent": self.parent.key_material(),
-                "children": {m: r.key_material() for m, r in sorted(self.children.items())},
-            }
-        )
+        material: dict[str, Any] = {
+            "experiment": self.experiment,
+            "parent": self.parent.key_material(),
+            "children": {m: r.key_material() for m, r in sorted(self.children.items())},
+        }
+        if self.genai is not None:
+            material["genai"] = self.genai.key_material()
+        return sha256_obj(material)
 
 
 @dataclass(frozen=True)
@@ -262,20 +196,37 @@ class SweepIds:
     parent: str
     children: dict[str, str]
     logged: bool  # False: an identical complete sweep existed and was reused
+    notes: list[str] = field(default_factory=list)  # what else was logged, or left out
 
 
 def _log_run(client: Any, run_id: str, run: RunLog) -> None:
     from mlflow.entities import Metric, Param
 
-    metrics = [Metric(k, v, 0, 0) for k, v in sorted(run.metrics.items())]
+    now_ms = int(time.time() * 1000)
+    metrics = [Metric(k, v, now_ms, 0) for k, v in sorted(run.metrics.items())]
     params = [Param(k, v) for k, v in sorted(flatten(run.params).items())]
     for i in range(0, len(params), 100):
         client.log_batch(run_id, params=params[i : i + 100])
     for i in range(0, len(metrics), 900):
         client.log_batch(run_id, metrics=metrics[i : i + 900])
+    cut = cut_params(run.params)
+    if cut:  # the whole values, and which params MLflow holds cut
+        client.log_dict(run_id, run.params, PARAMS_FILE)
+        client.set_tag(run_id, PARAMS_CUT, ",".join(cut)[:8000])
+    if run.dataset is not None:
+        client.log_inputs(run_id, datasets=[run.dataset.run_input()])
+    for name, table in run.tables.items():
+        client.log_table(run_id, data=table, artifact_file=name)
     for path, folder in run.artifacts:
         if path.exists():
             client.log_artifact(run_id, str(path), artifact_path=folder)
+
+
+def _start_run(client: Any, exp_id: str, run: RunLog, tags: dict[str, str]) -> str:
+    created = client.create_run(exp_id, tags={**run.tags, **tags}, run_name=run.name)
+    run_id = str(created.info.run_id)
+    _log_run(client, run_id, run)
+    return run_id
 
 
 def find_sweep(client: Any, experiment_id: str, key: str) -> SweepIds | None:
@@ -310,20 +261,43 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
     )
     parent_id = parent.info.run_id
     children: dict[str, str] = {}
+    by_language: dict[tuple[str, str], str] = {}
+    notes: list[str] = []
     try:
         _log_run(client, parent_id, sweep.parent)
         for model, run in sweep.children.items():
-            child = client.create_run(
-                exp_id,
-                tags={**run.tags, PARENT: parent_id, LEVEL: "model", RUN_KEY: key},
-                run_name=run.name,
+            child_id = _start_run(
+                client, exp_id, run, {PARENT: parent_id, LEVEL: "model", RUN_KEY: key}
             )
-            children[model] = child.info.run_id
-            _log_run(client, child.info.run_id, run)
-            client.set_terminated(child.info.run_id)
+            children[model] = child_id
+            for language, language_run in run.children.items():
+                tags = {PARENT: child_id, LEVEL: "language", RUN_KEY: key}
+                language_id = _start_run(client, exp_id, language_run, tags)
+                by_language[(model, language)] = language_id
+                client.set_terminated(language_id)
+            client.set_terminated(child_id)
+        if sweep.genai is not None:
+            notes.append(_log_genai(uri, exp_id, sweep.genai, by_language, key))
+            print(f"MLflow: {notes[-1]}")  # aggregate prints the sweep's run id after this
         client.set_tag(parent_id, COMPLETE, "true")
         client.set_terminated(parent_id)
     except BaseException:
         client.set_terminated(parent_id, status="FAILED")
         raise
-    return SweepIds(parent=str(parent_id), children=children, logged=True)
+    return SweepIds(parent=str(parent_id), children=children, logged=True, notes=notes)
+
+
+def _log_genai(
+    uri: str, exp_id: str, genai: GenaiLog, runs: dict[tuple[str, str], str], key: str
+) -> str:
+    if not supports_genai(uri):
+        return (
+            f"tracking.genai: traces need a database-backed store or a tracking server, not "
+            f"{uri}; none logged"
+        )
+    start = time.perf_counter()
+    counts = log_genai(uri, exp_id, genai, runs, key)
+    return (
+        f"{counts.traces} traces with {counts.assessments} assessments, "
+        f"{counts.dataset_records} evaluation dataset records ({time.perf_counter() - start:.1f} s)"
+    )

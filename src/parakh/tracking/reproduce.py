@@ -4,8 +4,9 @@ Two sources, one procedure: lay the recorded inputs out in a folder as under
 `paths.processed`, rebuild with the recorded config through the same `compute` the stage uses,
 and compare every figure with what was recorded.
 
-- an MLflow run id (the sweep's parent or any model's child run): inputs from the parent's
-  `inputs/` artifacts; recorded figures are the runs' metrics;
+- an MLflow run id (the sweep's run, a model's or a language's): inputs from the sweep run's
+  `inputs/` artifacts; recorded figures are the metrics of the sweep, model and language runs
+  and the model runs' leaderboard tables;
 - a DVC experiment name or any git revision: inputs read at that revision with `dvc.api`
   (from the DVC cache or git); recorded figures are `reports/<dataset>/<judge>/leaderboard.json`.
 """
@@ -29,10 +30,20 @@ from parakh.report.files import ReportFiles
 from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, compute
-from parakh.tracking.mlflow_log import LEVEL, PARENT, model_metrics, open_client, sweep_metrics
+from parakh.tracking.metric_names import (
+    cell_figures,
+    language_run_metrics,
+    languages_of,
+    model_run_metrics,
+    sweep_metrics,
+)
+from parakh.tracking.mlflow_log import LEVEL, PARENT, open_client
+from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE
 from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS
 
-Figures = dict[str, dict[str, float]]  # run (model, or "sweep") -> metric name -> value
+# What holds the figures -> metric name -> value: "sweep", "<model>" (its run's metrics),
+# "<model>/<language>" (a language run's), "<model>/cells" (its run's leaderboard tables)
+Figures = dict[str, dict[str, float]]
 
 
 @dataclass
@@ -58,10 +69,62 @@ class Reproduction:
 
 
 def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
-    """Every figure of a leaderboard document, by run and MLflow metric name."""
-    out = {m: model_metrics(document["cells"], document["ranks"], m) for m in models}
+    """Every figure of a leaderboard document, by where MLflow holds it and under what name."""
+    cells, ranks = document["cells"], document["ranks"]
+    primary = document.get("primary_metric", "")
+    out: Figures = {}
+    for m in models:
+        out[m] = model_run_metrics(cells, m)
+        for language in languages_of(cells, m):
+            out[f"{m}/{language}"] = language_run_metrics(cells, ranks, m, language, primary)
+        out[f"{m}/cells"] = cell_figures(cells, ranks, m)
     out["sweep"] = sweep_metrics(document["paired"], document.get("agreement", []))
     return out
+
+
+def _table_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a table `log_table` wrote (pandas' split orient)."""
+    table = json.loads(path.read_text(encoding="utf-8"))
+    return [dict(zip(table["columns"], row, strict=True)) for row in table["data"]]
+
+
+def recorded_figures(client: Any, uri: str, sweep_run: Any, workdir: Path) -> Figures:
+    """Every figure the sweep run, its model runs and their language runs hold."""
+    from mlflow.artifacts import download_artifacts
+    from mlflow.exceptions import MlflowException
+
+    def children_of(run_id: str) -> list[Any]:
+        return list(
+            client.search_runs(
+                [sweep_run.info.experiment_id],
+                filter_string=f"tags.`{PARENT}` = '{run_id}'",
+                max_results=10_000,
+            )
+        )
+
+    recorded: Figures = {"sweep": dict(sweep_run.data.metrics)}
+    for run in children_of(sweep_run.info.run_id):
+        model = run.data.tags["model"]
+        recorded[model] = dict(run.data.metrics)
+        for language_run in children_of(run.info.run_id):
+            recorded[f"{model}/{language_run.data.tags['language']}"] = dict(
+                language_run.data.metrics
+            )
+        tables: dict[str, list[dict[str, Any]]] = {}
+        for name in (CELLS_TABLE, RANKS_TABLE):
+            try:
+                local = download_artifacts(
+                    run_id=run.info.run_id,
+                    artifact_path=name,
+                    dst_path=str(workdir / "tables" / model),
+                    tracking_uri=uri,
+                )
+            except (MlflowException, OSError):  # a run logged before the tables: all differ
+                tables[name] = []
+                continue
+            tables[name] = [{**row, "model": model} for row in _table_rows(Path(local))]
+        recorded[f"{model}/cells"] = cell_figures(tables[CELLS_TABLE], tables[RANKS_TABLE], model)
+    return recorded
 
 
 def compare(expected: Figures, recorded: Figures) -> tuple[int, list[Difference]]:
@@ -98,7 +161,9 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
         run = client.get_run(run_id)
     except MlflowException as e:
         raise ConfigError(f"no MLflow run '{run_id}' at {uri}: {e.message}") from e
-    parent_id = run.data.tags.get(PARENT, run_id) if run.data.tags.get(LEVEL) == "model" else run_id
+    while run.data.tags.get(LEVEL) in ("model", "language"):  # up to the sweep run
+        run = client.get_run(run.data.tags[PARENT])
+    parent_id = run.info.run_id
     download_artifacts(
         run_id=parent_id, artifact_path=INPUTS, dst_path=str(workdir), tracking_uri=uri
     )
@@ -108,14 +173,7 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
     config = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
     cfg, inputs = rebuild(folder, config)
     result = compute(cfg, inputs)
-    parent = client.get_run(parent_id)
-    children = client.search_runs(
-        [parent.info.experiment_id],
-        filter_string=f"tags.`{PARENT}` = '{parent_id}'",
-        max_results=10_000,
-    )
-    recorded: Figures = {r.data.tags["model"]: dict(r.data.metrics) for r in children}
-    recorded["sweep"] = dict(parent.data.metrics)
+    recorded = recorded_figures(client, uri, run, workdir)
     expected = figures_of(result.document(), result.board.models)
     reproduction = Reproduction(f"MLflow run {parent_id} at {uri}", cfg, inputs, result)
     reproduction.compared, reproduction.differences = compare(expected, recorded)

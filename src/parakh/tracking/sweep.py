@@ -1,8 +1,10 @@
-"""What one aggregate run logs to MLflow: the sweep's parent run and a child run per model.
+"""What one aggregate run logs to MLflow: the sweep's parent run, a child run per model and,
+under each, a run per language and one for `all` (layout: `parakh.tracking.mlflow_log`).
 
 The parent's `inputs/` artifacts are the exact files the leaderboard was computed from, laid
 out as under `paths.processed`, plus `inputs/config.json` (resolved config and model list), so
-`parakh reproduce <run id>` can rebuild every number from the run alone.
+`parakh reproduce <run id>` can rebuild every number from the run alone. Nothing here writes
+under `reports/`: what aggregate writes is the same with tracking on or off.
 """
 
 from __future__ import annotations
@@ -10,17 +12,34 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from parakh.config.loading import load_named
 from parakh.config.schema import ParakhConfig
-from parakh.errors import ConfigError
 from parakh.hashing import sha256_path
 from parakh.io import write_json
 from parakh.layout import Layout
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, output_paths
-from parakh.tracking.mlflow_log import RunLog, SweepLog, model_metrics, sweep_metrics
+from parakh.tracking.datasets import DatasetRef, dataset_ref
+from parakh.tracking.genai import GenaiLog
+from parakh.tracking.metric_names import (
+    language_run_metrics,
+    languages_of,
+    model_run_metrics,
+    sweep_metrics,
+)
+from parakh.tracking.mlflow_log import RunLog, SweepLog
+from parakh.tracking.params import judge_model_name, model_settings, sweep_settings
 from parakh.tracking.runspec import dvc_hash_tags
+from parakh.tracking.samples import (
+    CELLS_TABLE,
+    RANKS_TABLE,
+    SAMPLES_TABLE,
+    JudgedAnswer,
+    cells_table,
+    judged_answers,
+    ranks_table,
+    samples_table,
+)
 
 INPUTS = "inputs"
 CONFIG_FILE = "config.json"
@@ -61,15 +80,8 @@ def build_sweep(
     }
     if result.partial is not None:  # filterable: tags.partial_run, on the parent and each model
         common["partial_run"] = result.partial.coverage.rows_text
-    params = {
-        "dataset": cfg.dataset.model_dump(mode="json"),
-        "judge": cfg.judge.model_dump(mode="json"),
-        "retriever": cfg.retriever.model_dump(mode="json"),
-        "embedder": cfg.embedder.model_dump(mode="json"),
-        "translator": cfg.translator.model_dump(mode="json"),
-        "aggregate": cfg.aggregate.model_dump(mode="json"),
-        "seed": cfg.seed,
-    }
+    params = sweep_settings(cfg, layout, inputs.models)
+    dataset = dataset_ref(cfg, layout, inputs.questions)
     config_path = scratch / CONFIG_FILE
     write_json(config_path, inputs_config(cfg, inputs.models))
     # Answers are inputs only where curated human grades pair with judge rows through them.
@@ -94,7 +106,10 @@ def build_sweep(
         params={**params, "models": ",".join(inputs.models)},
         metrics=sweep_metrics(document["paired"], document["agreement"]),
         artifacts=artifacts,
+        dataset=dataset,
     )
+    answers: dict[str, list[JudgedAnswer]] = {}
+    judges: dict[str, str] = {}
     children = {}
     for system, (model, translator) in result.board.systems.items():
         data = {
@@ -114,16 +129,72 @@ def build_sweep(
             **{f"data.{name}_sha256": sha256_path(p) for name, p in data.items()},
             **dvc_hash_tags(list(data.values())),
         }
-        model_params: dict[str, Any] = dict(params)
-        try:
-            model_params["model"] = load_named("model", model)
-        except ConfigError:
-            model_params["model"] = f"(no conf/model/{model}.yaml)"
+        model_params = model_settings(cfg, layout, params, model)
+        judges[system] = judge_model_name(model_params)
+        answers[system] = judged_answers(
+            inputs,
+            system,
+            model,
+            generations=layout.generations(model),
+            retrieval=layout.retrieval if cfg.tracking.genai else None,
+        )
+        languages = {
+            language: RunLog(
+                name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}/{language}",
+                tags={**tags, "language": language},
+                params=model_params,
+                metrics=language_run_metrics(
+                    document["cells"], document["ranks"], system, language, result.primary
+                ),
+                tables={SAMPLES_TABLE: samples_table(answers[system], language)},
+                dataset=dataset,
+            )
+            for language in languages_of(document["cells"], system)
+        }
         children[system] = RunLog(
             name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}",
             tags=tags,
             params=model_params,
-            metrics=model_metrics(document["cells"], document["ranks"], system),
+            metrics=model_run_metrics(document["cells"], system),
             artifacts=[(data[k], "samples") for k in ("judgments", "generations") if k in data],
+            tables={
+                CELLS_TABLE: cells_table(document["cells"], system),
+                RANKS_TABLE: ranks_table(document["ranks"], system),
+            },
+            dataset=dataset,
+            children=languages,
         )
-    return SweepLog(experiment=cfg.tracking.experiment, parent=parent, children=children)
+    genai = (
+        _genai_log(cfg, inputs, dataset, answers, judges, params) if cfg.tracking.genai else None
+    )
+    return SweepLog(
+        experiment=cfg.tracking.experiment, parent=parent, children=children, genai=genai
+    )
+
+
+def _genai_log(
+    cfg: ParakhConfig,
+    inputs: AggregateInputs,
+    dataset: DatasetRef | None,
+    answers: dict[str, list[JudgedAnswer]],
+    judges: dict[str, str],
+    settings: dict[str, Any],
+) -> GenaiLog:
+    judge = settings.get("judge") or {}
+    questions = [
+        {
+            "id": q.id,
+            "question": q.text,
+            "language": q.language,
+            "reference": q.reference_answers[0] if q.reference_answers else None,
+        }
+        for q in inputs.questions
+    ]
+    return GenaiLog(
+        dataset=dataset,
+        answers=answers,
+        judge_sources=judges,
+        reference_metrics=set(judge.get("reference_metrics") or []),
+        questions=questions,
+        tags={"dataset": cfg.dataset.name, "judge": cfg.judge.name},
+    )

@@ -1,0 +1,73 @@
+"""The evaluation dataset as an MLflow run input (`log_inputs`): name, source, digest, profile.
+
+The digest is the sha256 of the curated questions file (cut to MLflow's 36 characters; the
+whole hash is in the profile), so two runs on the same questions show the same dataset in the
+UI's Dataset column and a changed file shows as a new version. The source is the dataset's
+public upstream (its URL) or, for data kept in git, its `path`; the profile counts questions
+by language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from parakh.config.schema import ParakhConfig
+from parakh.hashing import sha256_path
+from parakh.layout import Layout
+from parakh.schema import Question
+from parakh.tracking.samples import language_counts
+
+DIGEST_CHARS = 32  # mlflow.utils.validation.MAX_DATASET_DIGEST_SIZE is 36
+CONTEXT = "eval"  # the input's mlflow.data.context tag: what the run did with the dataset
+
+
+@dataclass(frozen=True)
+class DatasetRef:
+    name: str
+    digest: str
+    source_type: str
+    source: dict[str, str]
+    profile: dict[str, Any]
+
+    def entity(self) -> Any:
+        from mlflow.entities import Dataset
+
+        return Dataset(
+            name=self.name,
+            digest=self.digest,
+            source_type=self.source_type,
+            source=json.dumps(self.source, sort_keys=True),
+            schema=None,
+            profile=json.dumps(self.profile, sort_keys=True, ensure_ascii=False),
+        )
+
+    def run_input(self) -> Any:
+        from mlflow.entities import DatasetInput, InputTag
+        from mlflow.utils.mlflow_tags import MLFLOW_DATASET_CONTEXT
+
+        return DatasetInput(self.entity(), tags=[InputTag(MLFLOW_DATASET_CONTEXT, CONTEXT)])
+
+    def key_material(self) -> dict[str, Any]:
+        return {"name": self.name, "digest": self.digest, "source": self.source}
+
+
+def dataset_ref(cfg: ParakhConfig, layout: Layout, questions: list[Question]) -> DatasetRef | None:
+    """The curated questions of this run as a dataset; None when curate wrote none."""
+    path = layout.curated_questions
+    if not path.is_file():
+        return None
+    sha256 = sha256_path(path)
+    upstream = cfg.dataset.source
+    if upstream is not None:
+        source_type, source = "http", {"url": upstream.url}
+    else:
+        source_type, source = "local", {"uri": cfg.dataset.path}
+    profile = {
+        "num_rows": len(questions),
+        "languages": language_counts(questions),
+        "sha256": sha256,
+        "curated": f"{cfg.dataset.name}/curate/{path.name}",
+    }
+    return DatasetRef(cfg.dataset.name, sha256[:DIGEST_CHARS], source_type, source, profile)

@@ -1,0 +1,166 @@
+"""Per-sample results as MLflow sees them: one judged answer per (model, question), its judge
+rows, and the tables logged with `log_table`.
+
+A (model, language) run's `judgments.json` holds one row per judge row (question, reference,
+answer and score side by side, with the judge's justification or the reason there is none),
+so the MLflow UI's evaluation view and its table filters work on Parakh's rows. A model run's
+`leaderboard/cells.json` and `leaderboard/ranks.json` hold every figure of its leaderboard,
+category and domain slices included, which its metrics leave out.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parakh.io import read_jsonl
+from parakh.report.inputs import AggregateInputs
+from parakh.report.items import system_name
+from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.tracking.metric_names import ALL, CELL_FIGURES
+
+Table = dict[str, list[Any]]  # column -> values, as `log_table` takes it
+SAMPLES_TABLE = "judgments.json"
+CELLS_TABLE = "leaderboard/cells.json"
+RANKS_TABLE = "leaderboard/ranks.json"
+SAMPLE_COLUMNS = (
+    "question_id",
+    "language",
+    "categories",
+    "question",
+    "reference",
+    "answer",
+    "metric",
+    "status",
+    "score",
+    "scale_max",
+    "justification",
+    "reason",
+)
+
+
+@dataclass(frozen=True)
+class JudgedAnswer:
+    """One model's answer to one question with every judge row of it."""
+
+    system: str
+    question_id: str
+    language: str
+    question: str
+    reference: str | None
+    answer: str | None
+    context: tuple[str, ...]
+    judgments: tuple[Judgment, ...]
+
+
+def judged_answers(
+    inputs: AggregateInputs,
+    system: str,
+    model: str,
+    *,
+    generations: Path | None = None,
+    retrieval: Path | None = None,
+) -> list[JudgedAnswer]:
+    """The judged answers of one leaderboard system, in judge-row order.
+
+    Answers come from the loaded inputs, else from `generations` when that file exists;
+    retrieved chunks from `retrieval` when it exists (empty otherwise).
+    """
+    rows = [
+        r for r in inputs.judgments.get(model, []) if system_name(r.model, r.translator) == system
+    ]
+    answers = _answers(inputs.generations.get(model), generations)
+    contexts = _contexts(retrieval)
+    questions: dict[str, Question] = {q.id: q for q in inputs.questions}
+    by_question: dict[str, list[Judgment]] = defaultdict(list)
+    for r in rows:
+        by_question[r.question_id].append(r)
+    out = []
+    for question_id, judged in by_question.items():
+        question = questions.get(question_id)
+        generation = answers.get(question_id)
+        out.append(
+            JudgedAnswer(
+                system=system,
+                question_id=question_id,
+                language=judged[0].language,
+                question=question.text if question else "",
+                reference=question.reference_answers[0]
+                if question and question.reference_answers
+                else None,
+                answer=None if generation is None else _answer_text(generation),
+                context=contexts.get(question_id, ()),
+                judgments=tuple(judged),
+            )
+        )
+    return out
+
+
+def _answers(loaded: list[Generation] | None, path: Path | None) -> dict[str, Generation]:
+    if loaded is None and path is not None and path.is_file():
+        loaded = read_jsonl(path, Generation)
+    return {g.question_id: g for g in loaded or []}
+
+
+def _answer_text(generation: Generation) -> str | None:
+    if generation.status == "ok":
+        return generation.response
+    return f"(no answer: {generation.error})" if generation.error else None
+
+
+def _contexts(path: Path | None) -> dict[str, tuple[str, ...]]:
+    if path is None or not path.is_file():
+        return {}
+    return {
+        r.question_id: tuple(c.text for c in [*r.raw_chunks, *r.kb_update_chunks])
+        for r in read_jsonl(path, Retrieval)
+    }
+
+
+def samples_table(answers: list[JudgedAnswer], language: str) -> Table:
+    """One row per judge row of `language`'s answers (`all`: every answer)."""
+    table: Table = {column: [] for column in SAMPLE_COLUMNS}
+    for a in answers:
+        if language != ALL and a.language != language:
+            continue
+        for j in a.judgments:
+            values = {
+                "question_id": a.question_id,
+                "language": a.language,
+                "categories": ", ".join(j.categories),
+                "question": a.question,
+                "reference": a.reference,
+                "answer": a.answer,
+                "metric": j.metric,
+                "status": j.status,
+                "score": j.score,
+                "scale_max": j.scale_max,
+                "justification": j.justification,
+                "reason": j.reason,
+            }
+            for column in SAMPLE_COLUMNS:
+                table[column].append(values[column])
+    return table
+
+
+def cells_table(cells: list[dict[str, Any]], system: str) -> Table:
+    """Every leaderboard cell of one system: metric, dimension (all, language, category,
+    domain), value, and each figure."""
+    columns = ("metric", "dimension", "value", *CELL_FIGURES)
+    mine = [c for c in cells if c["model"] == system]
+    return {column: [c[column] for c in mine] for column in columns}
+
+
+def ranks_table(ranks: list[dict[str, Any]], system: str) -> Table:
+    columns = ("metric", "rank", "rank_low", "rank_high")
+    mine = [r for r in ranks if r["model"] == system]
+    return {column: [r[column] for r in mine] for column in columns}
+
+
+def language_counts(questions: list[Question]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for q in questions:
+        counts[q.language] += 1
+    return dict(sorted(counts.items()))
