@@ -37,7 +37,7 @@ class AggregateInputs:
     models: list[str]
     judgments: Mapping[str, list[Judgment]]  # by model; JudgmentFiles when read from files
     questions: list[Question] = field(default_factory=list)
-    generations: dict[str, list[Generation]] = field(default_factory=dict)
+    generations: dict[str, list[Generation]] = field(default_factory=dict)  # without prompts
     human_grades: list[HumanGrade] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
@@ -87,7 +87,7 @@ class AggregateInputs:
             for model in models:
                 path = layout.generations(model)
                 if path.exists():
-                    generations[model] = read_jsonl(path, Generation)
+                    generations[model] = read_answers(path)
                     paths[f"generations.{model}"] = path
         grades: list[HumanGrade] = []
         lines: list[int] = []
@@ -131,6 +131,18 @@ class AggregateInputs:
     @property
     def domains(self) -> dict[str, str | None]:
         return {q.id: q.domain for q in self.questions}
+
+
+def read_answers(path: Path) -> list[Generation]:
+    """A generations file, each row validated whole, then without the prompt it was asked with
+    (`messages`, `prompt`): no page or statistic of aggregate shows it, and at 100,000
+    questions the prompts held most of aggregate's memory."""
+    answers = []
+    for line, obj in iter_json_objects(path):
+        answer = validate_row(Generation, obj, path, line)
+        answer.messages, answer.prompt = [], None
+        answers.append(answer)
+    return answers
 
 
 def models_to_aggregate(cfg: ParakhConfig) -> list[str]:

@@ -13,11 +13,12 @@ model when asked for (`JudgmentFiles`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pa_json
@@ -53,8 +54,7 @@ _REPEATED = ("model", "judge", "metric", "language", "status", "translator", "la
 # the columns the statistics read (parakh.report.columns)
 STATS = ("question_id", "model", "translator", "metric", "language", "status", "score")
 STATS_COLUMNS = (*STATS, "scale_max", "categories")
-_JSON_SPACE = np.zeros(256, dtype=bool)
-_JSON_SPACE[[9, 10, 13, 32]] = True
+_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t\r\x0b\x0c]*(?:\n|\Z)")
 
 
 @dataclass
@@ -90,7 +90,10 @@ def read_judge_file(path: Path) -> JudgeFile:
     table = _parsed(data)
     lines = _nonblank_lines(data)
     if table is not None and table.num_rows == len(lines):
-        return JudgeFile(lines=lines, table=_compact(table))
+        compact = _compact(table)
+        del table
+        pa.default_memory_pool().release_unused()  # the parser's buffers, back to the system
+        return JudgeFile(lines=lines, table=compact)
     lines, rows = [], []
     for line, obj in iter_json_objects(path):
         rows.append(validate_row(Judgment, obj, path, line))
@@ -127,17 +130,12 @@ def _parsed(data: bytes) -> pa.Table | None:
 
 
 def _nonblank_lines(data: bytes) -> Sequence[int]:
-    """The number of each line holding more than JSON whitespace, which arrow skips (a line
-    of other whitespace fails arrow's parse, and the old reader decides)."""
-    bytes_ = np.frombuffer(data, dtype=np.uint8)
-    ends = np.flatnonzero(bytes_ == 10)
-    starts = np.concatenate(([0], ends + 1))
-    stops = np.concatenate((ends, [bytes_.size]))
-    inked = np.concatenate(([0], np.cumsum(~_JSON_SPACE[bytes_], dtype=np.int64)))
-    lines = np.flatnonzero(inked[stops] - inked[starts] > 0) + 1
-    if lines.size == 0 or lines[-1] == lines.size:  # 1..n: no blank line but after the last
-        return range(1, lines.size + 1)
-    return lines.tolist()
+    """The number of each line holding more than whitespace, which arrow skips too (a line of
+    other whitespace fails arrow's parse, and the old reader decides)."""
+    end = len(data) - 1 if data.endswith(b"\n") else len(data)  # no line after a final newline
+    if _BLANK_LINE.search(data, 0, end) is None:
+        return range(1, data.count(b"\n", 0, end) + 2)
+    return [i for i, line in enumerate(data[:end].split(b"\n"), start=1) if line.strip()]
 
 
 def _compact(table: pa.Table) -> pa.Table:
@@ -164,20 +162,38 @@ def rows_table(rows: Sequence[Judgment]) -> pa.Table:
 def _objects(table: pa.Table) -> list[Judgment]:
     """The rows as `Judgment` objects, built without validating again: the schema has checked
     every value, and pydantic's own `model_construct` is slower than validation."""
-    columns = [table.column(n).to_pylist() for n in FIELDS if n != "votes"]
-    names = [n for n in FIELDS if n != "votes"]
-    fields_set = set(FIELDS)
+    columns = [
+        _values(table.column(n)) if n != "votes" else _fresh_dicts(table.num_rows) for n in FIELDS
+    ]
+    new, assign, fields = Judgment.__new__, object.__setattr__, frozenset(FIELDS)
     rows = []
     for values in zip(*columns, strict=True):
-        row = Judgment.__new__(Judgment)
-        state = dict(zip(names, values, strict=True))
-        state["votes"] = {}
-        object.__setattr__(row, "__dict__", {n: state[n] for n in FIELDS})
-        object.__setattr__(row, "__pydantic_fields_set__", set(fields_set))
-        object.__setattr__(row, "__pydantic_extra__", None)
-        object.__setattr__(row, "__pydantic_private__", None)
+        row = new(Judgment)
+        assign(row, "__dict__", dict(zip(FIELDS, values, strict=True)))
+        assign(row, "__pydantic_fields_set__", set(fields))
+        assign(row, "__pydantic_extra__", None)
+        assign(row, "__pydantic_private__", None)
         rows.append(row)
     return rows
+
+
+def _fresh_dicts(n: int) -> list[dict[str, float | None]]:
+    return [{} for _ in range(n)]
+
+
+def _values(column: pa.ChunkedArray) -> list[Any]:
+    """A column as Python values, fast: arrow's to_pylist is slow on dictionary and list
+    arrays; each row gets its own list (rows are mutable objects)."""
+    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if pa.types.is_dictionary(array.type):
+        words = array.dictionary.to_pylist() + [None]
+        codes = pc.fill_null(array.indices, len(words) - 1).to_numpy(zero_copy_only=False)
+        return [words[i] for i in codes.tolist()]
+    if pa.types.is_list(array.type) and not array.null_count:
+        offsets = array.offsets.to_numpy(zero_copy_only=False).tolist()
+        items = array.values.to_pylist()
+        return [items[a:b] for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+    return array.to_pylist()
 
 
 class JudgmentFiles(Mapping[str, list[Judgment]]):
