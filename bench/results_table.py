@@ -4,8 +4,9 @@
 
 For each (dataset, judge) it reads reports/<dataset>/<judge>/leaderboard.json, prints the top
 rows of the overall ranking on the primary metric (markdown), and checks that every figure it
-printed equals the metric its model's MLflow run logged (parakh.tracking names). It exits 1 on
-a mismatch or a missing run. Results go to bench/results/readme_results.json.
+printed equals the metric its model's overall MLflow run (`tags.language = 'all'`, plain names:
+`<metric>`, `<metric>_ci_low`, ...; parakh.tracking.metric_names) logged. It exits 1 on a
+mismatch or a missing run. Results go to bench/results/readme_results.json.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Any
 
 from parakh.io import write_json
 from parakh.report.files import ReportFiles
-from parakh.tracking.mlflow_log import cell_metric_name, open_client, tracking_uri
+from parakh.tracking.metric_names import ALL, plain_metric_name
+from parakh.tracking.mlflow_log import open_client, tracking_uri
 
 
 def overall(board: dict[str, Any], metric: str) -> dict[str, dict[str, Any]]:
@@ -45,13 +47,15 @@ def ranked_rows(board: dict[str, Any], top: int) -> list[dict[str, Any]]:
 
 
 def logged_metrics(client: Any, experiment: str, dataset: str, judge: str) -> dict[str, dict]:
-    """The newest MLflow run per model for (dataset, judge): model -> metrics."""
+    """The newest overall run per model for (dataset, judge): model -> metrics."""
     found = client.get_experiment_by_name(experiment)
     if found is None:
         return {}
     runs = client.search_runs(
         [found.experiment_id],
-        filter_string=f"tags.dataset = '{dataset}' and tags.judge = '{judge}'",
+        filter_string=(
+            f"tags.dataset = '{dataset}' and tags.judge = '{judge}' and tags.language = '{ALL}'"
+        ),
         order_by=["attributes.start_time DESC"],
     )
     out: dict[str, dict] = {}
@@ -90,7 +94,7 @@ def main() -> int:
                 failures += 1
                 continue
             for figure in ("mean", "ci_low", "ci_high", "n"):
-                name = cell_metric_name(primary, "all", "all", figure)
+                name = plain_metric_name(primary, figure)
                 if row[figure] is None:
                     continue
                 if metrics.get(name) != float(row[figure]):
