@@ -30,27 +30,10 @@ from parakh.hashing import sha256_obj, sha256_path
 from parakh.paths import project_root
 from parakh.tracking.datasets import DatasetRef
 from parakh.tracking.genai import GenaiLog, log_genai, supports_genai
-from parakh.tracking.metric_names import (  # re-exported: the names' callers import them here
-    CELL_FIGURES,
-    agreement_base,
-    cell_metric_name,
-    metric_name,
-    safe_name,
-    sweep_metrics,
-)
+from parakh.tracking.metric_names import sweep_metrics  # noqa: F401  (its callers import it here)
 from parakh.tracking.params import PARAMS_FILE, cut_params, flatten
 from parakh.tracking.samples import Table
 
-__all__ = [
-    "CELL_FIGURES",
-    "agreement_base",
-    "cell_metric_name",
-    "flatten",
-    "log_sweep",
-    "metric_name",
-    "safe_name",
-    "sweep_metrics",
-]
 RUN_KEY = "parakh.run_key"
 LEVEL = "parakh.level"
 COMPLETE = "parakh.complete"
