@@ -247,8 +247,8 @@ def write_answers(
     for language in sorted({articles.language(qid) for qid in articles.question_ids}):
         slug = _slug(language, slugs)
         ids = [qid for qid in articles.question_ids if articles.language(qid) == language]
-        pages.append((language, _write_language(files, articles, language, slug, ids, title,
-                                                partial, max_bytes)))  # fmt: skip
+        written = _write_language(files, articles, language, slug, ids, title, partial, max_bytes)
+        pages.append((language, written))
     write_text(files.answers_html, _index(files, title, partial, pages, max_bytes))
     return [path for _, written in pages for path, _ in written] + [files.answers_html]
 
@@ -291,6 +291,7 @@ def _write_language(
     max_bytes: int,
 ) -> list[tuple[Path, list[str]]]:
     """One language's pages, filled in question order; each page with its question ids."""
+    written: list[tuple[Path, list[str]]] = []
 
     def shell(k: int, more: bool) -> tuple[str, str]:
         nav = '<nav><a href="../answers.html">all answers</a>'
@@ -312,7 +313,6 @@ def _write_language(
         write_text(path, text)
         written.append((path, [qid for qid, _ in held]))
 
-    written: list[tuple[Path, list[str]]] = []
     held: list[tuple[str, str]] = []
     size, room = 0, budget(1)
     for qid in ids:
