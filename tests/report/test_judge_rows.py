@@ -17,10 +17,12 @@ import pytest
 from tests.report import synthetic_project as synth
 
 from parakh.errors import InputError
-from parakh.io import iter_json_objects, validate_row
+from parakh.io import iter_json_objects, read_jsonl, validate_row
+from parakh.layout import Layout
 from parakh.report.columns import JudgeColumns
+from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_rows import JudgmentFiles, read_judge_file
-from parakh.schema import Judgment
+from parakh.schema import Generation, Judgment
 
 
 def _line(**changes: Any) -> str:
@@ -123,3 +125,18 @@ def test_objects_are_built_when_asked_for_and_not_kept(tmp_path: Path) -> None:
     assert first == again and first is not again and first[0] is not again[0]
     assert "alpha" in files and "beta" not in files and list(files) == ["alpha"]
     _same_columns(JudgeColumns.of_rows(first), JudgeColumns.of_rows(again))
+
+
+def test_loaded_inputs_give_the_rows_columns_and_answers_of_the_files(tmp_path: Path) -> None:
+    root = synth.make_project(tmp_path / "project")
+    layout = Layout(root / "data" / "processed" / "demo", root / "reports" / "demo" / "smoke")
+    inputs = AggregateInputs.load(layout, "smoke", synth.MODELS)
+    for model in synth.MODELS:
+        rows, lines = _old(layout.judgments("smoke", model))
+        assert inputs.judgments[model] == rows and list(inputs.judgment_lines[model]) == lines
+        answers = read_jsonl(layout.generations(model), Generation)
+        assert [(g.question_id, g.status, g.response) for g in inputs.generations[model]] == [
+            (g.question_id, g.status, g.response) for g in answers
+        ]
+        assert all(g.messages == [] and g.prompt is None for g in inputs.generations[model])
+    _same_columns(inputs.columns(), JudgeColumns.of_rows(inputs.rows))
