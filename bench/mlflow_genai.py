@@ -113,7 +113,8 @@ def log_once(project: Path, store: Path, kind: str, genai: bool) -> dict[str, An
     from parakh.report.results import compute
     from parakh.stages.aggregate import load_inputs
     from parakh.testing.servers import start_mlflow_server
-    from parakh.tracking.mlflow_log import log_sweep, open_client
+    from parakh.tracking.client import open_client
+    from parakh.tracking.mlflow_log import log_sweep
     from parakh.tracking.sweep import build_sweep
 
     overrides = [

@@ -19,8 +19,8 @@ from typing import Any
 
 from parakh.io import write_json
 from parakh.report.files import ReportFiles
+from parakh.tracking.client import open_client, tracking_uri
 from parakh.tracking.metric_names import ALL, plain_metric_name
-from parakh.tracking.mlflow_log import open_client, tracking_uri
 
 
 def overall(board: dict[str, Any], metric: str) -> dict[str, dict[str, Any]]:

@@ -149,12 +149,23 @@ def test_adding_a_model_reruns_only_its_stages(project: tuple[Path, dict[str, st
 
 
 def test_hydra_multirun_writes_the_same_per_model_paths(
-        project: tuple[Path, dict[str, str]]) -> None:
+    project: tuple[Path, dict[str, str]],
+) -> None:
     """`-m model=a,b` outside DVC reuses the cache and rewrites DVC's outputs byte for byte."""
     root, env = project
     before = _cache_rows(root)
-    out = _run([sys.executable, "-m", "parakh.stages.generate", "-m",
-                "model=extractive,smollm2", "retriever=faiss_small"], root, env)
+    out = _run(
+        [
+            sys.executable,
+            "-m",
+            "parakh.stages.generate",
+            "-m",
+            "model=extractive,smollm2",
+            "retriever=faiss_small",
+        ],
+        root,
+        env,
+    )
     assert "generate (extractive): 6 answers" in out and "generate (smollm2): 6 answers" in out
     assert _cache_rows(root) == before
     status = _run(["dvc", "status"], root, env)

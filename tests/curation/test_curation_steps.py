@@ -19,10 +19,11 @@ from parakh.curation.hygiene import (
 )
 from parakh.curation.labels import label_all
 from parakh.curation.redaction import redact_questions
-from parakh.curation.report import build_report, log_report, report_metrics
+from parakh.curation.report import build_report, report_metrics
 from parakh.datasets.rows import Origin, RowError
 from parakh.errors import ConfigError
 from parakh.schema import Passage, Question
+from parakh.stages.curate import log_curation
 
 
 def q(qid: str, text: str, language: str = "en", **fields: object) -> Question:
@@ -219,12 +220,14 @@ def test_report_is_logged_once_to_mlflow(tmp_path: Path) -> None:
     report_path = tmp_path / "report.json"
     report_path.write_text("{}", encoding="utf-8")
     report = _report()
-    run_id = log_report(report, {"dataset": {"name": "t"}}, report_path, uri)
-    assert log_report(report, {"dataset": {"name": "t"}}, report_path, uri) == run_id
+    run_id = log_curation(report, {"dataset": {"name": "t"}}, report_path, uri)
+    assert log_curation(report, {"dataset": {"name": "t"}}, report_path, uri) == run_id
     client = mlflow.tracking.MlflowClient(uri)
     run = client.get_run(run_id)
     assert run.data.tags["dataset"] == "t" and run.data.tags["stage"] == "curate"
     assert run.data.metrics["rows_out"] == 2.0 and run.data.metrics["pii.phone"] == 3.0
     assert run.data.params["dataset.name"] == "t"
+    history = client.get_metric_history(run_id, "rows_out")
+    assert history and all(m.timestamp > 0 for m in history)  # the time logged, not 1970
     experiment = client.get_experiment(run.info.experiment_id)
     assert experiment.name == "parakh-curation"

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 import yaml
 
-from parakh.errors import ConfigError, InputError
 from parakh.config.dvc_run import (
     check_dvc_run,
     check_models_agree,
@@ -24,6 +23,7 @@ from parakh.config.dvc_run import (
     params_read_by_pipeline,
     pin_project_root_to_stage_folder,
 )
+from parakh.errors import ConfigError, InputError
 from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
 

@@ -22,7 +22,7 @@ from parakh.schema import Question, Retrieval, RetrievedChunk
 from parakh.stages import generate
 from parakh.testing.servers import start_mlflow_server
 from parakh.testing.together import run_together
-from parakh.tracking.mlflow_log import (
+from parakh.tracking.client import (
     PARENT,
     PARENT_RUN_ENV,
     end_parent_run,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from parakh.tracking.mlflow_log import LEVEL, PARENT, PARENT_RUN_ENV, open_client
+from parakh.tracking.client import LEVEL, PARENT, PARENT_RUN_ENV, open_client
 
 from .test_mlflow_server import make_project
 

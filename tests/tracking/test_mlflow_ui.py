@@ -22,7 +22,7 @@ from tests.report import synthetic_project as synth
 from tests.report.test_browser import BINARIES, FLAGS
 from tests.tracking.conftest import experiment_of, run_parakh
 
-from parakh.tracking.mlflow_log import PARAMS_CUT
+from parakh.tracking.client import PARAMS_CUT
 from parakh.tracking.params import CUT_MARKER, PARAMS_FILE
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]

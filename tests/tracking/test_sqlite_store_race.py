@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from parakh.testing.together import run_together
-from parakh.tracking.mlflow_log import experiment_id, open_client
+from parakh.tracking.client import experiment_id, open_client
 
 JOBS = 4
 

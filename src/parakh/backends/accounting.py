@@ -107,31 +107,3 @@ def accounting_document(
     run: dict[str, Any], summary: dict[str, Any], items: list[ItemAccount]
 ) -> dict[str, Any]:
     return {"run": run, "summary": summary, "items": [asdict(i) for i in items]}
-
-
-def log_accounting_to_mlflow(
-    *,
-    uri: str,
-    experiment: str,
-    run_name: str,
-    tags: dict[str, str],
-    summary: dict[str, Any],
-    artifact: Path,
-) -> str:
-    """One MLflow run holding the accounting numbers as metrics and the file as an artifact."""
-    from mlflow.entities import Metric
-
-    from parakh.tracking.mlflow_log import experiment_id, open_client
-
-    client = open_client(uri)
-    exp_id = experiment_id(client, experiment)
-    run = client.create_run(exp_id, tags={"stage": "generate", **tags}, run_name=run_name)
-    metrics = [
-        Metric(f"generate.{k}", float(v), 0, 0)
-        for k, v in sorted(summary.items())
-        if isinstance(v, int | float) and not isinstance(v, bool)
-    ]
-    client.log_batch(run.info.run_id, metrics=metrics)
-    client.log_artifact(run.info.run_id, str(artifact), artifact_path="accounting")
-    client.set_terminated(run.info.run_id)
-    return str(run.info.run_id)

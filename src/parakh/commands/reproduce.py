@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="parakh-reproduce-") as tmp:
         workdir = Path(tmp)
         if args.mlflow_run:
-            from parakh.tracking.mlflow_log import tracking_uri
+            from parakh.tracking.client import tracking_uri
 
             uri = tracking_uri(settings["tracking.uri"])
             reproduction = from_mlflow(args.mlflow_run, uri, workdir)

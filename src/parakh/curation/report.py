@@ -6,13 +6,10 @@ Written as JSON beside the curated questions, and logged to MLflow (experiment
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
-from parakh.hashing import sha256_obj
 from parakh.schema import HumanJudgment, KBDocument, Question
 
 CURATION_EXPERIMENT = "parakh-curation"
@@ -85,38 +82,3 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float]:
     for kind, value in report["pii"]["matches"].items():
         metrics[f"pii.{kind}"] = value
     return {name.replace(">", "_"): float(v) for name, v in metrics.items()}
-
-
-def tracking_configured(configured_uri: str | None) -> bool:
-    return bool(configured_uri or os.environ.get("MLFLOW_TRACKING_URI"))
-
-
-def log_report(
-    report: Mapping[str, Any], params: Mapping[str, Any], report_path: Path, uri: str
-) -> str:
-    """Log the report as one MLflow run (found again, not duplicated, for the same content)."""
-    from mlflow.entities import Metric, Param
-
-    from parakh.tracking.mlflow_log import experiment_id, flatten, open_client
-
-    client = open_client(uri)
-    exp_id = experiment_id(client, CURATION_EXPERIMENT)
-    run_key = sha256_obj({"report": report, "params": dict(params)})
-    found = client.search_runs(
-        [exp_id], filter_string=f"tags.`parakh.run_key` = '{run_key}'", max_results=1
-    )
-    if found:
-        return str(found[0].info.run_id)
-    run = client.create_run(
-        exp_id,
-        tags={"dataset": str(report["dataset"]), "stage": "curate", "parakh.run_key": run_key},
-        run_name=f"curate/{report['dataset']}",
-    )
-    run_id = run.info.run_id
-    metrics = [Metric(k, v, 0, 0) for k, v in sorted(report_metrics(report).items())]
-    param_rows = [Param(k, v) for k, v in sorted(flatten(dict(params)).items())]
-    for i in range(0, max(len(metrics), len(param_rows)), 100):
-        client.log_batch(run_id, metrics=metrics[i : i + 100], params=param_rows[i : i + 100])
-    client.log_artifact(run_id, str(report_path))
-    client.set_terminated(run_id)
-    return str(run_id)

@@ -13,6 +13,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
+from typing import Any
 
 
 def recall_at_k(ranked: Sequence[str], gold: Set[str], k: int) -> float:
@@ -77,4 +78,17 @@ def retrieval_metrics(
         for name, by_group in sums.items()
     }
     out["n"] = {g: float(n) for g, n in sorted(counts.items())}
+    return out
+
+
+def flat_metrics(metrics: dict[str, Any]) -> dict[str, float]:
+    """{"raw": {"recall@1": {"hi": 0.9}}} -> {"raw.recall_at_1.hi": 0.9}: the names MLflow
+    takes (no `@`)."""
+    out: dict[str, float] = {}
+    for side, by_metric in sorted(metrics.items()):
+        if not isinstance(by_metric, dict):
+            continue
+        for metric, by_language in sorted(by_metric.items()):
+            for language, value in sorted(by_language.items()):
+                out[f"{side}.{metric.replace('@', '_at_')}.{language}"] = float(value)
     return out

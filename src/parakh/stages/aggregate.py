@@ -79,7 +79,8 @@ def main_task(cfg: ParakhConfig) -> None:
     print(f"aggregate: report -> {files.report_html}")
     if not cfg.tracking.enabled:
         return
-    from parakh.tracking.mlflow_log import log_sweep, tracking_uri
+    from parakh.tracking.client import tracking_uri
+    from parakh.tracking.mlflow_log import log_sweep
     from parakh.tracking.sweep import build_sweep
 
     uri = tracking_uri(cfg.tracking.uri)

@@ -35,15 +35,17 @@ from parakh.curation.hygiene import (
 )
 from parakh.curation.labels import label_all
 from parakh.curation.redaction import policy_of, redact_questions, redact_value
-from parakh.curation.report import build_report, log_report, tracking_configured
+from parakh.curation.report import CURATION_EXPERIMENT, build_report, report_metrics
 from parakh.curation.slices import per_language_mask
 from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_options
+from parakh.hashing import sha256_obj
 from parakh.io import write_json, write_jsonl
 from parakh.layout import Layout, spec_path
 from parakh.paths import resolve
 from parakh.schema import HumanJudgment, KBDocument, Question
-from parakh.tracking.mlflow_log import tracking_uri
+from parakh.tracking.client import tracking_configured, tracking_uri
 from parakh.tracking.runspec import write_run_spec
+from parakh.tracking.stage_runs import StageRun, log_stage_run
 
 
 @dataclass
@@ -181,7 +183,7 @@ def main_task(cfg: ParakhConfig) -> None:
         inputs={"source": source},
     )
     if tracking_configured(cfg.tracking.uri):
-        log_report(
+        log_curation(
             curated.report,
             {"dataset": ds.model_dump(mode="json")},
             layout.curation_report,
@@ -208,3 +210,23 @@ main = hydra_entry(main_task)
 
 if __name__ == "__main__":
     main()
+
+
+def log_curation(
+    report: dict[str, Any], params: dict[str, Any], report_path: Path, uri: str
+) -> str:
+    """The curation report as one MLflow run (found again, not duplicated, for the same
+    report): its counts as metrics, the settings as params, the report file as an artifact."""
+    run = StageRun(
+        experiment=CURATION_EXPERIMENT,
+        name=f"curate/{report['dataset']}",
+        tags={
+            "dataset": str(report["dataset"]),
+            "stage": "curate",
+            "report_sha256": sha256_obj(report),
+        },  # fmt: skip
+        params=params,
+        metrics=report_metrics(report),
+        artifacts=((report_path, None),),
+    )
+    return log_stage_run(uri, run)

@@ -39,7 +39,6 @@ from parakh.backends.accounting import (
     accounting_document,
     accounting_path,
     item_cost,
-    log_accounting_to_mlflow,
     summarize,
 )
 from parakh.backends.base import Backend, estimate_tokens
@@ -63,8 +62,9 @@ from parakh.scale.shard import (
     shard_files,
 )
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
-from parakh.tracking.mlflow_log import parent_run_tags, tracking_uri
+from parakh.tracking.client import parent_run_tags, tracking_uri
 from parakh.tracking.runspec import write_run_spec
+from parakh.tracking.stage_runs import StageRun, log_stage_run
 
 
 def prompt_name(cfg: ParakhConfig) -> str:
@@ -348,14 +348,20 @@ def _account(
         tags.update(parent_run_tags())  # a job of a sweep with a parent run
         if "shards" in run_info:
             tags["shards"] = str(run_info["shards"])
-        log_accounting_to_mlflow(
-            uri=tracking_uri(cfg.tracking.uri),
+        numbers = {
+            f"generate.{k}": float(v)
+            for k, v in summary.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        run = StageRun(
             experiment=cfg.tracking.experiment,
-            run_name=f"generate/{cfg.dataset.name}/{name}",
-            tags=tags,
-            summary=summary,
-            artifact=ledger,
+            name=f"generate/{cfg.dataset.name}/{name}",
+            tags={"stage": "generate", **tags},
+            metrics=numbers,
+            artifacts=((ledger, "accounting"),),
+            keyed=False,  # a ledger of this execution: its latencies are its own
         )
+        log_stage_run(tracking_uri(cfg.tracking.uri), run)
 
 
 def _check_failures(cfg: ParakhConfig, generations: list[Generation], path: Path) -> None:

@@ -23,6 +23,7 @@ from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.embedding_cache import beside_response_cache
 from parakh.retrieval.evaluation import evaluate_kb
 from parakh.retrieval.kb_versions import VersionedKB
+from parakh.retrieval.metrics import flat_metrics
 from parakh.retrieval.retrievers import QueryBatch
 from parakh.schema import Chunk, KBDocument, Question, Retrieval
 from parakh.tracking.runspec import write_run_spec
@@ -63,23 +64,26 @@ def metrics_path(layout: Layout) -> Path:
 
 
 def _log_metrics(cfg: ParakhConfig, metrics: dict[str, Any], inputs: dict[str, Path]) -> None:
-    from parakh.retrieval.tracking import log_retrieval_run
-    from parakh.tracking.mlflow_log import tracking_uri
+    """One MLflow run per (dataset, retriever, embedder): `<side>.<metric>.<language>`."""
+    from parakh.tracking.client import tracking_uri
     from parakh.tracking.runspec import git_commit, input_hashes
+    from parakh.tracking.stage_runs import StageRun, log_stage_run
 
-    log_retrieval_run(
-        uri=tracking_uri(cfg.tracking.uri),
+    dataset, retriever, embedder = cfg.dataset.name, cfg.retriever.name, cfg.embedder.name
+    run = StageRun(
         experiment=f"{cfg.tracking.experiment}-retrieval",
-        dataset=cfg.dataset.name,
-        retriever=cfg.retriever.name,
-        embedder=cfg.embedder.name,
+        name=f"{dataset}/{retriever}/{embedder}",
         tags={
+            "dataset": dataset,
+            "retriever": retriever,
+            "embedder": embedder,
             "git_commit": git_commit(),
             **{f"input.{k}": v for k, v in input_hashes(inputs).items()},
         },
         params={"embedder": cfg.embedder.model_dump(), "retriever": cfg.retriever.model_dump()},
-        metrics=metrics,
+        metrics=flat_metrics(metrics),
     )
+    log_stage_run(tracking_uri(cfg.tracking.uri), run)
 
 
 def main_task(cfg: ParakhConfig) -> None:

@@ -30,6 +30,7 @@ from parakh.report.files import ReportFiles
 from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, compute
+from parakh.tracking.client import LEVEL, PARENT, open_client
 from parakh.tracking.metric_names import (
     cell_figures,
     language_run_metrics,
@@ -37,7 +38,6 @@ from parakh.tracking.metric_names import (
     model_run_metrics,
     sweep_metrics,
 )
-from parakh.tracking.mlflow_log import LEVEL, PARENT, open_client
 from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE
 from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS
 

@@ -16,12 +16,7 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 
-from parakh.tracking.mlflow_log import (
-    PARENT_RUN_ENV,
-    end_parent_run,
-    start_parent_run,
-    tracking_uri,
-)
+from parakh.tracking.client import PARENT_RUN_ENV, end_parent_run, start_parent_run, tracking_uri
 
 
 def jobs_log_to_mlflow(config: DictConfig) -> bool:
