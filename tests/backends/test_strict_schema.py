@@ -28,8 +28,8 @@ from parakh.config.schema import OpenAIModel, ParakhConfig, Sampling
 from parakh.io import write_jsonl
 from parakh.judging.jurors import load_model_config
 from parakh.judging.parse import parse_verdict
-from parakh.judging.rubric import Rubric, load_rubric
 from parakh.layout import Layout
+from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.schema import Generation, Question
 from parakh.stages import judge
 from parakh.testing.servers import ServerProcess

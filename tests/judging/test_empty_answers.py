@@ -16,8 +16,8 @@ from parakh.config.model import ScriptedModel
 from parakh.config.schema import ParakhConfig
 from parakh.judging.judgments import Panel, rubric_judgments
 from parakh.judging.llm_judge import EMPTY_ANSWER
-from parakh.judging.rubric import load_rubric
 from parakh.judging.summary import judge_summary
+from parakh.metrics.rubric import load_rubric
 from parakh.schema import Generation, Judgment, Question
 from parakh.stages import judge
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from parakh.config import compose
-from parakh.judging.rubric import load_rubric
 from parakh.metrics.registry import metric_spec
+from parakh.metrics.rubric import load_rubric
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import compute, render_markdown
 from parakh.schema import Judgment

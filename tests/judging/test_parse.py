@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from parakh.judging.parse import parse_verdict
-from parakh.judging.rubric import Rubric, load_rubric
+from parakh.metrics.rubric import Rubric, load_rubric
 
 CASES = json.loads((Path(__file__).parent / "cases" / "judge_outputs.json").read_text("utf-8"))[
     "cases"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from parakh.errors import ConfigError
-from parakh.judging.rubric import Rubric, load_rubric
 from parakh.metrics.registry import REFERENCE_METRICS, declared_specs, metric_spec
+from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.metrics.specs import WEIGHTED, MetricSpec, undeclared_spec
 
 

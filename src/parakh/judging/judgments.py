@@ -18,7 +18,7 @@ from typing import Any, Literal
 from parakh.config.judge import JuryConfig
 from parakh.judging.jury import combine_votes, default_min_votes
 from parakh.judging.llm_judge import Ballot, not_judgeable
-from parakh.judging.rubric import Rubric
+from parakh.metrics.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question
 
 INJECTION = "injection"

@@ -25,7 +25,7 @@ from parakh.hashing import sha256_text
 from parakh.judging.judge_context import ContextCut, TokenCounter, fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
-from parakh.judging.rubric import Rubric, load_rubric
+from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.schema import Generation, Question, Retrieval
 
 REPAIR_MESSAGE = (

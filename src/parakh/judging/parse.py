@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from parakh.judging.rubric import JUSTIFICATION_KEY, Rubric, key_id
+from parakh.metrics.rubric import JUSTIFICATION_KEY, Rubric, key_id
 
 _OPENING_FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n?", re.IGNORECASE)
 

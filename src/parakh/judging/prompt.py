@@ -13,7 +13,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from parakh.config.loading import load_named
-from parakh.judging.rubric import Rubric
+from parakh.metrics.rubric import Rubric
 
 # Look-alikes that NFKC does not fold back (fullwidth braces would be).
 _BLOCK_ESCAPES = str.maketrans(

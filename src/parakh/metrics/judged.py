@@ -20,7 +20,7 @@ NOMIRACL_METRICS = frozenset({NOMIRACL, *METRIC_OF_SUBSET.values()})
 def judged_metrics(judge: JudgeConfig) -> list[str]:
     """Reference metrics (registry names, aliases resolved), then rubric criteria, as the judge
     stage writes them; each appears once."""
-    from parakh.judging.rubric import load_rubric  # rubric files: loaded only when asked
+    from parakh.metrics.rubric import load_rubric  # rubric files: loaded only when asked
 
     names = [resolve_metric_name(name) for name in judge.reference_metrics]
     names += [metric for rubric in judge.rubrics for metric in load_rubric(rubric).metrics]

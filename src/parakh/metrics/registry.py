@@ -25,7 +25,7 @@ from parakh.metrics.specs import (
 )
 
 if TYPE_CHECKING:
-    from parakh.judging.rubric import Rubric
+    from parakh.metrics.rubric import Rubric
 
 ReferenceMetricFn = Callable[[str, Sequence[str], str | None], float]
 
@@ -180,7 +180,7 @@ def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpe
     """Specs of every rubric criterion, by metric name; None: every file in conf/rubric/."""
     if rubrics is None:
         from parakh.config.loading import available
-        from parakh.judging.rubric import load_rubric
+        from parakh.metrics.rubric import load_rubric
 
         rubrics = [load_rubric(name) for name in available("rubric")]
     specs: dict[str, MetricSpec] = {}

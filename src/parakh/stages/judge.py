@@ -43,10 +43,10 @@ from parakh.io import (
 from parakh.judging.llm_judge import judge_rubrics, sample_per_language
 from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
-from parakh.judging.rubric import load_rubric
 from parakh.judging.summary import judge_summary
 from parakh.layout import Layout, generation_name, spec_path
 from parakh.metrics.judged import judged_metrics, metric_slot
+from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.paths import resolve
 from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files

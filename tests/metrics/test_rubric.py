@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from parakh.config.loading import available
 from parakh.errors import ConfigError
 from parakh.judging.parse import parse_verdict
-from parakh.judging.rubric import Rubric, load_rubric
+from parakh.metrics.rubric import Rubric, load_rubric
 
 HEALTH_PARIKSHA = ["factual_correctness", "semantic_similarity", "coherence", "conciseness"]
 
