@@ -20,7 +20,11 @@ import pytest
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.openai_http import REASON_CHARS, status_failure
-from parakh.backends.secrets import (
+from parakh.config.schema import OpenAIModel, Sampling
+from parakh.errors import ConfigError
+from parakh.io import write_jsonl
+from parakh.schema import Question, Retrieval, RetrievedChunk
+from parakh.secrets import (
     REDACTED,
     SecretScrubber,
     decodes_to_secret,
@@ -28,10 +32,6 @@ from parakh.backends.secrets import (
     require_api_key,
     scrubber_for,
 )
-from parakh.config.schema import OpenAIModel, Sampling
-from parakh.errors import ConfigError
-from parakh.io import write_jsonl
-from parakh.schema import Question, Retrieval, RetrievedChunk
 from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body, leaked_forms
 from parakh.testing.servers import ServerProcess
 from tests.badinput.harness import make_project, run_parakh

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 import yaml
 
-from parakh.backends.secrets import REDACTED, decodes_to_secret
 from parakh.io import write_jsonl
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
+from parakh.secrets import REDACTED, decodes_to_secret
 from parakh.testing.key_echo import ECHO_ENCODINGS, leaked_forms
 from parakh.testing.servers import ServerProcess, free_port, start_python_server
 from tests.badinput.harness import Outcome, assert_rejected, make_project, run_parakh, snapshot

@@ -1,6 +1,6 @@
 """A served embedder's API key never reaches an error message: a server that quotes the key or
 the request's Authorization header back in its error body gets it scrubbed
-(`parakh.backends.secrets`), and the raw error is not chained on for a traceback to print."""
+(`parakh.secrets`), and the raw error is not chained on for a traceback to print."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from parakh.backends.secrets import REDACTED, decodes_to_secret
 from parakh.config.retrieval import EmbedderConfig
 from parakh.retrieval.embedders import EmbeddingError, make_embedder
+from parakh.secrets import REDACTED, decodes_to_secret
 
 KEY = "sk-embed-Secret-0123456789abcdef"
 

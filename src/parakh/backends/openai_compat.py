@@ -31,10 +31,10 @@ from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.openai_http import CallFailed, Transport, make_transport
 from parakh.backends.openai_http import retry_after_seconds as retry_after_seconds
 from parakh.backends.request_builder import chat_body, completion_body
-from parakh.backends.secrets import require_api_key, scrubber_for
 from parakh.backends.server_pool import Outcome, ServerPool, ServerState
 from parakh.backends.structured_outputs import SchemaRejectedError
 from parakh.config.schema import OpenAIModel
+from parakh.secrets import require_api_key, scrubber_for
 
 
 def parse_response(data: Any, chat: bool) -> tuple[str, str | None, tuple[int, int]]:

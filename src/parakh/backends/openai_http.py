@@ -21,11 +21,11 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from parakh import __version__
-from parakh.backends.secrets import SecretScrubber
 from parakh.backends.server_pool import Outcome
 from parakh.backends.structured_outputs import is_schema_rejection
 from parakh.config.model import OpenAIModel
 from parakh.errors import ConfigError, MissingDependencyError
+from parakh.secrets import SecretScrubber
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 INSTALL = "pip install 'parakh[openai]'"

@@ -229,7 +229,7 @@ class OpenAIEmbedder(Embedder):
             from openai import OpenAI
         except ImportError as e:
             raise MissingDependencyError("openai", "pip install 'parakh[openai]'") from e
-        from parakh.backends.secrets import scrubber_for
+        from parakh.secrets import scrubber_for
 
         key = "not-needed"
         if cfg.api_key_env:
