@@ -50,7 +50,7 @@ _TYPES: dict[str, pa.DataType] = {
 }  # every field but `votes`, whose keys are juror names: read by inference, then checked
 _REQUIRED = ("question_id", "model", "judge", "metric", "language", "status")
 _NOT_NULL = ("categories", "flags", "injection_cues", "scale_max")  # a default, but not None
-_REPEATED = ("model", "judge", "metric", "language", "status", "translator", "label")
+_REPEATED = ("question_id", "model", "judge", "metric", "language", "status", "translator", "label")
 # the columns the statistics read (parakh.report.columns)
 STATS = ("question_id", "model", "translator", "metric", "language", "status", "score")
 STATS_COLUMNS = (*STATS, "scale_max", "categories")
@@ -165,12 +165,15 @@ def _objects(table: pa.Table) -> list[Judgment]:
     columns = [
         _values(table.column(n)) if n != "votes" else _fresh_dicts(table.num_rows) for n in FIELDS
     ]
-    new, assign, fields = Judgment.__new__, object.__setattr__, frozenset(FIELDS)
+    new, assign = Judgment.__new__, object.__setattr__
+    # Every field is set, so one set serves every row (pydantic adds a field's name to it on
+    # assignment: already there); a set per row would add 700 bytes to each.
+    fields_set = set(FIELDS)
     rows = []
     for values in zip(*columns, strict=True):
         row = new(Judgment)
         assign(row, "__dict__", dict(zip(FIELDS, values, strict=True)))
-        assign(row, "__pydantic_fields_set__", set(fields))
+        assign(row, "__pydantic_fields_set__", fields_set)
         assign(row, "__pydantic_extra__", None)
         assign(row, "__pydantic_private__", None)
         rows.append(row)
