@@ -20,6 +20,7 @@ from typing import IO, Any, TypeVar, overload
 from pydantic import BaseModel, ValidationError
 
 from parakh.errors import InputError
+from parakh.hashing import canonical_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -64,8 +65,9 @@ def _umask() -> int:
 
 
 def dumps(obj: Any) -> str:
-    """Canonical JSON for one row: UTF-8 text kept readable, keys in a stable order."""
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """One row as written: the canonical JSON that is also hashed (UTF-8 text kept readable,
+    keys in a stable order), so a row's bytes and its hash never disagree."""
+    return canonical_json(obj)
 
 
 def to_plain(row: BaseModel | dict[str, Any]) -> dict[str, Any]:

@@ -15,15 +15,18 @@ votes).
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from parakh.schema import Judgment
+from parakh.stats.agreement import krippendorff_alpha as stats_alpha
 
 Combine = Literal["mean", "median", "majority"]
 Level = Literal["nominal", "ordinal", "interval"]
@@ -57,50 +60,20 @@ def combine_votes(votes: Sequence[float], how: Combine, min_votes: int) -> JuryS
     return JuryScore(float(counts[0][0]))
 
 
-def _distance(
-    level: Level, values: list[float], totals: Mapping[float, float]
-) -> Callable[[float, float], float]:
-    """δ²(c, k) for Krippendorff's alpha at the given level of measurement."""
-    if level == "nominal":
-        return lambda c, k: 0.0 if c == k else 1.0
-    if level == "interval":
-        return lambda c, k: (c - k) ** 2
-    rank = {v: i for i, v in enumerate(values)}
-    cumulative = list(itertools.accumulate(totals[v] for v in values))
-
-    def ordinal(c: float, k: float) -> float:
-        lo, hi = sorted((rank[c], rank[k]))
-        between = cumulative[hi] - (cumulative[lo - 1] if lo else 0.0)
-        return (between - (totals[c] + totals[k]) / 2) ** 2
-
-    return ordinal
-
-
 def krippendorff_alpha(units: Iterable[Sequence[float | None]], level: Level) -> float | None:
-    """Krippendorff's alpha over units (items) of ratings (None = missing).
+    """Krippendorff's alpha over units (items) of ratings (None = missing), by
+    `parakh.stats.agreement.krippendorff_alpha`.
 
     None when no unit has two ratings or every rating is the same value (expected
     disagreement 0: alpha is undefined, not 1).
     """
-    coincidences: dict[tuple[float, float], float] = defaultdict(float)
-    for unit in units:
-        ratings = [r for r in unit if r is not None]
-        m = len(ratings)
-        if m < 2:
-            continue
-        for i, j in itertools.permutations(range(m), 2):
-            coincidences[(ratings[i], ratings[j])] += 1.0 / (m - 1)
-    totals: dict[float, float] = defaultdict(float)
-    for (c, _), weight in coincidences.items():
-        totals[c] += weight
-    n = sum(totals.values())
-    values = sorted(totals)
-    if n <= 1 or len(values) < 2:
+    rows = [[math.nan if r is None else float(r) for r in unit] for unit in units]
+    if not rows:
         return None
-    delta = _distance(level, values, totals)
-    observed = sum(w * delta(c, k) for (c, k), w in coincidences.items())
-    expected = sum(totals[c] * totals[k] * delta(c, k) for c in values for k in values) / (n - 1)
-    return 1.0 - observed / expected
+    width = max(len(row) for row in rows)
+    matrix = np.array([row + [math.nan] * (width - len(row)) for row in rows]).T  # raters x units
+    alpha = stats_alpha(matrix, level=level)
+    return None if math.isnan(alpha) else alpha
 
 
 class PairAgreement(BaseModel):
