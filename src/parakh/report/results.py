@@ -107,6 +107,8 @@ def measure_agreement(
     """Judge-human agreement on the grades file (if configured), then on curate's grades of
     answers (if the dataset has them); empty when there are no human grades. Also the grades
     jurors are compared with: the grades file's, else the curated ones paired by text."""
+    if not (inputs.human_grades or inputs.answer_grades):
+        return [], []  # and no judge row is built as an object
     settings = settings_of(cfg)
     mappings = cfg.aggregate.agreement.mappings
     lengths = {
@@ -117,7 +119,7 @@ def measure_agreement(
     }
     agreement: list[MetricAgreement] = []
     juror_grades = list(inputs.human_grades)
-    rows = inputs.rows if inputs.human_grades or inputs.answer_grades else []
+    rows = inputs.rows
     if inputs.human_grades:
         lines = inputs.human_grade_lines or list(range(1, len(inputs.human_grades) + 1))
         path = inputs.paths.get("human_grades", Path("human grades"))
