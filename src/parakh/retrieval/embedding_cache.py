@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from parakh.hashing import sha256_obj
-from parakh.retrieval.embedders import Embedder
+from parakh.retrieval.embedder_base import Embedder
 from parakh.sqlite_store import open_store, readable
 
 EMBEDDINGS_FILE = "embeddings.sqlite"
