@@ -181,65 +181,92 @@ class OpenAIBackend(Backend):
         if not pending:
             return
         self.check_api_key()
-        results: queue.SimpleQueue[tuple[ChatRequest, Completion] | BaseException | None] = (
-            queue.SimpleQueue()
+        yield from _ConcurrentRun(self, pending).as_finished()
+
+
+_Item = tuple[ChatRequest, Completion] | BaseException | None
+
+
+class _ConcurrentRun:
+    """One `complete_many` call: an event loop in a worker thread feeds a queue the caller reads.
+
+    The loop and its slots are set by the worker thread once the loop runs; the caller reads
+    them only after an item arrived (so they are set) or, when closing, checks for the loop.
+    """
+
+    def __init__(self, backend: OpenAIBackend, pending: deque[ChatRequest]) -> None:
+        self.backend = backend
+        self.pending = pending
+        self.results: queue.SimpleQueue[_Item] = queue.SimpleQueue()
+        self.stop = threading.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.slots: asyncio.Semaphore | None = None
+
+    async def _run_all(self) -> None:
+        backend = self.backend
+        pool = ServerPool(
+            backend._servers, backend.cfg.server_cooldown_s, backend.cfg.max_backoff_s
         )
-        stop = threading.Event()
-        loop_ready: list[asyncio.AbstractEventLoop] = []
-        slots: list[asyncio.Semaphore] = []
+        backend.last_pool = pool
+        # A slot is held from a request's start until the consumer has recorded its row, so
+        # at most `capacity` items are ever started-but-unrecorded: a crash loses no more.
+        slots = self.slots = asyncio.Semaphore(pool.capacity)
+        self.loop = asyncio.get_running_loop()
+        transport = make_transport(backend.cfg, backend._api_key(), backend.redact)
+        workers = [
+            asyncio.ensure_future(self._worker(transport, pool, slots))
+            for _ in range(min(pool.capacity, len(self.pending)))
+        ]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for task in workers:
+                task.cancel()
+            await transport.close()
 
-        async def run_all() -> None:
-            pool = ServerPool(self._servers, self.cfg.server_cooldown_s, self.cfg.max_backoff_s)
-            self.last_pool = pool
-            # A slot is held from a request's start until the consumer has recorded its row, so
-            # at most `capacity` items are ever started-but-unrecorded: a crash loses no more.
-            slots.append(asyncio.Semaphore(pool.capacity))
-            loop_ready.append(asyncio.get_running_loop())
-            transport = make_transport(self.cfg, self._api_key(), self.redact)
+    async def _worker(
+        self, transport: Transport, pool: ServerPool, slots: asyncio.Semaphore
+    ) -> None:
+        while self.pending:
+            await slots.acquire()
+            if not self.pending:
+                slots.release()
+                return
+            request = self.pending.popleft()
+            self.results.put((request, await self.backend._one(transport, pool, request)))
 
-            async def worker() -> None:
-                while pending:
-                    await slots[0].acquire()
-                    if not pending:
-                        slots[0].release()
-                        return
-                    request = pending.popleft()
-                    results.put((request, await self._one(transport, pool, request)))
+    def _thread_main(self) -> None:
+        try:
+            asyncio.run(self._run_all())
+        except asyncio.CancelledError:
+            pass
+        except BaseException as e:  # surfaced in the consumer thread, never swallowed
+            if not self.stop.is_set():
+                self.results.put(e)
+        finally:
+            self.results.put(None)
 
-            workers = [
-                asyncio.ensure_future(worker()) for _ in range(min(pool.capacity, len(pending)))
-            ]
-            try:
-                await asyncio.gather(*workers)
-            finally:
-                for task in workers:
-                    task.cancel()
-                await transport.close()
+    def _release_slot(self) -> None:
+        """Free the slot of the row the consumer has just recorded."""
+        loop, slots = self.loop, self.slots
+        if loop is None or slots is None:  # never: an item arrives only once both are set
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
+            loop.call_soon_threadsafe(slots.release)
 
-        def thread_main() -> None:
-            try:
-                asyncio.run(run_all())
-            except asyncio.CancelledError:
-                pass
-            except BaseException as e:  # surfaced in the consumer thread, never swallowed
-                if not stop.is_set():
-                    results.put(e)
-            finally:
-                results.put(None)
-
-        thread = threading.Thread(target=thread_main, name="openai-backend", daemon=True)
+    def as_finished(self) -> Iterator[tuple[ChatRequest, Completion]]:
+        thread = threading.Thread(target=self._thread_main, name="openai-backend", daemon=True)
         thread.start()
         try:
-            while (item := results.get()) is not None:
+            while (item := self.results.get()) is not None:
                 if isinstance(item, BaseException):
-                    raise _scrubbed(item, self.redact)
+                    raise _scrubbed(item, self.backend.redact)
                 yield item  # returns once the consumer has recorded the row
-                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
-                    loop_ready[0].call_soon_threadsafe(slots[0].release)
+                self._release_slot()
         finally:
-            stop.set()
-            if thread.is_alive() and loop_ready:
-                loop = loop_ready[0]
+            self.stop.set()
+            loop = self.loop
+            if thread.is_alive() and loop is not None:
                 # The thread may be past asyncio.run (loop closed) and about to exit: it puts
                 # its final None after the loop closes, so a finished run can land here too.
                 with contextlib.suppress(RuntimeError):
