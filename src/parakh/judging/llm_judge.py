@@ -227,6 +227,10 @@ def _ballot(
     return Ballot(raw=row["text"], verdict=verdict, repairs=repairs)
 
 
+# key -> (the last request sent, its reply, why the reply is unusable)
+_Unusable = dict[str, tuple[ChatRequest, str | None, str]]
+
+
 def collect_ballots(
     backend: Backend,
     requests: Sequence[ChatRequest],
@@ -263,8 +267,7 @@ def collect_ballots(
     done = run(requests, description)
     limit = max_justification_chars
     ballots = {r.key: _ballot(done[r.key], rubrics[r.key], max_chars=limit) for r in requests}
-    # key -> (the last request sent, its reply, why the reply is unusable)
-    latest: dict[str, tuple[ChatRequest, str | None, str]] = {
+    latest: _Unusable = {
         r.key: (r, b.raw, b.verdict.reason or "invalid")
         for r in requests
         if (b := ballots[r.key]).verdict is not None and not b.verdict.valid
@@ -277,26 +280,43 @@ def collect_ballots(
             for key, (request, raw, reason) in latest.items()
         }
         replies = run(list(pending.values()), f"{description} (repair {attempt})")
-        latest = {}
-        for key, request in pending.items():
-            ballot = _ballot(replies[request.key], rubrics[key], attempt, limit)
-            if ballot.valid:
-                ballots[key] = ballot
-                continue
-            why = ballot.error or (ballot.verdict.reason if ballot.verdict else None) or "invalid"
-            original = ballots[key]
-            ballots[key] = Ballot(
-                raw=original.raw,
-                verdict=original.verdict,
-                repairs=attempt,
-                failed_repairs=(
-                    *original.failed_repairs,
-                    f"repair {attempt}: {why}; output {_excerpt(ballot.raw)}",
-                ),
-            )
-            if ballot.error is None:
-                latest[key] = (request, ballot.raw, why)
+        latest = _apply_repairs(ballots, pending, replies, rubrics, attempt, limit)
     return ballots
+
+
+def _apply_repairs(
+    ballots: dict[str, Ballot],
+    pending: Mapping[str, ChatRequest],
+    replies: Mapping[str, dict[str, Any]],
+    rubrics: Mapping[str, Rubric],
+    attempt: int,
+    limit: int | None,
+) -> _Unusable:
+    """Record one repair round in `ballots` (in place); what is still worth repairing.
+
+    A valid reply replaces the ballot. An invalid one keeps the original output and notes why;
+    it is asked again next round, unless the call itself failed.
+    """
+    latest: _Unusable = {}
+    for key, request in pending.items():
+        ballot = _ballot(replies[request.key], rubrics[key], attempt, limit)
+        if ballot.valid:
+            ballots[key] = ballot
+            continue
+        why = ballot.error or (ballot.verdict.reason if ballot.verdict else None) or "invalid"
+        original = ballots[key]
+        ballots[key] = Ballot(
+            raw=original.raw,
+            verdict=original.verdict,
+            repairs=attempt,
+            failed_repairs=(
+                *original.failed_repairs,
+                f"repair {attempt}: {why}; output {_excerpt(ballot.raw)}",
+            ),
+        )
+        if ballot.error is None:
+            latest[key] = (request, ballot.raw, why)
+    return latest
 
 
 def _excerpt(text: str | None, limit: int = 80) -> str:

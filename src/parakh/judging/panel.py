@@ -29,7 +29,8 @@ from parakh.judging.llm_judge import (
     request_sampling,
     sample_per_language,
 )
-from parakh.judging.prompt import load_judge_prompt
+from parakh.judging.prompt import JudgePrompt, load_judge_prompt
+from parakh.metrics.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question, Retrieval
 
 BackendFactory = Callable[[ModelConfig], Backend]
@@ -95,34 +96,81 @@ def judge_with_rubrics(
     for juror in jurors:
         if juror.name in panel.excluded:
             continue
-        rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in rubrics}
         backend = backend_factory(juror)
         try:
-            requests, cuts = build_judge_requests(
+            ballots[juror.name], cuts = _juror_ballots(
                 cfg,
+                juror,
+                backend,
+                generator,
                 prompt,
                 rubrics,
                 to_judge,
                 generations,
                 retrievals,
-                request_sampling(cfg, juror.sampling),
-                judge_model=juror,
-                count_tokens=backend.count_tokens,
-            )
-            context_cut.update(cuts)
-            ballots[juror.name] = collect_ballots(
-                backend,
-                requests,
-                rubric_of,
                 cache,
-                juror_progress_path(progress_path, juror.name, cfg.jury is not None),
-                cfg.max_repairs,
-                description=f"judge {generator.name} ({juror.name})",
-                show_progress=show_progress,
-                max_justification_chars=cfg.max_justification_chars,
+                progress_path,
+                show_progress,
             )
         finally:
             backend.close()
+        context_cut.update(cuts)
+    rows = _rubric_rows(cfg, rubrics, questions, generations, panel, ballots, sampled)
+    return [with_context_cut_flag(r) if r.question_id in context_cut else r for r in rows]
+
+
+def _juror_ballots(
+    cfg: JudgeConfig,
+    juror: ModelConfig,
+    backend: Backend,
+    generator: ModelConfig,
+    prompt: JudgePrompt,
+    rubrics: list[Rubric],
+    to_judge: list[Question],
+    generations: Mapping[str, Generation],
+    retrievals: Mapping[str, Retrieval],
+    cache: ResponseCache | None,
+    progress_path: Path,
+    show_progress: bool,
+) -> tuple[dict[str, Ballot], set[str]]:
+    """One judge model's ballots on the sampled answers, and the questions whose knowledge
+    base was cut to fit its window."""
+    rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in rubrics}
+    requests, cuts = build_judge_requests(
+        cfg,
+        prompt,
+        rubrics,
+        to_judge,
+        generations,
+        retrievals,
+        request_sampling(cfg, juror.sampling),
+        judge_model=juror,
+        count_tokens=backend.count_tokens,
+    )
+    ballots = collect_ballots(
+        backend,
+        requests,
+        rubric_of,
+        cache,
+        juror_progress_path(progress_path, juror.name, cfg.jury is not None),
+        cfg.max_repairs,
+        description=f"judge {generator.name} ({juror.name})",
+        show_progress=show_progress,
+        max_justification_chars=cfg.max_justification_chars,
+    )
+    return ballots, set(cuts)
+
+
+def _rubric_rows(
+    cfg: JudgeConfig,
+    rubrics: list[Rubric],
+    questions: list[Question],
+    generations: Mapping[str, Generation],
+    panel: Panel,
+    ballots: dict[str, dict[str, Ballot]],
+    sampled: set[str],
+) -> list[Judgment]:
+    """Every (question, criterion) row from the active jurors' ballots (None where missing)."""
     rows: list[Judgment] = []
     for q in questions:
         generation = generations[q.id]
@@ -139,4 +187,4 @@ def judge_with_rubrics(
                 sampled=q.id in sampled,
                 injection_cues=cues,
             )
-    return [with_context_cut_flag(r) if r.question_id in context_cut else r for r in rows]
+    return rows
