@@ -162,6 +162,24 @@ def test_set_param_on_a_conf_file_reruns_only_the_stages_that_read_it(
 
 
 @pytest.mark.slow
+def test_a_model_setting_shows_its_value_in_exp_show_and_params_diff(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """#17: `dvc exp show` and `dvc params diff` show the values an experiment ran with, not a
+    file hash. conf/model/smollm2.yaml is the judge model's file (params.yaml `judge_model`),
+    a whole-file param of the judge stages."""
+    root, env = project
+    setting = "conf/model/smollm2.yaml:sampling.temperature=0.5"
+    _run(["dvc", "exp", "run", "-n", "warm-judge", "-S", setting], root, env)
+    shown = _exp_show(root, env)["warm-judge"]
+    assert shown["params"]["conf/model/smollm2.yaml"]["data"]["sampling"]["temperature"] == 0.5
+    diff = json.loads(_run(["dvc", "params", "diff", "--json"], root, env).stdout)
+    change = diff["conf/model/smollm2.yaml"]["sampling.temperature"]
+    assert (change["old"], change["new"]) == (0.0, 0.5)
+    _restore(root, env)
+
+
+@pytest.mark.slow
 def test_settings_that_would_be_silently_ignored_are_refused(
     project: tuple[Path, dict[str, str]],
 ) -> None:
