@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from parakh.config import ParakhConfig, hydra_entry
+from parakh.config.dataset import DatasetConfig
 from parakh.curation.categories import CategoryTagger, tag_question
 from parakh.curation.empty import check_loaded, check_selected
 from parakh.curation.hygiene import (
+    Hygiene,
     apply_relevance_filter,
     dedupe_texts,
     load_relevance_filter,
@@ -85,20 +87,7 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     hygiene.questions = questions
     hygiene = dedupe_texts(hygiene, ds.dedupe)
     languages_present = sorted({q.language for q in hygiene.questions})
-    if ds.languages:
-        before = len(hygiene.questions)
-        keep = [q.language in ds.languages for q in hygiene.questions]
-        hygiene.questions = [q for q, k in zip(hygiene.questions, keep, strict=True) if k]
-        hygiene.origins = [o for o, k in zip(hygiene.origins, keep, strict=True) if k]
-        hygiene.dropped["language_not_selected"] += before - len(hygiene.questions)
-    if ds.per_language is not None:
-        before = len(hygiene.questions)
-        keep = per_language_mask(hygiene.questions, ds.per_language, cfg.seed)
-        hygiene.questions = [q for q, k in zip(hygiene.questions, keep, strict=True) if k]
-        hygiene.origins = [o for o, k in zip(hygiene.origins, keep, strict=True) if k]
-        hygiene.dropped["over_per_language"] += before - len(hygiene.questions)
-    if ds.relevance_filter:
-        hygiene = apply_relevance_filter(hygiene, load_relevance_filter(ds.relevance_filter))
+    hygiene = _selected(hygiene, ds, cfg.seed)
     questions = hygiene.questions
     check_selected(len(questions), len(loaded.questions), hygiene.dropped, languages_present)
     if ds.categories.tagger == "rules":
@@ -143,6 +132,31 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         quarantine=_quarantine_rows(rejected, cfg),
         report=report,
     )
+
+
+def _selected(hygiene: Hygiene, ds: DatasetConfig, seed: int) -> Hygiene:
+    """The questions the dataset config selects: its languages, per-language sample and
+    relevance filter, each counting what it dropped."""
+    if ds.languages:
+        keep = [q.language in ds.languages for q in hygiene.questions]
+        _keep(hygiene, keep, "language_not_selected")
+    if ds.per_language is not None:
+        _keep(
+            hygiene,
+            per_language_mask(hygiene.questions, ds.per_language, seed),
+            "over_per_language",
+        )
+    if ds.relevance_filter:
+        hygiene = apply_relevance_filter(hygiene, load_relevance_filter(ds.relevance_filter))
+    return hygiene
+
+
+def _keep(hygiene: Hygiene, keep: list[bool], reason: str) -> None:
+    """Keep the questions (and their origins) `keep` marks; count the rest dropped for `reason`."""
+    before = len(hygiene.questions)
+    hygiene.questions = [q for q, k in zip(hygiene.questions, keep, strict=True) if k]
+    hygiene.origins = [o for o, k in zip(hygiene.origins, keep, strict=True) if k]
+    hygiene.dropped[reason] += before - len(hygiene.questions)
 
 
 def quarantine_path(cfg: ParakhConfig, layout: Layout) -> Path:
