@@ -31,11 +31,16 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from parakh.errors import MissingDependencyError
 from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body
 from parakh.testing.strict_schema import StrictRules, strict_schema_error
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
 
 FAULT_KINDS = ("429", "500", "timeout", "garbage")  # the default mix
 KNOWN_FAULTS = (*FAULT_KINDS, "echo")  # echo: the API key quoted back, only when asked for
@@ -99,117 +104,21 @@ def create_app(settings: FaultSettings) -> Any:
         from starlette.applications import Starlette
     except ImportError:
         raise MissingDependencyError("the fault server (starlette, uvicorn)", _INSTALL) from None
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse, Response
+    return Starlette(routes=_routes(FaultState(settings)))
+
+
+def _routes(state: FaultState) -> list[Route]:
+    """The server's endpoints, all sharing one state."""
+    from starlette.responses import JSONResponse
     from starlette.routing import Route
-
-    state = FaultState(settings)
-
-    def error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-        body = {"error": {"message": message, "type": "fault_injected", "code": status}}
-        return JSONResponse(body, status_code=status, headers=headers)
-
-    def schema_rejection(body: dict[str, Any]) -> Response | None:
-        """The API's 400 for a strict response_format schema it would refuse."""
-        s = state.settings
-        if s.strict_schema == "off":
-            return None
-        rules = cast(StrictRules, s.strict_schema)
-        message = strict_schema_error(
-            body.get("response_format"), rules, frozenset(s.refuse_keywords)
-        )
-        if message is None:
-            return None
-        detail = {
-            "message": message,
-            "type": "invalid_request_error",
-            "param": "response_format",
-            "code": None,
-        }
-        return JSONResponse({"error": detail}, status_code=400)
 
     async def generate(request: Request) -> Response:
         state.in_flight += 1
         state.stats["max_in_flight"] = max(state.stats["max_in_flight"], state.in_flight)
         try:
-            return await answer(request)
+            return await _answer(state, request)
         finally:
             state.in_flight -= 1
-
-    async def answer(request: Request) -> Response:
-        s = state.settings
-        state.stats["requests"] += 1
-        auth = request.headers.get("authorization", "")
-        if s.require_key is not None and auth != f"Bearer {s.require_key}":
-            state.stats["401"] += 1
-            detail = f" (got {auth!r})" if s.echo_auth_in_errors else ""
-            return error(401, f"Incorrect API key provided{detail}")
-        try:
-            body = await request.json()
-        except json.JSONDecodeError:
-            return error(400, "request body is not JSON")
-        rejection = schema_rejection(body)
-        if rejection is not None:
-            state.stats["schema_rejected"] += 1
-            return rejection
-        fault = state.decide(body)
-        if s.latency > 0:
-            await asyncio.sleep(s.latency)
-        if fault == "429":
-            state.stats["429"] += 1
-            return error(429, "rate limited", {"retry-after": f"{s.retry_after:g}"})
-        if fault == "500":
-            state.stats["500"] += 1
-            return error(500, "internal error")
-        if fault == "timeout":
-            state.stats["timeout"] += 1
-            await asyncio.sleep(s.timeout_sleep)
-            return error(504, "too late")
-        if fault == "echo":
-            encodings = s.echo_encodings or ECHO_ENCODINGS
-            encoding = encodings[state.stats["echo"] % len(encodings)]
-            status = 500 if state.stats["echo"] % 2 else 401
-            state.stats["echo"] += 1
-            state.stats[f"echo_{encoding}"] += 1
-            key = request.headers.get("api-key") or request.headers.get("authorization", "")
-            body = echo_body(key.removeprefix("Bearer "), encoding)
-            return Response(body, status_code=status, media_type="application/json")
-        if fault == "garbage":
-            state.stats["garbage"] += 1
-            broken = (
-                '{"id": "x", "choices": [{"message": {"content": "cut'
-                if state.stats["garbage"] % 2
-                else '{"id": "x", "object": "chat.completion", "choices": []}'
-            )
-            return Response(broken, media_type="application/json")
-        state.stats["ok"] += 1
-        text = answer_text(body) if s.answer is None else s.answer
-        prompt_words = len(json.dumps(body.get("messages") or body.get("prompt") or "").split())
-        usage = {
-            "prompt_tokens": prompt_words,
-            "completion_tokens": len(text.split()),
-            "total_tokens": prompt_words + len(text.split()),
-        }
-        if request.url.path.endswith("/chat/completions"):
-            choice: dict[str, Any] = {
-                "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
-            }
-            kind = "chat.completion"
-        else:
-            choice = {"index": 0, "text": text, "finish_reason": "stop"}
-            kind = "text_completion"
-        return JSONResponse(
-            {
-                "id": f"fault-{state.stats['requests']}",
-                "object": kind,
-                "created": 0,
-                "model": body.get("model", s.model),
-                "choices": [choice],
-                "usage": usage,
-            }
-        )
 
     async def models(request: Request) -> Response:
         return JSONResponse({"object": "list", "data": [{"id": state.settings.model}]})
@@ -227,20 +136,150 @@ def create_app(settings: FaultSettings) -> Any:
         names = {f.name for f in fields(FaultSettings)}
         unknown = set(update) - names
         if unknown:
-            return error(400, f"unknown settings {sorted(unknown)}; known: {sorted(names)}")
+            return _error(400, f"unknown settings {sorted(unknown)}; known: {sorted(names)}")
         for name, value in update.items():
             setattr(state.settings, name, value)
         return JSONResponse(asdict(state.settings))
 
-    return Starlette(
-        routes=[
-            Route("/v1/chat/completions", generate, methods=["POST"]),
-            Route("/v1/completions", generate, methods=["POST"]),
-            Route("/v1/models", models, methods=["GET"]),
-            Route("/stats", stats, methods=["GET"]),
-            Route("/reset", reset, methods=["POST"]),
-            Route("/control", control, methods=["POST"]),
-        ]
+    return [
+        Route("/v1/chat/completions", generate, methods=["POST"]),
+        Route("/v1/completions", generate, methods=["POST"]),
+        Route("/v1/models", models, methods=["GET"]),
+        Route("/stats", stats, methods=["GET"]),
+        Route("/reset", reset, methods=["POST"]),
+        Route("/control", control, methods=["POST"]),
+    ]
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    from starlette.responses import JSONResponse
+
+    body = {"error": {"message": message, "type": "fault_injected", "code": status}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _schema_rejection(settings: FaultSettings, body: dict[str, Any]) -> Response | None:
+    """The API's 400 for a strict response_format schema it would refuse."""
+    from starlette.responses import JSONResponse
+
+    if settings.strict_schema == "off":
+        return None
+    rules = cast(StrictRules, settings.strict_schema)
+    message = strict_schema_error(
+        body.get("response_format"), rules, frozenset(settings.refuse_keywords)
+    )
+    if message is None:
+        return None
+    detail = {
+        "message": message,
+        "type": "invalid_request_error",
+        "param": "response_format",
+        "code": None,
+    }
+    return JSONResponse({"error": detail}, status_code=400)
+
+
+async def _answer(state: FaultState, request: Request) -> Response:
+    """One attempt: checked (key, JSON, schema), delayed, then a fault or a completion."""
+    s = state.settings
+    state.stats["requests"] += 1
+    auth = request.headers.get("authorization", "")
+    if s.require_key is not None and auth != f"Bearer {s.require_key}":
+        state.stats["401"] += 1
+        detail = f" (got {auth!r})" if s.echo_auth_in_errors else ""
+        return _error(401, f"Incorrect API key provided{detail}")
+    try:
+        body = await request.json()
+    except json.JSONDecodeError:
+        return _error(400, "request body is not JSON")
+    rejection = _schema_rejection(s, body)
+    if rejection is not None:
+        state.stats["schema_rejected"] += 1
+        return rejection
+    fault = state.decide(body)
+    if s.latency > 0:
+        await asyncio.sleep(s.latency)
+    if fault is not None:
+        faulty = await _fault_response(state, fault, request)
+        if faulty is not None:
+            return faulty
+    state.stats["ok"] += 1
+    return _completion(state, request, body)
+
+
+async def _fault_response(state: FaultState, fault: str, request: Request) -> Response | None:
+    """The failed answer for a fault kind; None for a kind it does not know (answered)."""
+    from starlette.responses import Response
+
+    s = state.settings
+    if fault == "429":
+        state.stats["429"] += 1
+        return _error(429, "rate limited", {"retry-after": f"{s.retry_after:g}"})
+    if fault == "500":
+        state.stats["500"] += 1
+        return _error(500, "internal error")
+    if fault == "timeout":
+        state.stats["timeout"] += 1
+        await asyncio.sleep(s.timeout_sleep)
+        return _error(504, "too late")
+    if fault == "echo":
+        return _echo_response(state, request)
+    if fault == "garbage":
+        state.stats["garbage"] += 1
+        broken = (
+            '{"id": "x", "choices": [{"message": {"content": "cut'
+            if state.stats["garbage"] % 2
+            else '{"id": "x", "object": "chat.completion", "choices": []}'
+        )
+        return Response(broken, media_type="application/json")
+    return None
+
+
+def _echo_response(state: FaultState, request: Request) -> Response:
+    """401 or 500, alternately, quoting the request's API key in the next encoding."""
+    from starlette.responses import Response
+
+    encodings = state.settings.echo_encodings or ECHO_ENCODINGS
+    encoding = encodings[state.stats["echo"] % len(encodings)]
+    status = 500 if state.stats["echo"] % 2 else 401
+    state.stats["echo"] += 1
+    state.stats[f"echo_{encoding}"] += 1
+    key = request.headers.get("api-key") or request.headers.get("authorization", "")
+    body = echo_body(key.removeprefix("Bearer "), encoding)
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def _completion(state: FaultState, request: Request, body: dict[str, Any]) -> Response:
+    """The deterministic (or scripted) answer, shaped as chat or text completion."""
+    from starlette.responses import JSONResponse
+
+    s = state.settings
+    text = answer_text(body) if s.answer is None else s.answer
+    prompt_words = len(json.dumps(body.get("messages") or body.get("prompt") or "").split())
+    usage = {
+        "prompt_tokens": prompt_words,
+        "completion_tokens": len(text.split()),
+        "total_tokens": prompt_words + len(text.split()),
+    }
+    if request.url.path.endswith("/chat/completions"):
+        choice: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": text},
+            "finish_reason": "stop",
+        }
+        kind = "chat.completion"
+    else:
+        choice = {"index": 0, "text": text, "finish_reason": "stop"}
+        kind = "text_completion"
+    return JSONResponse(
+        {
+            "id": f"fault-{state.stats['requests']}",
+            "object": kind,
+            "created": 0,
+            "model": body.get("model", s.model),
+            "choices": [choice],
+            "usage": usage,
+        }
     )
 
 
