@@ -293,32 +293,15 @@ def label_language(text: str, hint: str | None = None) -> LanguageLabel:
     native_words = [w for w in words if _word_script(w) == script]
     native_text = " ".join(native_words) if len(native_scripts) > 1 or latin_share > 0 else text
     language, confidence = _native_language(native_text, native_words, script, hint)
-    matrix, embedded, romanized = language, [], False
-    for other_script in native_scripts[1:]:  # e.g. a Bengali-script name in a Hindi question
-        other_words = [w for w in words if _word_script(w) == other_script]
-        other, _ = _native_language(" ".join(other_words), other_words, other_script, hint)
-        if other not in (language, UNDETERMINED):
-            embedded.append(other)
+    matrix, romanized = language, False
+    embedded = _other_script_languages(words, native_scripts[1:], language, hint)
     if latin_share < _MIN_MIXED_SCRIPT_SHARE:
         confidence *= counts[script] / total
     else:
-        latin_words = [w for w in words if _word_script(w) == "Latin"]
-        # Names, acronyms, Roman numerals and formulas ("NaHCO3") are no language: the Latin
-        # part counts only when it holds words from our lexicons.
-        function_hits, all_hits = _latin_hits(latin_words)
-        if any(all_hits.values()):
-            latin = _latin_label(" ".join(latin_words), latin_words, hint)
-            if function_hits.get(latin.language, 0) >= len(native_words):
-                # The Latin part supplies the grammar. Native words in a script that language
-                # is written in are script-mixing ("mujhe ऑपरेशन ke baad"), not another language.
-                same_script = (
-                    latin.language in LANGUAGES and script in LANGUAGES[latin.language].scripts
-                )
-                if not same_script:
-                    embedded.insert(0, language)
-                matrix, confidence, romanized = latin.language, latin.confidence, latin.romanized
-            elif latin.language != language:
-                embedded.append(latin.language)
+        grammar, mixed_in = _latin_part(words, native_words, script, language, hint)
+        embedded += mixed_in
+        if grammar is not None:
+            matrix, confidence, romanized = grammar.language, grammar.confidence, grammar.romanized
     dominant = max(counts, key=lambda s: counts[s])
     embedded_languages = sorted(set(embedded) - {matrix})
     return LanguageLabel(
@@ -330,6 +313,42 @@ def label_language(text: str, hint: str | None = None) -> LanguageLabel:
         embedded_languages=embedded_languages,
         confidence=round(min(1.0, confidence), 4),
     )
+
+
+def _other_script_languages(
+    words: list[str], scripts: list[str], language: str, hint: str | None
+) -> list[str]:
+    """Languages other than `language` in the text's further native scripts (e.g. a
+    Bengali-script name in a Hindi question)."""
+    embedded = []
+    for other_script in scripts:
+        other_words = [w for w in words if _word_script(w) == other_script]
+        other, _ = _native_language(" ".join(other_words), other_words, other_script, hint)
+        if other not in (language, UNDETERMINED):
+            embedded.append(other)
+    return embedded
+
+
+def _latin_part(
+    words: list[str], native_words: list[str], script: str, language: str, hint: str | None
+) -> tuple[LanguageLabel | None, list[str]]:
+    """The Latin words of a native-script text: their label where they supply the grammar
+    (else None), and the languages they add as embedded."""
+    latin_words = [w for w in words if _word_script(w) == "Latin"]
+    # Names, acronyms, Roman numerals and formulas ("NaHCO3") are no language: the Latin
+    # part counts only when it holds words from our lexicons.
+    function_hits, all_hits = _latin_hits(latin_words)
+    if not any(all_hits.values()):
+        return None, []
+    latin = _latin_label(" ".join(latin_words), latin_words, hint)
+    if function_hits.get(latin.language, 0) >= len(native_words):
+        # The Latin part supplies the grammar. Native words in a script that language
+        # is written in are script-mixing ("mujhe ऑपरेशन ke baad"), not another language.
+        same_script = latin.language in LANGUAGES and script in LANGUAGES[latin.language].scripts
+        return latin, [] if same_script else [language]
+    if latin.language != language:
+        return None, [latin.language]
+    return None, []
 
 
 def label_languages(texts: Iterable[str], hint: str | None = None) -> list[LanguageLabel]:
