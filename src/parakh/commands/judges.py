@@ -256,26 +256,9 @@ def render(table: dict[str, Any]) -> str:
     ]
     entries: list[tuple[float | None, str]] = []
     for r in table["rows"]:
-        ranking = r["ranking"]
-        ranked = "–"
-        if ranking and ranking["kendall_tau"] is not None:
-            tau = _num(ranking["kendall_tau"], ranking["intervals"].get("kendall_tau"), 2)
-            ranked = f"{tau} ({ranking['n_models']} models)"
-        beats = {True: "yes", False: "no", None: "–"}[r["beats_length"]]
-        pa = r["percent_agreement"]
-        entries.append((r["spearman"], (
-            f"| {r['judge']} | {r['metric']} | {r['source']} | {r['n_pairs']} "
-            f"| {_num(r['spearman'], r['intervals'].get('spearman'))} "
-            f"| {_num(r['kendall_tau'], r['intervals'].get('kendall_tau'))} "
-            f"| {'–' if pa is None else f'{pa:.1f}%'} | {_num(r['cohen_kappa_linear'])} "
-            f"| {_num(r['krippendorff_alpha_ordinal'])} | {ranked} | {beats} |"
-        )))  # fmt: skip
+        entries.append((r["spearman"], _judge_line(r)))
     for b in table["baselines"]:
-        entries.append((b["spearman"], (
-            f"| **{LENGTH}** | characters | {b['key']} | {b['n_pairs']} "
-            f"| {_num(b['spearman'], b['intervals'].get('spearman'))} "
-            f"| {_num(b['kendall_tau'], b['intervals'].get('kendall_tau'))} | – | – | – | – | – |"
-        )))  # fmt: skip
+        entries.append((b["spearman"], _baseline_line(b)))
     # judges and baselines in one order, so a baseline sits among the judges it separates
     entries.sort(key=lambda e: (e[0] is None, -(e[0] or 0.0)))
     lines += [text for _, text in entries]
@@ -294,6 +277,33 @@ def render(table: dict[str, Any]) -> str:
             "without reference answers; the judge's summary counts its errors).",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _judge_line(r: dict[str, Any]) -> str:
+    """A (judge, metric) row of the table."""
+    ranking = r["ranking"]
+    ranked = "–"
+    if ranking and ranking["kendall_tau"] is not None:
+        tau = _num(ranking["kendall_tau"], ranking["intervals"].get("kendall_tau"), 2)
+        ranked = f"{tau} ({ranking['n_models']} models)"
+    beats = {True: "yes", False: "no", None: "–"}[r["beats_length"]]
+    pa = r["percent_agreement"]
+    return (
+        f"| {r['judge']} | {r['metric']} | {r['source']} | {r['n_pairs']} "
+        f"| {_num(r['spearman'], r['intervals'].get('spearman'))} "
+        f"| {_num(r['kendall_tau'], r['intervals'].get('kendall_tau'))} "
+        f"| {'–' if pa is None else f'{pa:.1f}%'} | {_num(r['cohen_kappa_linear'])} "
+        f"| {_num(r['krippendorff_alpha_ordinal'])} | {ranked} | {beats} |"
+    )
+
+
+def _baseline_line(b: dict[str, Any]) -> str:
+    """The answer-length baseline's row: Spearman and Kendall only."""
+    return (
+        f"| **{LENGTH}** | characters | {b['key']} | {b['n_pairs']} "
+        f"| {_num(b['spearman'], b['intervals'].get('spearman'))} "
+        f"| {_num(b['kendall_tau'], b['intervals'].get('kendall_tau'))} | – | – | – | – | – |"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
