@@ -240,30 +240,7 @@ def judge_human_agreement(
             ranks_only = not _on_judge_scale(by_metric[metric], scale_max)
         elif mapping is None:
             _check_same_scale(metric, by_metric[metric], scale_max)
-        pairs = AgreementPairs()
-        unpaired: Counter[str] = Counter()
-        for g in by_metric[metric]:
-            row = judged.get((g.question_id, g.model, metric))
-            if row is None:
-                unpaired["no judge row"] += 1
-                continue
-            if row.status != "ok" or row.score is None:
-                unpaired[f"judge {row.status}"] += 1
-                continue
-            judge_score, human_score = row.score, g.score
-            try:
-                if mapping is not None and mapping.applies_to == "human":
-                    human_score = mapping.apply(human_score)
-                elif mapping is not None:
-                    judge_score = mapping.apply(judge_score)
-            except ValueError as e:
-                raise ConfigError(f"aggregate.agreement.mappings.{metric}: {e}") from e
-            pairs.judge.append(judge_score)
-            pairs.human.append(human_score)
-            pairs.items.append((g.question_id, g.model))
-            pairs.raters.append(g.rater or "human")
-            pairs.languages.append(g.language or row.language)
-            pairs.systems.append(system_of(g.model) if system_of else g.model)
+        pairs, unpaired = _paired(by_metric[metric], judged, metric, mapping, system_of)
         labels = mapping.target_labels if mapping is not None else None
         seeded = (source, metric)
 
@@ -283,24 +260,72 @@ def judge_human_agreement(
         )
         if answer_lengths is not None:
             result.length_baseline = _length_baseline(pairs, answer_lengths, settings, seeded)
-        for language in sorted(set(pairs.languages)):
-            keep = [la == language for la in pairs.languages]
-            result.by_language[language] = agreement_stats(
-                pairs.subset(keep),
-                labels,
-                ranks_only=ranks_only,
-                bootstrap=Bootstrap.of(settings, *seeded, "language", language),
-            )
-        for system in sorted(set(pairs.systems)):
-            keep = [s == system for s in pairs.systems]
-            result.by_model[system] = agreement_stats(
-                pairs.subset(keep),
-                labels,
-                ranks_only=ranks_only,
-                bootstrap=Bootstrap.of(settings, *seeded, "model", system),
-            )
+        _add_breakdowns(result, pairs, labels, ranks_only, settings, seeded)
         results.append(result)
     return results
+
+
+def _paired(
+    grades: list[HumanGrade],
+    judged: Mapping[tuple[str, str, str], Judgment],
+    metric: str,
+    mapping: ScaleMapping | None,
+    system_of: Callable[[str], str] | None,
+) -> tuple[AgreementPairs, Counter[str]]:
+    """A metric's human grades paired with the judge rows of the same answers (mapped onto
+    one scale), and why the others found no pair."""
+    pairs = AgreementPairs()
+    unpaired: Counter[str] = Counter()
+    for g in grades:
+        row = judged.get((g.question_id, g.model, metric))
+        if row is None:
+            unpaired["no judge row"] += 1
+            continue
+        if row.status != "ok" or row.score is None:
+            unpaired[f"judge {row.status}"] += 1
+            continue
+        judge_score, human_score = row.score, g.score
+        try:
+            if mapping is not None and mapping.applies_to == "human":
+                human_score = mapping.apply(human_score)
+            elif mapping is not None:
+                judge_score = mapping.apply(judge_score)
+        except ValueError as e:
+            raise ConfigError(f"aggregate.agreement.mappings.{metric}: {e}") from e
+        pairs.judge.append(judge_score)
+        pairs.human.append(human_score)
+        pairs.items.append((g.question_id, g.model))
+        pairs.raters.append(g.rater or "human")
+        pairs.languages.append(g.language or row.language)
+        pairs.systems.append(system_of(g.model) if system_of else g.model)
+    return pairs, unpaired
+
+
+def _add_breakdowns(
+    result: MetricAgreement,
+    pairs: AgreementPairs,
+    labels: list[float] | None,
+    ranks_only: bool,
+    settings: Settings | None,
+    seeded: tuple[str, str],
+) -> None:
+    """Fill `result`'s agreement by language and by model (system), each seeded by its key."""
+    for language in sorted(set(pairs.languages)):
+        keep = [la == language for la in pairs.languages]
+        result.by_language[language] = agreement_stats(
+            pairs.subset(keep),
+            labels,
+            ranks_only=ranks_only,
+            bootstrap=Bootstrap.of(settings, *seeded, "language", language),
+        )
+    for system in sorted(set(pairs.systems)):
+        keep = [s == system for s in pairs.systems]
+        result.by_model[system] = agreement_stats(
+            pairs.subset(keep),
+            labels,
+            ranks_only=ranks_only,
+            bootstrap=Bootstrap.of(settings, *seeded, "model", system),
+        )
 
 
 def _length_baseline(
