@@ -117,29 +117,36 @@ def check_grades_file(
                 line=line,
                 field="score",
             )
-        mapping = mappings.get(grade.metric)
-        judge_max = scale_max[grade.metric]
-        if mapping is None:
-            on_judge_scale = (0.0 if low is None else low, judge_max if high is None else high) == (
-                0.0,
-                judge_max,
-            ) and 0.0 <= grade.score <= judge_max
-            if not on_judge_scale:
-                raise InputError(
-                    path,
-                    f"'{grade.metric}' has no declared mapping and this grade is not on the "
-                    f"judge's 0..{judge_max:g} scale: declare one in "
-                    f"aggregate.agreement.mappings.{grade.metric}",
-                    line=line,
-                    field="metric",
-                )
-        elif mapping.applies_to == "human":
-            try:
-                mapping.apply(grade.score)
-            except ValueError as e:
-                raise InputError(
-                    path,
-                    f"aggregate.agreement.mappings.{grade.metric}: {e}",
-                    line=line,
-                    field="score",
-                ) from e
+        _check_mapping(path, grade, line, scale_max[grade.metric], mappings.get(grade.metric))
+
+
+def _check_mapping(
+    path: Path, grade: HumanGrade, line: int, judge_max: float, mapping: ScaleMapping | None
+) -> None:
+    """Refuse a grade the judge's scale cannot take: without a mapping it must be on the
+    judge's scale; a mapping of human grades must accept it."""
+    low, high = grade.scale_min, grade.scale_max
+    if mapping is None:
+        on_judge_scale = (0.0 if low is None else low, judge_max if high is None else high) == (
+            0.0,
+            judge_max,
+        ) and 0.0 <= grade.score <= judge_max
+        if not on_judge_scale:
+            raise InputError(
+                path,
+                f"'{grade.metric}' has no declared mapping and this grade is not on the "
+                f"judge's 0..{judge_max:g} scale: declare one in "
+                f"aggregate.agreement.mappings.{grade.metric}",
+                line=line,
+                field="metric",
+            )
+    elif mapping.applies_to == "human":
+        try:
+            mapping.apply(grade.score)
+        except ValueError as e:
+            raise InputError(
+                path,
+                f"aggregate.agreement.mappings.{grade.metric}: {e}",
+                line=line,
+                field="score",
+            ) from e
