@@ -150,19 +150,7 @@ def fault_drill(
     """A run against a server failing `fail_rate` of attempts (429/500/timeout/garbage, mixed),
     with a small retry budget so that some items end as error rows; then a re-run as the stage
     does it (a fresh progress file, the same cache) with the default retry budget."""
-    args = [
-        "parakh.testing.fault_server",
-        "--latency",
-        str(latency_s),
-        "--fail-rate",
-        str(fail_rate),
-        "--retry-after",
-        "0.05",
-        "--timeout-sleep",
-        "3",
-        "--seed",
-        str(seed),
-    ]
+    args = _fault_server_args(latency_s, fail_rate, seed)
     common = {"concurrency": concurrency, "timeout_s": 0.5, "backoff_s": 0.05, "max_backoff_s": 1.0}
     requests = drill_requests(n)
     with tempfile.TemporaryDirectory(dir=workdir) as tmp, start_python_server(args) as server:
@@ -182,40 +170,80 @@ def fault_drill(
         )
         rerun_wall = time.perf_counter() - start
         cache.close()
+    return {
+        "requests": n,
+        "fail_rate_per_attempt": fail_rate,
+        "faults": ["429", "500", "timeout", "garbage"],
+        "first_run": _first_run_report(
+            first, requests, first_max_retries, errors, first_stats, first_wall
+        ),
+        "rerun": _rerun_report(second, rerun_backend, rerun_max_retries, errors, rerun_wall),
+    }
+
+
+def _fault_server_args(latency_s: float, fail_rate: float, seed: int) -> list[str]:
+    """The fault server's command line for a drill (short Retry-After and timeout stall)."""
+    return [
+        "parakh.testing.fault_server",
+        "--latency",
+        str(latency_s),
+        "--fail-rate",
+        str(fail_rate),
+        "--retry-after",
+        "0.05",
+        "--timeout-sleep",
+        "3",
+        "--seed",
+        str(seed),
+    ]
+
+
+def _first_run_report(
+    first: dict[str, dict[str, Any]],
+    requests: list[ChatRequest],
+    max_retries: int,
+    errors: list[str],
+    stats: dict[str, Any],
+    wall_s: float,
+) -> dict[str, Any]:
+    """The first run's numbers: every item accounted for, as an ok row or an explicit error."""
+    n = len(requests)
     explicit = all(
         (r["status"] == "ok" and r["response"] is not None)
         or (r["status"] == "error" and bool(r["error"]))
         for r in first.values()
     )
     return {
-        "requests": n,
-        "fail_rate_per_attempt": fail_rate,
-        "faults": ["429", "500", "timeout", "garbage"],
-        "first_run": {
-            "max_retries": first_max_retries,
-            "rows_out": len(first),
-            "count_in_equals_count_out": len(first) == n
-            and set(first) == {r.key for r in requests},
-            "every_row_ok_or_explicit_error": explicit,
-            "ok": n - len(errors),
-            "errors": len(errors),
-            "errors_by_kind": dict(Counter(_error_kind(first[k]["error"]) for k in errors)),
-            "server_attempts": first_stats.get("requests", 0),
-            "server_faults": {
-                k: first_stats.get(k, 0) for k in ("429", "500", "timeout", "garbage")
-            },
-            "wall_s": round(first_wall, 3),
-        },
-        "rerun": {
-            "max_retries": rerun_max_retries,
-            "rows_out": len(second),
-            "backend_items": len(rerun_backend.asked),
-            "asked_only_previous_errors": sorted(rerun_backend.asked) == sorted(errors),
-            "http_attempts": rerun_backend.calls,
-            "errors_left": sum(r["status"] == "error" for r in second.values()),
-            "previous_errors_now_ok": sum(second[k]["status"] == "ok" for k in errors),
-            "wall_s": round(rerun_wall, 3),
-        },
+        "max_retries": max_retries,
+        "rows_out": len(first),
+        "count_in_equals_count_out": len(first) == n and set(first) == {r.key for r in requests},
+        "every_row_ok_or_explicit_error": explicit,
+        "ok": n - len(errors),
+        "errors": len(errors),
+        "errors_by_kind": dict(Counter(_error_kind(first[k]["error"]) for k in errors)),
+        "server_attempts": stats.get("requests", 0),
+        "server_faults": {k: stats.get(k, 0) for k in ("429", "500", "timeout", "garbage")},
+        "wall_s": round(wall_s, 3),
+    }
+
+
+def _rerun_report(
+    second: dict[str, dict[str, Any]],
+    backend: CountingBackend,
+    max_retries: int,
+    errors: list[str],
+    wall_s: float,
+) -> dict[str, Any]:
+    """The re-run's numbers: it asked the backend for the first run's errors only."""
+    return {
+        "max_retries": max_retries,
+        "rows_out": len(second),
+        "backend_items": len(backend.asked),
+        "asked_only_previous_errors": sorted(backend.asked) == sorted(errors),
+        "http_attempts": backend.calls,
+        "errors_left": sum(r["status"] == "error" for r in second.values()),
+        "previous_errors_now_ok": sum(second[k]["status"] == "ok" for k in errors),
+        "wall_s": round(wall_s, 3),
     }
 
 
