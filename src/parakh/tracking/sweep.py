@@ -69,6 +69,55 @@ def build_sweep(
 ) -> SweepLog:
     """The parent and child runs of this aggregate; `scratch` holds the config artifact."""
     document = result.document()
+    common = _common_tags(cfg, result, commit)
+    params = sweep_settings(cfg, layout, inputs.models)
+    dataset = dataset_ref(cfg, layout, inputs.questions)
+    config_path = scratch / CONFIG_FILE
+    write_json(config_path, inputs_config(cfg, inputs.models))
+    input_files, artifacts = _parent_files(cfg, inputs, layout, files, config_path)
+    parent = _parent_run(cfg, inputs, common, params, document, input_files, artifacts, dataset)
+    answers: dict[str, list[JudgedAnswer]] = {}
+    judges: dict[str, str] = {}
+    children = {}
+    for system, (model, translator) in result.board.systems.items():
+        data = _model_data(inputs, model)
+        tags = {
+            **common,
+            "model": system,
+            "base_model": model,
+            "translator": translator or cfg.translator.name,
+            **_data_hash_tags(data),
+        }
+        model_params = model_settings(cfg, layout, params, model)
+        judges[system] = judge_model_name(model_params)
+        answers[system] = judged_answers(
+            inputs,
+            system,
+            model,
+            generations=layout.generations(model),
+            retrieval=layout.retrieval if cfg.tracking.genai else None,
+        )
+        children[system] = _model_run(
+            cfg,
+            document,
+            result.primary,
+            system,
+            tags,
+            model_params,
+            data,
+            answers[system],
+            dataset,
+        )
+    genai = (
+        _genai_log(cfg, inputs, dataset, answers, judges, params) if cfg.tracking.genai else None
+    )
+    return SweepLog(
+        experiment=cfg.tracking.experiment, parent=parent, children=children, genai=genai
+    )
+
+
+def _common_tags(cfg: ParakhConfig, result: AggregateResult, commit: str) -> dict[str, str]:
+    """The tags every run of the sweep carries: the configuration's names and the commit."""
     common = {
         "dataset": cfg.dataset.name,
         "judge": cfg.judge.name,
@@ -80,10 +129,38 @@ def build_sweep(
     }
     if result.partial is not None:  # filterable: tags.partial_run, on the parent and each model
         common["partial_run"] = result.partial.coverage.rows_text
-    params = sweep_settings(cfg, layout, inputs.models)
-    dataset = dataset_ref(cfg, layout, inputs.questions)
-    config_path = scratch / CONFIG_FILE
-    write_json(config_path, inputs_config(cfg, inputs.models))
+    return common
+
+
+def _parent_run(
+    cfg: ParakhConfig,
+    inputs: AggregateInputs,
+    common: dict[str, str],
+    params: dict[str, Any],
+    document: dict[str, Any],
+    input_files: list[Path],
+    artifacts: list[tuple[Path, str]],
+    dataset: DatasetRef | None,
+) -> RunLog:
+    """The sweep's parent run: every model's settings, the paired and agreement metrics."""
+    return RunLog(
+        name=f"{cfg.dataset.name}/{cfg.judge.name}",
+        tags={**common, "models": ",".join(inputs.models), **dvc_hash_tags(input_files)},
+        params={**params, "models": ",".join(inputs.models)},
+        metrics=sweep_metrics(document["paired"], document["agreement"]),
+        artifacts=artifacts,
+        dataset=dataset,
+    )
+
+
+def _parent_files(
+    cfg: ParakhConfig,
+    inputs: AggregateInputs,
+    layout: Layout,
+    files: ReportFiles,
+    config_path: Path,
+) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The parent run's input files (hashed into tags) and its artifacts with their folders."""
     # Answers are inputs only where curated human grades pair with judge rows through them.
     pairs_by_answer = "human_judgments" in inputs.paths
     input_files = [
@@ -100,75 +177,67 @@ def build_sweep(
     for path in output_paths(files, cfg):
         folder = "report/plots" if path.parent == files.plots else "report"
         artifacts.append((path, folder))
-    parent = RunLog(
-        name=f"{cfg.dataset.name}/{cfg.judge.name}",
-        tags={**common, "models": ",".join(inputs.models), **dvc_hash_tags(input_files)},
-        params={**params, "models": ",".join(inputs.models)},
-        metrics=sweep_metrics(document["paired"], document["agreement"]),
-        artifacts=artifacts,
-        dataset=dataset,
-    )
-    answers: dict[str, list[JudgedAnswer]] = {}
-    judges: dict[str, str] = {}
-    children = {}
-    for system, (model, translator) in result.board.systems.items():
-        data = {
-            name: path
-            for name, path in (
-                ("judgments", inputs.paths.get(f"judgments.{model}")),
-                ("generations", inputs.paths.get(f"generations.{model}")),
-                ("questions", inputs.paths.get("questions")),
-            )
-            if path is not None
-        }
-        tags = {
-            **common,
-            "model": system,
-            "base_model": model,
-            "translator": translator or cfg.translator.name,
-            **{f"data.{name}_sha256": sha256_path(p) for name, p in data.items()},
-            **dvc_hash_tags(list(data.values())),
-        }
-        model_params = model_settings(cfg, layout, params, model)
-        judges[system] = judge_model_name(model_params)
-        answers[system] = judged_answers(
-            inputs,
-            system,
-            model,
-            generations=layout.generations(model),
-            retrieval=layout.retrieval if cfg.tracking.genai else None,
+    return input_files, artifacts
+
+
+def _model_data(inputs: AggregateInputs, model: str) -> dict[str, Path]:
+    """A model's sample files that exist among the inputs: judgments, generations, questions."""
+    return {
+        name: path
+        for name, path in (
+            ("judgments", inputs.paths.get(f"judgments.{model}")),
+            ("generations", inputs.paths.get(f"generations.{model}")),
+            ("questions", inputs.paths.get("questions")),
         )
-        languages = {
-            language: RunLog(
-                name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}/{language}",
-                tags={**tags, "language": language},
-                params=model_params,
-                metrics=language_run_metrics(
-                    document["cells"], document["ranks"], system, language, result.primary
-                ),
-                tables={SAMPLES_TABLE: samples_table(answers[system], language)},
-                dataset=dataset,
-            )
-            for language in languages_of(document["cells"], system)
-        }
-        children[system] = RunLog(
-            name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}",
-            tags=tags,
+        if path is not None
+    }
+
+
+def _data_hash_tags(data: dict[str, Path]) -> dict[str, str]:
+    """A model's sample files by content: their sha256, and their md5 as DVC records it."""
+    return {
+        **{f"data.{name}_sha256": sha256_path(p) for name, p in data.items()},
+        **dvc_hash_tags(list(data.values())),
+    }
+
+
+def _model_run(
+    cfg: ParakhConfig,
+    document: dict[str, Any],
+    primary: str,
+    system: str,
+    tags: dict[str, str],
+    model_params: dict[str, Any],
+    data: dict[str, Path],
+    answers: list[JudgedAnswer],
+    dataset: DatasetRef | None,
+) -> RunLog:
+    """A system's child run, with one grandchild run per language (and `all`)."""
+    languages = {
+        language: RunLog(
+            name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}/{language}",
+            tags={**tags, "language": language},
             params=model_params,
-            metrics=model_run_metrics(document["cells"], system),
-            artifacts=[(data[k], "samples") for k in ("judgments", "generations") if k in data],
-            tables={
-                CELLS_TABLE: cells_table(document["cells"], system),
-                RANKS_TABLE: ranks_table(document["ranks"], system),
-            },
+            metrics=language_run_metrics(
+                document["cells"], document["ranks"], system, language, primary
+            ),
+            tables={SAMPLES_TABLE: samples_table(answers, language)},
             dataset=dataset,
-            children=languages,
         )
-    genai = (
-        _genai_log(cfg, inputs, dataset, answers, judges, params) if cfg.tracking.genai else None
-    )
-    return SweepLog(
-        experiment=cfg.tracking.experiment, parent=parent, children=children, genai=genai
+        for language in languages_of(document["cells"], system)
+    }
+    return RunLog(
+        name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}",
+        tags=tags,
+        params=model_params,
+        metrics=model_run_metrics(document["cells"], system),
+        artifacts=[(data[k], "samples") for k in ("judgments", "generations") if k in data],
+        tables={
+            CELLS_TABLE: cells_table(document["cells"], system),
+            RANKS_TABLE: ranks_table(document["ranks"], system),
+        },
+        dataset=dataset,
+        children=languages,
     )
 
 
