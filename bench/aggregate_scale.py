@@ -9,8 +9,9 @@ questions x 8 metrics (the smoke judge's 4 rubrics and 4 reference metrics, 1.92
 (the same files on every run, each generation with a full-length prompt, a few error, invalid
 and skipped rows), then `python -m parakh.stages.aggregate` runs on it in a child process with
 MLflow off (`tracking.enabled=false`; `--mlflow` logs to a scratch sqlite store instead). The
-child's wall time and peak RSS (os.wait4) go to bench/results/aggregate_scale.json, one entry
-per shape, with the machine's load average at the start, since the machine is shared.
+child's wall time, CPU time and peak RSS (os.wait4) go to bench/results/aggregate_scale.json,
+one entry per shape and label (before/after), with the machine's load average at the start:
+the machine is shared, and CPU time is the figure a busy machine distorts least.
 `--write-only` writes the projects and stops (for byte comparisons of the reports they give).
 """
 
@@ -216,6 +217,7 @@ def run_aggregate(root: Path, shape: Shape, *, mlflow: bool) -> dict[str, Any]:
         "metrics": len(shape.metrics),
         "judge_rows": shape.judge_rows,
         "wall_s": round(wall, 1),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
         "peak_rss_mb": round(usage.ru_maxrss / 1024),
         "mlflow": mlflow,
         "load_average_at_start": round(load, 2),
