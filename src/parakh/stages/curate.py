@@ -220,12 +220,6 @@ def main_task(cfg: ParakhConfig) -> None:
     )
 
 
-main = hydra_entry(main_task)
-
-if __name__ == "__main__":
-    main()
-
-
 def log_curation(
     report: dict[str, Any], params: dict[str, Any], report_path: Path, uri: str
 ) -> str:
@@ -244,3 +238,10 @@ def log_curation(
         artifacts=((report_path, None),),
     )
     return log_stage_run(uri, run)
+
+
+main = hydra_entry(main_task)
+
+if __name__ == "__main__":
+    main()
+
