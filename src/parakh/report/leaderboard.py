@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from tqdm import tqdm
 
 from parakh.errors import InputError
 from parakh.hashing import sha256_obj
@@ -242,8 +243,10 @@ def build_leaderboard(
     domains: Mapping[str, str | None] | None = None,
     settings: Settings | None = None,
     specs: Mapping[str, MetricSpec] | None = None,
+    progress: bool = False,
 ) -> Leaderboard:
-    """Every cell of every slice, the weighted aggregate, rank intervals and paired tests.
+    """Every cell of every slice, the weighted aggregate, rank intervals and paired tests;
+    `progress`: a bar on stderr over the bootstrap (by model) and the tests (by metric).
 
     `rows` are `Judgment` objects or their columns (`AggregateInputs.columns`). `domains`
     maps question ids to their domain (from the questions file); rows whose question has none
@@ -269,58 +272,97 @@ def build_leaderboard(
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     known: dict[int, tuple[float | None, float | None]] = {}  # intervals by seed
-    for system in board.models:
-        for metric in metrics:
-            for key in slices:
-                table = index.table(system, metric, key)
-                if table is None:
-                    continue
-                scores, counts, questions = table
-                low, high = _interval(scores, settings, system, metric, questions, known)
-                board.cells[(system, metric, *key)] = Cell(
-                    mean=scores.point(),
-                    n=int(scores.counts.sum()),
-                    invalid=counts["invalid"],
-                    errors=counts["error"],
-                    skipped=counts["skipped"],
-                    scale_max=index.scale_max[metric],
-                    scale_min=index.specs[metric].scale_min,
-                    ci_low=low,
-                    ci_high=high,
-                )
+    systems_bar = tqdm(
+        board.models, desc="aggregate: bootstrap intervals", unit="model", disable=not progress
+    )
+    for system in systems_bar:
+        _metric_cells(board, index, system, metrics, slices, known)
     weighted = {m: w for m, w in weights.items() if m in index.metrics}
     if weighted:
         for system in board.models:
-            for key in slices:
-                by_metric = {
-                    m: c for m in weighted if (c := board.cells.get((system, m, *key))) is not None
-                }
-                cell = weighted_cell(by_metric, weighted, index.specs)
-                if cell is None:
-                    continue
-                scores, questions = index.weighted_table(system, weighted, key)
-                cell.ci_low, cell.ci_high = _interval(
-                    scores, settings, system, WEIGHTED, questions, known
-                )
-                board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)
+            _weighted_cells(board, index, system, weighted, slices, known)
         board.metrics = [WEIGHTED, *metrics]
-    for metric in board.metrics:
-        metric_weights = weighted if metric == WEIGHTED else {metric: 1.0}
-        combined = metric == WEIGHTED
-        aligned = index.aligned(board.models, metric_weights, goodness=combined)
-        higher = board.spec(metric).higher_is_better
-        board.ranks[metric] = rank_intervals(
-            aligned,
-            seed=derive_seed(settings.seed, "rank", metric),
-            resamples=settings.resamples,
-            confidence=settings.confidence,
-            higher_is_better=higher,
-        )
-        board.paired += _paired(
-            index, board.models, metric, metric_weights, settings, higher, goodness=combined,
-            scale=settings.weighted_scale if combined else 1.0,
-        )  # fmt: skip
+    metrics_bar = tqdm(
+        board.metrics, desc="aggregate: rank intervals, paired tests", unit="metric",
+        disable=not progress,
+    )  # fmt: skip
+    for metric in metrics_bar:
+        _rank_and_test(board, index, metric, weighted)
     return board
+
+
+def _metric_cells(
+    board: Leaderboard,
+    index: ItemIndex,
+    system: str,
+    metrics: list[str],
+    slices: list[tuple[str, str]],
+    known: dict[int, tuple[float | None, float | None]],
+) -> None:
+    """Every (metric, slice) cell of one model, with its bootstrap interval."""
+    settings = board.settings
+    for metric in metrics:
+        for key in slices:
+            table = index.table(system, metric, key)
+            if table is None:
+                continue
+            scores, counts, questions = table
+            low, high = _interval(scores, settings, system, metric, questions, known)
+            board.cells[(system, metric, *key)] = Cell(
+                mean=scores.point(),
+                n=int(scores.counts.sum()),
+                invalid=counts["invalid"],
+                errors=counts["error"],
+                skipped=counts["skipped"],
+                scale_max=index.scale_max[metric],
+                scale_min=index.specs[metric].scale_min,
+                ci_low=low,
+                ci_high=high,
+            )
+
+
+def _weighted_cells(
+    board: Leaderboard,
+    index: ItemIndex,
+    system: str,
+    weighted: dict[str, float],
+    slices: list[tuple[str, str]],
+    known: dict[int, tuple[float | None, float | None]],
+) -> None:
+    """One model's weighted aggregate in every slice, with its interval."""
+    settings = board.settings
+    for key in slices:
+        by_metric = {
+            m: c for m in weighted if (c := board.cells.get((system, m, *key))) is not None
+        }
+        cell = weighted_cell(by_metric, weighted, index.specs)
+        if cell is None:
+            continue
+        scores, questions = index.weighted_table(system, weighted, key)
+        cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, questions, known)
+        board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)
+
+
+def _rank_and_test(
+    board: Leaderboard, index: ItemIndex, metric: str, weighted: dict[str, float]
+) -> None:
+    """A metric's rank intervals and its paired tests between every two models."""
+    settings = board.settings
+    metric_weights = weighted if metric == WEIGHTED else {metric: 1.0}
+    combined = metric == WEIGHTED
+    aligned = index.aligned(board.models, metric_weights, goodness=combined)
+    higher = board.spec(metric).higher_is_better
+    board.ranks[metric] = rank_intervals(
+        aligned,
+        seed=derive_seed(settings.seed, "rank", metric),
+        resamples=settings.resamples,
+        confidence=settings.confidence,
+        higher_is_better=higher,
+    )
+    board.paired += _paired(
+        index, board.models, metric, metric_weights, settings, higher, goodness=combined,
+        scale=settings.weighted_scale if combined else 1.0,
+    )  # fmt: skip
 
 
 def _paired(

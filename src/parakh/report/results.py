@@ -164,6 +164,7 @@ def compute(
         cfg.aggregate.weights,
         domains=inputs.domains,
         settings=settings_of(cfg),
+        progress=cfg.progress,
     )
     agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
