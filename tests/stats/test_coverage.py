@@ -50,3 +50,23 @@ def test_texts_name_a_few_keys_and_count_the_rest() -> None:
     keys = [(f"q{i}",) for i in range(8)]
     assert some_keys(keys) == "'q0', 'q1', 'q2', 'q3', 'q4' and 3 more"
     assert some_keys(keys[:2]) == "'q0', 'q1'"
+
+
+def test_check_codes_gives_what_check_gives() -> None:
+    """Keys coded as numbers: the same missing, duplicated and unexpected keys, places, order."""
+    import numpy as np
+
+    from parakh.stats.coverage import check_codes
+
+    rng = np.random.default_rng(19)
+    expected = rng.permutation(40)[:30]
+    codes = rng.integers(0, 50, size=60)
+    path = Path("rows.jsonl")
+    old = check(
+        [(str(c),) for c in expected.tolist()],
+        [((str(c),), Where(path, i + 1)) for i, c in enumerate(codes.tolist())],
+    )
+    new = check_codes(expected, codes, lambda c: (str(c),), lambda i: Where(path, i + 1))
+    assert new == old and new.duplicates and new.unexpected and new.missing
+    assert list(new.duplicates) == list(old.duplicates)
+    assert list(new.unexpected) == list(old.unexpected)

@@ -27,7 +27,13 @@ from parakh.layout import DIRECT, Layout, variant_generation_name
 from parakh.paths import project_root
 from parakh.report.columns import JudgeColumns
 from parakh.report.human_grades import CURATED_GRADES
-from parakh.report.judge_rows import JudgeFile, JudgmentFiles, read_judge_file, rows_table
+from parakh.report.judge_rows import (
+    _TYPES,
+    JudgeFile,
+    JudgmentFiles,
+    read_judge_file,
+    rows_table,
+)
 from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment, Question
 
 
@@ -128,9 +134,42 @@ class AggregateInputs:
             self._columns = JudgeColumns.of_table(table)
         return self._columns
 
+    def judge_table(self, model: str, names: Sequence[str]) -> pa.Table:
+        """One model's judge rows as the named columns, in reading order (`judge_table`)."""
+        return judge_table(self.judgments, model, names)
+
     @property
     def domains(self) -> dict[str, str | None]:
         return {q.id: q.domain for q in self.questions}
+
+
+def judge_table(
+    judgments: Mapping[str, list[Judgment]], model: str, names: Sequence[str]
+) -> pa.Table:
+    """One model's judge rows as the named columns (any field but `votes`), plain arrays in
+    reading order: the file's own table when it was read by schema, else built from the rows
+    (a file read row by row, rows made in memory); no rows, an empty table."""
+    if isinstance(judgments, JudgmentFiles) and model in judgments:
+        table = judgments.files[model].table
+        if table is not None:
+            return pa.table([_plain(table.column(n)) for n in names], list(names))
+    rows = held_rows(judgments, model)
+    return pa.table({n: pa.array([getattr(r, n) for r in rows], _TYPES[n]) for n in names})
+
+
+def held_rows(judgments: Mapping[str, list[Judgment]], model: str) -> list[Judgment]:
+    """One model's rows as objects where they are held as objects, else none: a file read by
+    schema has no jury votes (`parakh.report.judge_rows` reads a file with votes row by row)."""
+    if isinstance(judgments, JudgmentFiles):
+        found = judgments.files.get(model)
+        return list(found.rows) if found is not None and found.rows is not None else []
+    return list(judgments.get(model, []))
+
+
+def _plain(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    if pa.types.is_dictionary(column.type):
+        return column.cast(column.type.value_type)
+    return column
 
 
 def read_answers(path: Path) -> list[Generation]:

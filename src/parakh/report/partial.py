@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from parakh.config.schema import ParakhConfig
 from parakh.errors import InputError
 from parakh.metrics.judged import judged_metrics, metric_slot
@@ -23,7 +27,7 @@ from parakh.stats.coverage import (
     Coverage,
     Key,
     Where,
-    check,
+    check_codes,
     duplicates_text,
     key_text,
     some_keys,
@@ -69,21 +73,66 @@ def _judgments_path(inputs: AggregateInputs, model: str) -> Path:
 
 def judge_coverage(cfg: ParakhConfig, inputs: AggregateInputs) -> Coverage:
     """The run's judge rows against its (question, model, metric) keys: the questions file's
-    questions (without one, every question some model has a row of)."""
+    questions (without one, every question some model has a row of). Read from the rows'
+    columns, each key coded as (model, question, metric) numbers (`check_codes`)."""
     metrics = judged_metrics(cfg.judge)
-    question_ids = [q.id for q in inputs.questions] or list(
-        dict.fromkeys(r.question_id for r in inputs.rows)
+    tables = [inputs.judge_table(m, ("question_id", "metric")) for m in inputs.models]
+    ids = pa.chunked_array(
+        [c for t in tables for c in t.column("question_id").chunks], type=pa.string()
     )
-    expected = [(q, m, metric) for m in inputs.models for q in question_ids for metric in metrics]
-    rows: list[tuple[Key, Where]] = []
-    for model in inputs.models:
-        path = _judgments_path(inputs, model)
-        judgments = inputs.judgments.get(model, [])
-        lines = inputs.judgment_lines.get(model) or list(range(1, len(judgments) + 1))
-        for row, line in zip(judgments, lines, strict=True):
-            key = (row.question_id, model, metric_slot(row.metric, metrics))
-            rows.append((key, Where(path, line)))
-    return check(expected, rows)
+    question_ids = list(dict.fromkeys(q.id for q in inputs.questions)) or pc.unique(ids).to_pylist()
+    questions = _vocabulary(question_ids, ids)
+    slots = _vocabulary(
+        list(dict.fromkeys(metrics)),
+        pa.chunked_array([_slots(t.column("metric"), metrics) for t in tables], type=pa.string()),
+    )
+    models = list(dict.fromkeys(inputs.models))
+    n_questions, n_slots = len(questions), len(slots)
+    expected = (
+        np.arange(len(models))[:, None, None] * n_questions
+        + np.arange(len(question_ids))[None, :, None]
+    ) * n_slots + np.arange(len(dict.fromkeys(metrics)))[None, None, :]
+    codes, places, lines = [], [], []
+    for model, table in zip(inputs.models, tables, strict=True):
+        question = _indices(table.column("question_id"), questions)
+        slot = _indices(_slots(table.column("metric"), metrics), slots)
+        codes.append((models.index(model) * n_questions + question) * n_slots + slot)
+        n = table.num_rows
+        places.append(np.full(n, len(places)))
+        lines.append(np.asarray(inputs.judgment_lines.get(model) or range(1, n + 1)))
+    paths = [_judgments_path(inputs, model) for model in inputs.models]
+    place = np.concatenate(places or [np.zeros(0, int)])
+    line = np.concatenate(lines or [np.zeros(0, int)])
+
+    def key(code: int) -> Key:
+        rest, slot = divmod(code, n_slots)
+        model, question = divmod(rest, n_questions)
+        return (questions[question], models[model], slots[slot])
+
+    def where(row: int) -> Where:
+        return Where(paths[int(place[row])], int(line[row]))
+
+    return check_codes(
+        expected.ravel(), np.concatenate(codes or [np.zeros(0, np.int64)]), key, where
+    )
+
+
+def _vocabulary(known: list[str], values: pa.ChunkedArray) -> list[str]:
+    """`known`, then every other value of `values` (a row of a key the run does not have)."""
+    seen = set(known)
+    return known + [v for v in pc.unique(values).to_pylist() if v not in seen]
+
+
+def _slots(metric: pa.ChunkedArray, metrics: list[str]) -> pa.ChunkedArray:
+    """Each row's expected metric (`metric_slot`), worked out once per distinct metric."""
+    names = pc.unique(metric)
+    filled = pa.array([metric_slot(m, metrics) for m in names.to_pylist()], pa.string())
+    return pc.take(filled, pc.index_in(metric, value_set=names))
+
+
+def _indices(values: pa.ChunkedArray, vocabulary: list[str]) -> np.ndarray:
+    found = pc.index_in(values, value_set=pa.array(vocabulary, pa.string()))
+    return np.asarray(found.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
 def require_coverage(cfg: ParakhConfig, inputs: AggregateInputs) -> PartialRun | None:

@@ -8,13 +8,16 @@ what is missing, duplicated or unexpected, so the judge stage, `parakh merge-sha
 
 It sits in `stats/` because every stage that reads per-sample rows (generate's and judge's
 merges, judge, aggregate) already depends on it in dvc.yaml; it needs nothing but the keys.
+`check_codes` is the same check on keys coded as integers, for rows read as columns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 Key = tuple[str, ...]
 SHOWN = 5  # keys named in a message; the count says how many more
@@ -104,3 +107,36 @@ def duplicates_text(coverage: Coverage, what: str) -> str:
         rest = f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else ""
         text += f"; {len(keys) - 1} more keys are duplicated: {more}{rest}"
     return text
+
+
+def check_codes(
+    expected: np.ndarray,
+    codes: np.ndarray,
+    key: Callable[[int], Key],
+    where: Callable[[int], Where],
+) -> Coverage:
+    """`check` of keys coded as integers, one code per distinct key: `expected` the distinct
+    expected codes in expected order, `codes` each row's in reading order; `key` names a code
+    and `where` the row at a position. The same Coverage, with no object per row: at millions
+    of rows a tuple and a place per row held gigabytes."""
+    expected = np.asarray(expected, dtype=np.int64)
+    codes = np.asarray(codes, dtype=np.int64)
+    found, first, counts = np.unique(codes, return_index=True, return_counts=True)
+    by_code = np.argsort(codes, kind="stable")  # each code's rows together, in reading order
+    starts = np.cumsum(counts) - counts
+    duplicates: dict[Key, list[Where]] = {}
+    several = np.flatnonzero(counts > 1)
+    for i in several[np.argsort(first[several], kind="stable")].tolist():
+        rows = by_code[starts[i] : starts[i] + counts[i]].tolist()
+        duplicates[key(int(found[i]))] = [where(r) for r in rows]
+    others = np.flatnonzero(~np.isin(found, expected))
+    unexpected = {
+        key(int(found[i])): where(int(first[i]))
+        for i in others[np.argsort(first[others], kind="stable")].tolist()
+    }
+    return Coverage(
+        expected=int(expected.size),
+        missing=[key(c) for c in expected[~np.isin(expected, found)].tolist()],
+        duplicates=duplicates,
+        unexpected=unexpected,
+    )
