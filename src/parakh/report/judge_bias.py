@@ -12,8 +12,13 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from parakh.report.agreement import judge_human_agreement
 from parakh.report.html_parts import esc, table
+from parakh.report.inputs import held_rows, judge_table
 from parakh.schema import Generation, HumanGrade, Judgment
 from parakh.stats import agreement as stats
 
@@ -61,38 +66,79 @@ def judge_bias(
     grades: list[HumanGrade] | None = None,
 ) -> JudgeBias:
     """`judgments` and `generations` keyed alike (generations file stem); `grades` are the
-    human grades already paired with these rows' (question, model, metric), if any."""
-    length: dict[tuple[str, str], int] = {}
+    human grades already paired with these rows' (question, model, metric), if any. Read from
+    the rows' columns (`judge_table`); only rows held as objects can carry jury votes."""
+    length: dict[str, dict[str, int]] = defaultdict(dict)
     for model, answers in generations.items():
         for g in answers:
             if g.status == "ok" and g.response is not None:
-                length[(model, g.question_id)] = len(g.response)
-    by_metric: dict[str, list[tuple[str, Judgment]]] = defaultdict(list)
-    for model, file_rows in judgments.items():
-        for row in file_rows:
-            by_metric[row.metric].append((model, row))
-    result = JudgeBias(answers_known=bool(length))
-    for metric in sorted(by_metric):
-        keyed = by_metric[metric]
-        scores: list[float] = []
-        lengths: list[float] = []
-        for model, row in keyed:
-            n = length.get((model, row.question_id))
-            if row.status == "ok" and row.score is not None and n is not None:
-                scores.append(row.score)
-                lengths.append(float(n))
-        rows = [row for _, row in keyed]
+                length[model][g.question_id] = len(g.response)
+    names = ("question_id", "metric", "status", "score", "flags")
+    tables = [_with_lengths(judge_table(judgments, m, names), length.get(m, {})) for m in judgments]
+    read = pa.concat_tables(tables) if tables else None
+    result = JudgeBias(answers_known=any(length.values()))
+    if read is None or not read.num_rows:
+        return result
+    metric = pc.dictionary_encode(read.column("metric").combine_chunks())
+    codes = np.asarray(metric.indices.to_numpy(zero_copy_only=False))
+    score = read.column("score")
+    scored = (
+        _numpy(pc.equal(read.column("status"), "ok"))
+        & _numpy(pc.is_valid(score))
+        & _numpy(read.column("has_length"))
+    )
+    scores = _numpy(pc.fill_null(score, np.nan)).astype(float)
+    lengths = _numpy(read.column("length")).astype(float)
+    self_judged = _numpy(read.column("self_judged"))
+    juried: dict[str, list[Judgment]] = defaultdict(list)
+    for model in judgments:
+        for row in held_rows(judgments, model):
+            if row.votes:
+                juried[row.metric].append(row)
+    words = metric.dictionary.to_pylist()
+    for name in sorted(words):
+        rows = codes == words.index(name)
+        pairs = rows & scored
         result.metrics.append(
             MetricBias(
-                metric=metric,
-                rows=len(rows),
-                self_judged=sum(SELF_JUDGED in row.flags for row in rows),
-                length_pairs=len(scores),
-                length_spearman=_rho(scores, lengths),
+                metric=name,
+                rows=int(rows.sum()),
+                self_judged=int((rows & self_judged).sum()),
+                length_pairs=int(pairs.sum()),
+                length_spearman=_rho(scores[pairs].tolist(), lengths[pairs].tolist()),
             )
         )
-        result.jurors += _jurors(metric, rows, grades or [])
+        result.jurors += _jurors(name, juried.get(name, []), grades or [])
     return result
+
+
+def _with_lengths(columns: pa.Table, length: dict[str, int]) -> pa.Table:
+    """Each row's answer length (`has_length` false where the answer is unknown) and whether a
+    judge model scored its own output, for the columns `question_id` and `flags`."""
+    known = pa.array(list(length), pa.string())
+    found = pc.index_in(columns.column("question_id"), value_set=known)
+    lengths = np.asarray(list(length.values()) or [0], dtype=np.int64)
+    index = _numpy(pc.fill_null(found, 0)).astype(np.int64)
+    flags = columns.column("flags").combine_chunks()
+    self_judged = np.zeros(columns.num_rows, dtype=bool)
+    hits = pc.equal(pc.list_flatten(flags), SELF_JUDGED)
+    self_judged[_numpy(pc.list_parent_indices(flags))[_numpy(hits).astype(bool)]] = True
+    return pa.table(
+        {
+            "metric": columns.column("metric"),
+            "status": columns.column("status"),
+            "score": columns.column("score"),
+            "length": lengths[index],
+            "has_length": _numpy(pc.is_valid(found)).astype(bool),
+            "self_judged": self_judged,
+        }
+    )
+
+
+def _numpy(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks() if values.num_chunks else pa.array([], values.type)
+    return np.asarray(values.to_numpy(zero_copy_only=False))
 
 
 def _jurors(metric: str, rows: list[Judgment], grades: list[HumanGrade]) -> list[JurorAgreement]:
