@@ -11,8 +11,7 @@ server echoes reaches a row, the message or any file of the project.
 from __future__ import annotations
 
 import json
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 from parakh.secrets import REDACTED, decodes_to_secret
 from parakh.testing.key_echo import ECHO_ENCODINGS, leaked_forms
 from parakh.testing.servers import ServerProcess, free_port, start_python_server
+from tests.backends.conftest import server_control, server_stats
 from tests.badinput.harness import Outcome, assert_rejected, make_project, run_parakh, snapshot
 
 KEY_ENV = "PARAKH_BADINPUT_KEY"
@@ -91,40 +91,6 @@ def _assert_failed_run(outcome: Outcome, root: Path, reason: str, failed: int = 
     assert [r["question_id"] for r in rows] == IDS
     errors = [r for r in rows if r["status"] == "error"]
     assert len(errors) == failed and all(reason in r["error"] for r in errors), rows
-
-
-def _stats(server: ServerProcess) -> dict[str, Any]:
-    with urllib.request.urlopen(server.url + "/stats", timeout=5) as response:
-        stats: dict[str, Any] = json.load(response)
-    return stats
-
-
-def _control(server: ServerProcess, **settings: Any) -> None:
-    request = urllib.request.Request(
-        server.url + "/control",
-        data=json.dumps(settings).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    urllib.request.urlopen(request, timeout=5).close()
-
-
-@pytest.fixture
-def fault_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
-    started: list[ServerProcess] = []
-
-    def start(*args: str) -> ServerProcess:
-        server = start_python_server(
-            ["parakh.testing.fault_server", *args],
-            log_path=tmp_path / f"fault_server_{len(started)}.log",
-            timeout_s=30,
-        )
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.close()
 
 
 # --- item 6: every request (or most) fails: rows written, then a non-zero exit -----------------
@@ -204,11 +170,11 @@ def test_item6_rerun_asks_again_only_for_the_failed(
     root = _project(tmp_path, server.base_url)
     args = [*GENERATE, "generation.max_failed_share=0.25"]
     _assert_failed_run(run_parakh(root, args, monkeypatch, capsys), root, "HTTP 500", failed=2)
-    _control(server, fail_rate=0.0)
-    before = _stats(server)["requests"]
+    server_control(server, fail_rate=0.0)
+    before = server_stats(server)["requests"]
     outcome = run_parakh(root, args, monkeypatch, capsys)
     assert outcome.code == 0 and outcome.traceback is None, outcome.message
-    assert _stats(server)["requests"] - before == 2
+    assert server_stats(server)["requests"] - before == 2
     assert [r["status"] for r in _rows(root)] == ["ok"] * N
 
 
@@ -341,12 +307,12 @@ def test_an_echoed_key_reaches_no_row_message_or_file(
     tmp_path, monkeypatch, capsys, echo_server, encoding
 ) -> None:
     monkeypatch.setenv(KEY_ENV, KEY)
-    _control(echo_server, echo_encodings=[encoding])
-    before = _stats(echo_server).get(f"echo_{encoding}", 0)
+    server_control(echo_server, echo_encodings=[encoding])
+    before = server_stats(echo_server).get(f"echo_{encoding}", 0)
     root = _project(tmp_path, echo_server.base_url)
     outcome = run_parakh(root, GENERATE, monkeypatch, capsys)
     assert_rejected(outcome, names=["model 'api'", f"{N} of {N} requests failed"])
-    assert _stats(echo_server)[f"echo_{encoding}"] - before == N
+    assert server_stats(echo_server)[f"echo_{encoding}"] - before == N
     assert all(REDACTED in r["error"] for r in _rows(root))
     assert not _leaks(outcome.message.encode("utf-8")), outcome.message
     written = [p for p in root.rglob("*") if p.is_file() and "conf" not in p.parts]
