@@ -143,3 +143,23 @@ def tiny_kb() -> list[KBDocument]:
             text="When can I take a head bath?\nAfter 7 days, with the head tilted back.",
         ),
     ]
+
+
+def write_answerable_inputs(root: Path, questions: list[Question], dataset: str = "demo") -> None:
+    """Curate's questions and index's retrieval for `questions`, one KB chunk each ("Fact for
+    <id>."): what generate reads, for tests that start at generate."""
+    from parakh.io import write_jsonl
+    from parakh.schema import Retrieval, RetrievedChunk
+
+    chunk = {"document_id": "d", "kind": "raw", "score": 1.0}
+    retrievals = [
+        Retrieval(
+            question_id=q.id,
+            raw_chunks=[RetrievedChunk(chunk_id=f"c{q.id}", text=f"Fact for {q.id}.", **chunk)],
+            kb_update_chunks=[],
+        )
+        for q in questions
+    ]
+    processed = root / "data" / "processed" / dataset
+    write_jsonl(processed / "curate" / "questions.jsonl", questions)
+    write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)

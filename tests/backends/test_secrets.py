@@ -22,8 +22,7 @@ from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.openai_http import REASON_CHARS, status_failure
 from parakh.config.schema import OpenAIModel, Sampling
 from parakh.errors import ConfigError
-from parakh.io import write_jsonl
-from parakh.schema import Question, Retrieval, RetrievedChunk
+from parakh.schema import Question
 from parakh.secrets import (
     REDACTED,
     SecretScrubber,
@@ -35,6 +34,7 @@ from parakh.secrets import (
 from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body, leaked_forms
 from parakh.testing.servers import ServerProcess
 from tests.badinput.harness import make_project, run_parakh
+from tests.conftest import write_answerable_inputs
 
 from .conftest import server_stats
 
@@ -227,18 +227,7 @@ def _write_project(root: Path, base_url: str) -> None:
         )
         for i in range(N_QUESTIONS)
     ]
-    chunk = {"document_id": "d", "kind": "raw", "score": 1.0}
-    retrievals = [
-        Retrieval(
-            question_id=q.id,
-            raw_chunks=[RetrievedChunk(chunk_id=f"c{q.id}", text=f"Fact for {q.id}.", **chunk)],
-            kb_update_chunks=[],
-        )
-        for q in questions
-    ]
-    processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "curate" / "questions.jsonl", questions)
-    write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)
+    write_answerable_inputs(root, questions)
     for name, structured in (("echo", "none"), ("echojudge", "json_schema")):
         settings = {
             "name": name,

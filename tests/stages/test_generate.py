@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import write_answerable_inputs
 
-from parakh.io import write_jsonl
-from parakh.schema import Question, Retrieval, RetrievedChunk
+from parakh.schema import Question
 from parakh.testing.servers import ServerProcess, start_python_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,18 +63,7 @@ def make_project(root: Path, base_url: str, **model_settings: Any) -> Path:
         )
         for i in range(N_QUESTIONS)
     ]
-    chunk = {"document_id": "d", "kind": "raw", "score": 1.0}
-    retrievals = [
-        Retrieval(
-            question_id=q.id,
-            raw_chunks=[RetrievedChunk(chunk_id=f"c{q.id}", text=f"Fact for {q.id}.", **chunk)],
-            kb_update_chunks=[],
-        )
-        for q in questions
-    ]
-    processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "curate" / "questions.jsonl", questions)
-    write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)
+    write_answerable_inputs(root, questions)
     for name in ("fault", "fault2"):
         settings = {
             "name": name,
