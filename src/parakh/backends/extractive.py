@@ -25,7 +25,7 @@ from parakh.config.schema import EmbedderConfig, ExtractiveModel, PathsConfig
 from parakh.paths import resolve
 from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.embedding_cache import beside_response_cache
-from parakh.retrieval.sentences import split_sentences
+from parakh.text.sentences import split_sentences
 
 CLOSED_BOOK = "closed-book: the extractive baseline needs passages and got none"
 # Requests embedded together: a few batched calls for a run, each one's vectors stored in the

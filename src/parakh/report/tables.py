@@ -273,19 +273,6 @@ def language_table(board: Leaderboard, metric: str) -> list[list[str]]:
     return slice_table(board, metric, "language")
 
 
-def counts_table(board: Leaderboard) -> list[list[str]]:
-    """Rows without a score per model and metric: invalid / error / skipped."""
-    header = ["model", *board.metrics]
-    rows = []
-    for m in board.models:
-        row = [m]
-        for metric in board.metrics:
-            c = board.get(m, metric)
-            row.append("–" if c is None else f"{c.n} ok, {c.invalid}/{c.errors}/{c.skipped}")
-        rows.append(row)
-    return [header, *rows]
-
-
 def paired_table(board: Leaderboard, metric: str) -> list[list[str]]:
     level = f"{100 * board.settings.confidence:g}% CI"
     header = ["model A", "model B", "items", "A − B", level, "better", "p", "p (Holm)"]

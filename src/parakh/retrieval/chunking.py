@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from parakh.retrieval.sentences import split_sentences_with_offsets
 from parakh.schema import Chunk, KBDocument
+from parakh.text.sentences import split_sentences_with_offsets
 
 TokenCounter = Callable[[str], int]
 _WORD_END = re.compile(r"\S+")

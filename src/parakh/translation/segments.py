@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parakh.retrieval.sentences import split_sentences_with_offsets
+from parakh.text.sentences import split_sentences_with_offsets
 
 
 @dataclass(frozen=True)

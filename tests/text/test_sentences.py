@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parakh.retrieval.sentences import split_sentences, split_sentences_with_offsets
+from parakh.text.sentences import split_sentences, split_sentences_with_offsets
 
 CASES = [
     ("Wash your hands. Then apply the drops.", ["Wash your hands.", "Then apply the drops."]),
