@@ -22,8 +22,9 @@ import yaml
 from parakh.backends.base import Completion
 from parakh.backends.cache import ResponseCache
 from parakh.io import write_jsonl
-from parakh.schema import KBDocument, Question, Retrieval, RetrievedChunk
+from parakh.schema import KBDocument, Question
 from tests.badinput.harness import assert_rejected, make_project, run_parakh, snapshot
+from tests.conftest import write_answerable_inputs
 
 OUTPUTS = ["data/processed", "reports"]
 
@@ -42,19 +43,8 @@ def _project(root: Path) -> Path:
         for i in range(4)
     ]
     kb = [KBDocument(id="raw:a", kind="raw", source="a.md", title="A", text="Answer 1. Fact.")]
-    chunk = {"document_id": "raw:a", "kind": "raw", "score": 1.0}
-    retrievals = [
-        Retrieval(
-            question_id=q.id,
-            raw_chunks=[RetrievedChunk(chunk_id="c", text="Answer 1.", **chunk)],
-            kb_update_chunks=[],
-        )
-        for q in questions
-    ]
-    processed = root / "data" / "processed" / "demo"
-    write_jsonl(processed / "curate" / "questions.jsonl", questions)
-    write_jsonl(processed / "curate" / "kb.jsonl", kb)
-    write_jsonl(processed / "index" / "retrieval.jsonl", retrievals)
+    write_answerable_inputs(root, questions)
+    write_jsonl(root / "data" / "processed" / "demo" / "curate" / "kb.jsonl", kb)
     model = {"name": "echo", "backend": "scripted", "default_response": "Answer for {question}"}
     (root / "conf" / "model" / "echo.yaml").write_text(yaml.safe_dump(model), encoding="utf-8")
     return root
