@@ -26,7 +26,7 @@ from parakh.backends.structured_outputs import (
 from parakh.config import compose
 from parakh.config.schema import OpenAIModel, ParakhConfig, Sampling
 from parakh.io import write_jsonl
-from parakh.judging.jurors import load_model_config
+from parakh.judging.judge_selection import load_model_config
 from parakh.judging.parse import parse_verdict
 from parakh.layout import Layout
 from parakh.metrics.rubric import Rubric, load_rubric

@@ -14,7 +14,8 @@ from parakh.config import compose
 from parakh.config.judge import JuryConfig
 from parakh.config.model import ScriptedModel
 from parakh.config.schema import ParakhConfig
-from parakh.judging.judgments import Panel, rubric_judgments
+from parakh.judging.ballot_rows import rubric_judgments
+from parakh.judging.judge_selection import Panel
 from parakh.judging.llm_judge import EMPTY_ANSWER
 from parakh.judging.summary import judge_summary
 from parakh.metrics.rubric import load_rubric

@@ -13,7 +13,7 @@ from parakh.config import compose
 from parakh.config.schema import ParakhConfig
 from parakh.errors import ParakhError
 from parakh.io import read_jsonl, write_jsonl
-from parakh.judging.jurors import load_model_config
+from parakh.judging.judge_selection import load_model_config
 from parakh.layout import Layout
 from parakh.schema import Generation, Judgment, Question, Retrieval, RetrievedChunk
 from parakh.stages import judge

@@ -12,9 +12,9 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from parakh.judging.ballot_rows import INJECTION, REPAIRED, SELF_JUDGED
 from parakh.judging.judge_context import CONTEXT_CUT
-from parakh.judging.judgments import INJECTION, REPAIRED, SELF_JUDGED
-from parakh.judging.jury import jury_agreement
+from parakh.judging.juror_agreement import jury_agreement
 from parakh.judging.llm_judge import EMPTY_ANSWER
 from parakh.judging.nomiracl_summary import nomiracl_summary
 from parakh.metrics.nomiracl_parsers import DEFAULT_PARSER, NomiraclParser

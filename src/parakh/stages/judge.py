@@ -41,8 +41,8 @@ from parakh.io import (
     write_json,
 )
 from parakh.judging.llm_judge import judge_rubrics, sample_per_language
-from parakh.judging.panel import BackendFactory, judge_with_rubrics
 from parakh.judging.reference import reference_judgments
+from parakh.judging.rubric_calls import BackendFactory, judge_with_rubrics
 from parakh.judging.summary import judge_summary
 from parakh.layout import Layout, generation_name, spec_path
 from parakh.metrics.judged import judged_metrics, metric_slot
@@ -156,7 +156,7 @@ def rubric_rows(
     backend_factory: BackendFactory | None = None,
     population: list[Question] | None = None,
 ) -> list[Judgment]:
-    """The rubric rows of `questions` (`parakh.judging.panel`)."""
+    """The rubric rows of `questions` (`parakh.judging.rubric_calls`)."""
     return judge_with_rubrics(
         cfg.judge,
         cfg.model,

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from parakh.config.judge import JuryConfig
-from parakh.judging.jury import combine_votes, default_min_votes
+from parakh.judging.judge_selection import Panel
 from parakh.judging.llm_judge import Ballot, not_judgeable
+from parakh.judging.votes import combine_votes, default_min_votes
 from parakh.metrics.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question
 
@@ -26,21 +25,6 @@ SELF_JUDGED = "self_judged"
 REPAIRED = "repaired"
 
 Status = Literal["ok", "invalid", "error", "skipped"]
-
-
-@dataclass(frozen=True)
-class Panel:
-    """Who judges one model's answers: jurors in order, those left out and why, and which of
-    the jurors that do judge are the model under evaluation."""
-
-    jurors: list[str]
-    jury: JuryConfig | None = None
-    excluded: dict[str, str] = field(default_factory=dict)
-    self_judging: frozenset[str] = frozenset()
-
-    @property
-    def active(self) -> list[str]:
-        return [j for j in self.jurors if j not in self.excluded]
 
 
 def _ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:

@@ -1,18 +1,22 @@
-"""Which models judge, and whether a judge is the model it judges (self-judging).
+"""Which models judge one model's answers: the judge's model or jury, less any judge model that
+is the model under evaluation (self-judging).
 
 A judge config names one `model` or a `jury` of conf/model names. Self-judging is decided by
 model identity, not by config name alone: two configs are the same model when their names are
 equal or when they point at the same weights (the same GGUF package or file, or the same hub
 model id whatever the organisation prefix, case or serving backend). As IndicQuest's authors
 did for Llama-3.1-405B, a judge is not used on its own outputs unless the judge config sets
-`allow_self_judging`; rows it judges anyway are flagged `self_judged`.
+`allow_self_judging`; rows it judges anyway are flagged `self_judged`. The outcome for one
+model under evaluation is its `Panel`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from pydantic import TypeAdapter, ValidationError
 
-from parakh.config.judge import JudgeConfig
+from parakh.config.judge import JudgeConfig, JuryConfig
 from parakh.config.loading import load_named
 from parakh.config.model import ModelConfig
 from parakh.errors import ConfigError, first_field_error
@@ -55,3 +59,40 @@ def same_model(a: ModelConfig, b: ModelConfig) -> bool:
         return True
     wa, wb = weights_identity(a), weights_identity(b)
     return wa is not None and wa == wb
+
+
+@dataclass(frozen=True)
+class Panel:
+    """Who judges one model's answers: jurors in order, those left out and why, and which of
+    the jurors that do judge are the model under evaluation."""
+
+    jurors: list[str]
+    jury: JuryConfig | None = None
+    excluded: dict[str, str] = field(default_factory=dict)
+    self_judging: frozenset[str] = frozenset()
+
+    @property
+    def active(self) -> list[str]:
+        return [j for j in self.jurors if j not in self.excluded]
+
+
+def make_panel(cfg: JudgeConfig, jurors: list[ModelConfig], generator: ModelConfig) -> Panel:
+    """The jurors for `generator`'s answers, with self-judging decided by model identity."""
+    excluded: dict[str, str] = {}
+    self_judging: set[str] = set()
+    for juror in jurors:
+        if not same_model(juror, generator):
+            continue
+        if cfg.allow_self_judging:
+            self_judging.add(juror.name)
+        else:
+            excluded[juror.name] = (
+                f"self-judging: judge model '{juror.name}' is the model under evaluation "
+                f"'{generator.name}' (judge.allow_self_judging is false)"
+            )
+    return Panel(
+        jurors=[j.name for j in jurors],
+        jury=cfg.jury,
+        excluded=excluded,
+        self_judging=frozenset(self_judging),
+    )

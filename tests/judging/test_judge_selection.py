@@ -7,8 +7,12 @@ import pytest
 from parakh.config import compose
 from parakh.config.model import LlamaCppModel, OpenAIModel, ScriptedModel, VLLMModel
 from parakh.errors import ConfigError
-from parakh.judging.jurors import judge_models, load_model_config, same_model
-from parakh.judging.panel import make_panel
+from parakh.judging.judge_selection import (
+    judge_models,
+    load_model_config,
+    make_panel,
+    same_model,
+)
 
 
 def test_same_model_by_name_or_weights() -> None:

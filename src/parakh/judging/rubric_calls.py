@@ -1,10 +1,11 @@
-"""Judge one model's answers with rubrics: choose the panel, call each judge model, build rows.
+"""Judge one model's answers with rubrics: call each judge model of its panel, build the rows.
 
-The panel is the judge config's model or jury, less any judge model that is the model under
-evaluation unless `allow_self_judging` is set (then its rows are flagged `self_judged`). Every
-response is screened for judge-directed content (`hardening.injection_cues`) and its rows carry
-what was found. Rows of a question whose knowledge base was cut to fit a judge model's window
-carry the `context_cut` flag.
+The panel is the judge's model or jury less any self-judging judge model
+(`judge_selection.make_panel`); each of its judge models is called on the sampled answers (a
+jury's jurors each resume from their own progress file), and the rows are built from their
+ballots (`ballot_rows`). Every response is screened for judge-directed content
+(`hardening.injection_cues`) and its rows carry what was found. Rows of a question whose
+knowledge base was cut to fit a judge model's window carry the `context_cut` flag.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from parakh.backends.base import Backend, make_backend
 from parakh.backends.cache import ResponseCache
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig
+from parakh.judging.ballot_rows import rubric_judgments
 from parakh.judging.hardening import injection_cues
 from parakh.judging.judge_context import with_context_cut_flag
-from parakh.judging.judgments import Panel, rubric_judgments
-from parakh.judging.jurors import judge_models, same_model
+from parakh.judging.judge_selection import Panel, judge_models, make_panel
 from parakh.judging.llm_judge import (
     Ballot,
     build_judge_requests,
@@ -34,28 +35,6 @@ from parakh.metrics.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question, Retrieval
 
 BackendFactory = Callable[[ModelConfig], Backend]
-
-
-def make_panel(cfg: JudgeConfig, jurors: list[ModelConfig], generator: ModelConfig) -> Panel:
-    """The jurors for `generator`'s answers, with self-judging decided by model identity."""
-    excluded: dict[str, str] = {}
-    self_judging: set[str] = set()
-    for juror in jurors:
-        if not same_model(juror, generator):
-            continue
-        if cfg.allow_self_judging:
-            self_judging.add(juror.name)
-        else:
-            excluded[juror.name] = (
-                f"self-judging: judge model '{juror.name}' is the model under evaluation "
-                f"'{generator.name}' (judge.allow_self_judging is false)"
-            )
-    return Panel(
-        jurors=[j.name for j in jurors],
-        jury=cfg.jury,
-        excluded=excluded,
-        self_judging=frozenset(self_judging),
-    )
 
 
 def juror_progress_path(progress_path: Path, juror: str, jury: bool) -> Path:
