@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.paths import resolve
 

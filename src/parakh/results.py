@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from parakh.config import compose
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.layout import Layout

@@ -19,8 +19,7 @@ from pydantic import BaseModel
 
 from parakh.backends.base import ChatRequest, make_backend
 from parakh.backends.cache import request_hash
-from parakh.config.model import AnswerKeyed, ModelConfig
-from parakh.config.schema import OpenAIModel, Sampling, VLLMModel
+from parakh.config.model import AnswerKeyed, ModelConfig, OpenAIModel, Sampling, VLLMModel
 from parakh.io import write_jsonl
 
 Path_ = tuple[str | int, ...]

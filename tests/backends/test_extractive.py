@@ -10,8 +10,8 @@ import pytest
 
 from parakh.backends.base import ChatRequest
 from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend, default_embedding_cache
-from parakh.config.model import ExtractiveModel
-from parakh.config.schema import EmbedderConfig, Sampling
+from parakh.config.model import ExtractiveModel, Sampling
+from parakh.config.retrieval import EmbedderConfig
 from parakh.retrieval.embedders import HashingEmbedder
 from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
 

@@ -34,7 +34,7 @@ def test_openai_bodies_give_their_finish_reason_or_none() -> None:
 
 def test_the_scripted_backend_says_it_stopped() -> None:
     from parakh.backends.base import ChatRequest
-    from parakh.config.schema import Sampling
+    from parakh.config.model import Sampling
 
     backend = ScriptedBackend(ScriptedModel(name="s", backend="scripted", default_response="x"))
     request = ChatRequest(key="k", messages=(("user", "q"),), sampling=Sampling())

@@ -8,7 +8,7 @@ import pytest
 from parakh.backends import make_backend
 from parakh.backends.base import ChatRequest
 from parakh.config import compose
-from parakh.config.schema import Sampling
+from parakh.config.model import Sampling
 
 pytestmark = pytest.mark.slow
 

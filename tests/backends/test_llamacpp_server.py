@@ -9,7 +9,7 @@ import pytest
 
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
-from parakh.config.schema import OpenAIModel, Sampling
+from parakh.config.model import OpenAIModel, Sampling
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 

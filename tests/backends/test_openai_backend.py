@@ -12,7 +12,7 @@ import pytest
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend, retry_after_seconds
 from parakh.backends.request_builder import chat_body
-from parakh.config.schema import OpenAIModel, Sampling
+from parakh.config.model import OpenAIModel, Sampling
 from parakh.testing.fault_server import answer_text
 
 from .conftest import server_stats

@@ -11,7 +11,7 @@ from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import read_progress, run_requests
 from parakh.backends.scripted import ScriptedBackend
-from parakh.config.schema import Sampling, ScriptedModel
+from parakh.config.model import Sampling, ScriptedModel
 
 
 def _requests(n: int, temperature: float = 0.0) -> list[ChatRequest]:

@@ -20,7 +20,7 @@ import pytest
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.openai_http import REASON_CHARS, status_failure
-from parakh.config.schema import OpenAIModel, Sampling
+from parakh.config.model import OpenAIModel, Sampling
 from parakh.errors import ConfigError
 from parakh.schema import Question
 from parakh.secrets import (

@@ -12,7 +12,7 @@ import pytest
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.server_pool import TIMEOUTS_TO_DOWN, Outcome, ServerPool
-from parakh.config.schema import OpenAIModel, Sampling
+from parakh.config.model import OpenAIModel, Sampling
 from parakh.testing.servers import free_port
 
 from .conftest import server_stats

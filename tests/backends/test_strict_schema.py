@@ -24,7 +24,8 @@ from parakh.backends.structured_outputs import (
     strict_schema,
 )
 from parakh.config import compose
-from parakh.config.schema import OpenAIModel, ParakhConfig, Sampling
+from parakh.config.model import OpenAIModel, Sampling
+from parakh.config.stage_config import ParakhConfig
 from parakh.io import write_jsonl
 from parakh.judging.judge_selection import load_model_config
 from parakh.judging.parse import parse_verdict

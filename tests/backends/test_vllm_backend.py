@@ -18,7 +18,7 @@ from parakh.backends.request_builder import chat_body
 from parakh.backends.vllm_backend import VLLMBackend
 from parakh.config import compose
 from parakh.config.loading import available
-from parakh.config.schema import Sampling, VLLMModel
+from parakh.config.model import Sampling, VLLMModel
 from parakh.errors import MissingDependencyError
 
 

@@ -22,7 +22,7 @@ import yaml
 from parakh.backends.base import ChatRequest, Completion, make_backend
 from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
-from parakh.config.schema import OpenAIModel, Sampling
+from parakh.config.model import OpenAIModel, Sampling
 from parakh.io import write_jsonl
 from parakh.schema import Question, Retrieval, RetrievedChunk
 from parakh.testing.servers import ServerProcess, start_python_server

@@ -13,7 +13,7 @@ from parakh.backends.scripted import ScriptedBackend
 from parakh.config import compose
 from parakh.config.judge import JuryConfig
 from parakh.config.model import ScriptedModel
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.judging.ballot_rows import rubric_judgments
 from parakh.judging.judge_selection import Panel
 from parakh.judging.llm_judge import EMPTY_ANSWER

@@ -9,7 +9,7 @@ import pytest
 from parakh.backends.scripted import ScriptedBackend
 from parakh.config import compose
 from parakh.config.model import ScriptedModel
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.judging.llm_judge import judge_rubrics
 from parakh.schema import Generation, Question

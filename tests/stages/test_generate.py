@@ -226,7 +226,7 @@ def test_a_prompt_variant_writes_its_own_file_and_records_truncation(
     """In-process: NoMIRACL-style passages, a small window, a prompt-variant output name."""
     from parakh.backends.scripted import ScriptedBackend
     from parakh.config import compose
-    from parakh.config.schema import ScriptedModel
+    from parakh.config.model import ScriptedModel
     from parakh.schema import Passage
     from parakh.stages import generate
 
@@ -265,7 +265,7 @@ def test_items_resumed_from_an_interrupted_run_are_not_billed_again(
 ) -> None:
     from parakh.backends.scripted import ScriptedBackend
     from parakh.config import compose
-    from parakh.config.schema import ScriptedModel
+    from parakh.config.model import ScriptedModel
     from parakh.stages import generate
 
     model = ScriptedModel(
@@ -293,7 +293,7 @@ def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
     from parakh.backends.cache import ResponseCache
     from parakh.backends.scripted import ScriptedBackend
     from parakh.config import compose
-    from parakh.config.schema import ScriptedModel
+    from parakh.config.model import ScriptedModel
     from parakh.stages import generate
 
     class CutsQ2(ScriptedBackend):

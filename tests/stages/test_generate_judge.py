@@ -7,7 +7,8 @@ from pathlib import Path
 from parakh.backends.cache import ResponseCache
 from parakh.backends.scripted import ScriptedBackend
 from parakh.config import compose
-from parakh.config.schema import EmbedderConfig, ScriptedModel
+from parakh.config.model import ScriptedModel
+from parakh.config.retrieval import EmbedderConfig
 from parakh.retrieval.embedders import HashingEmbedder
 from parakh.schema import Generation
 from parakh.stages import generate, index, judge

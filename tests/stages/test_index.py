@@ -10,7 +10,7 @@ import pytest
 
 from parakh.config import compose
 from parakh.config.loading import available
-from parakh.config.schema import EmbedderConfig
+from parakh.config.retrieval import EmbedderConfig
 from parakh.io import write_jsonl
 from parakh.retrieval.embedders import HashingEmbedder, make_embedder
 from parakh.schema import Passage, Question

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from parakh.config import compose
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ParakhError
 from parakh.io import read_jsonl, write_jsonl
 from parakh.judging.judge_selection import load_model_config

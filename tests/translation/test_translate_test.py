@@ -9,7 +9,7 @@ import pytest
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import compose
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.prompts.template import context_of, load_prompt, render_turns
 from parakh.schema import Generation, Passage, Question, Retrieval, RetrievedChunk

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parakh.config.schema import ModelConfig, Sampling
+from parakh.config.model import ModelConfig, Sampling
 
 
 @dataclass(frozen=True)

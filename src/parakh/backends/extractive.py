@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from parakh.backends.base import Backend, ChatRequest, Completion
-from parakh.config.schema import EmbedderConfig, ExtractiveModel, PathsConfig
+from parakh.config.aggregate import PathsConfig
+from parakh.config.model import ExtractiveModel
+from parakh.config.retrieval import EmbedderConfig
 from parakh.paths import resolve
 from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.embedding_cache import beside_response_cache

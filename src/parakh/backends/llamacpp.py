@@ -15,7 +15,7 @@ from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.request_builder import response_format, wire_messages
-from parakh.config.schema import LlamaCppModel
+from parakh.config.model import LlamaCppModel
 from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_path
 

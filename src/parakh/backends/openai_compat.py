@@ -33,7 +33,7 @@ from parakh.backends.openai_http import retry_after_seconds as retry_after_secon
 from parakh.backends.request_builder import chat_body, completion_body
 from parakh.backends.server_pool import Outcome, ServerPool, ServerState
 from parakh.backends.structured_outputs import SchemaRejectedError
-from parakh.config.schema import OpenAIModel
+from parakh.config.model import OpenAIModel
 from parakh.secrets import require_api_key, scrubber_for
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parakh.backends.base import Backend, ChatRequest, Completion
-from parakh.config.schema import ScriptedModel
+from parakh.config.model import ScriptedModel
 
 
 class ScriptedBackend(Backend):

@@ -18,7 +18,7 @@ from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.request_builder import sampling_params, wire_messages
-from parakh.config.schema import VLLMModel
+from parakh.config.model import VLLMModel
 from parakh.errors import MissingDependencyError
 
 INSTALL = "pip install 'parakh[vllm]'"

@@ -11,7 +11,7 @@ import yaml
 from omegaconf import DictConfig, OmegaConf
 from pydantic import BaseModel, ValidationError
 
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, did_you_mean, first_field_error, reported_as_errors
 from parakh.paths import conf_dir, project_root
 

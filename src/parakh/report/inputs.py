@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 import yaml
 
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.layout import DIRECT, Layout, variant_generation_name

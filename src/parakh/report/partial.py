@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.report.inputs import AggregateInputs

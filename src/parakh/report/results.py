@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from parakh.config.loading import unknown_name_message
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import write_json, write_text
 from parakh.metrics.registry import metric_spec

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from parakh.backends.accounting import ItemAccount, summarize
 from parakh.config.model import Prices
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_text
 from parakh.io import iter_json_rows, read_json_at, read_text, validate_row

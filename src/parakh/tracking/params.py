@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from parakh.config.loading import load_named
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.layout import Layout, spec_path
 

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from parakh.config.loading import unknown_name_message
-from parakh.config.schema import ParakhConfig
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.layout import Layout, report_folder
 from parakh.report.files import ReportFiles

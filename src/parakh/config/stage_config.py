@@ -1,7 +1,7 @@
-"""Typed schemas for every Hydra config group. Every class rejects unknown keys.
+"""The config of one stage run (`ParakhConfig`): every Hydra config group's schema, composed.
 
-Each group's schema lives in its own module; this module composes them into the config of
-one stage run and re-exports them.
+Each group's schema lives in its own module (`config.model`, `config.judge`, ...); every class
+rejects unknown keys.
 """
 
 from __future__ import annotations
@@ -11,41 +11,11 @@ from pydantic import Field
 from parakh.config.aggregate import AggregateConfig, PathsConfig, TrackingConfig
 from parakh.config.base import Strict
 from parakh.config.dataset import DatasetConfig
-from parakh.config.generation import FewShotConfig, GenerationConfig
+from parakh.config.generation import GenerationConfig
 from parakh.config.judge import JudgeConfig
-from parakh.config.model import (
-    ExtractiveModel,
-    LlamaCppModel,
-    ModelConfig,
-    OpenAIModel,
-    Sampling,
-    ScriptedModel,
-    VLLMModel,
-)
+from parakh.config.model import ModelConfig
 from parakh.config.retrieval import EmbedderConfig, RetrieverConfig
 from parakh.config.translator import TranslatorConfig
-
-__all__ = [
-    "AggregateConfig",
-    "DatasetConfig",
-    "EmbedderConfig",
-    "ExtractiveModel",
-    "FewShotConfig",
-    "GenerationConfig",
-    "JudgeConfig",
-    "LlamaCppModel",
-    "ModelConfig",
-    "OpenAIModel",
-    "ParakhConfig",
-    "PathsConfig",
-    "RetrieverConfig",
-    "Sampling",
-    "ScriptedModel",
-    "Strict",
-    "TrackingConfig",
-    "TranslatorConfig",
-    "VLLMModel",
-]
 
 
 class ParakhConfig(Strict):
