@@ -108,9 +108,9 @@ def folder_mb(path: Path) -> float:
 def log_once(project: Path, store: Path, kind: str, genai: bool) -> dict[str, Any]:
     """Compute nothing new: build the sweep and time `log_sweep` into a new store."""
     from parakh.config import compose
-    from parakh.layout import Layout
     from parakh.report.files import ReportFiles
     from parakh.report.results import compute
+    from parakh.stage_outputs import Layout
     from parakh.stages.aggregate import load_inputs
     from parakh.testing.servers import start_mlflow_server
     from parakh.tracking.client import open_client

@@ -20,7 +20,7 @@ LAYERS: list[set[str]] = [
     {
         "errors",
         "hashing",
-        "paths",
+        "project",
         "io",
         "secrets",
         "sqlite_store",
@@ -30,7 +30,7 @@ LAYERS: list[set[str]] = [
         "__init__",
     },  # fmt: skip
     {"config"},
-    {"layout", "datasets", "metrics", "prompts", "retrieval"},
+    {"stage_outputs", "datasets", "metrics", "prompts", "retrieval"},
     {"curation", "backends"},
     {"judging", "translation"},
     {"report"},

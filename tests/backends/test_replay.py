@@ -24,8 +24,8 @@ from parakh.config import compose
 from parakh.config.model import ReplayModel, Sampling
 from parakh.errors import InputError
 from parakh.io import read_jsonl, write_jsonl
-from parakh.layout import Layout, spec_path
 from parakh.schema import Generation, Question, Retrieval
+from parakh.stage_outputs import Layout, spec_path
 from parakh.stages import generate
 
 REPO = Path(__file__).resolve().parents[2]

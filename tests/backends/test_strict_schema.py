@@ -29,9 +29,9 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.io import write_jsonl
 from parakh.judging.judge_selection import load_model_config
 from parakh.judging.parse import parse_verdict
-from parakh.layout import Layout
 from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.schema import Generation, Question
+from parakh.stage_outputs import Layout
 from parakh.stages import judge
 from parakh.testing.servers import ServerProcess
 from parakh.testing.strict_schema import strict_schema_error

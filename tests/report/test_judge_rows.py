@@ -18,11 +18,11 @@ from tests.report import synthetic_project as synth
 
 from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
-from parakh.layout import Layout
 from parakh.report.columns import JudgeColumns
 from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_rows import JudgmentFiles, read_judge_file
 from parakh.schema import Generation, Judgment
+from parakh.stage_outputs import Layout
 
 
 def _line(**changes: Any) -> str:

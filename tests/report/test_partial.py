@@ -12,12 +12,12 @@ from tests.report import synthetic_project as synth
 
 from parakh.config import compose
 from parakh.errors import InputError
-from parakh.layout import Layout
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.partial import judge_coverage, require_coverage
 from parakh.report.results import compute
 from parakh.schema import Judgment, Question
+from parakh.stage_outputs import Layout
 from parakh.stages import aggregate
 
 SYNTHETIC_JUDGE = [

@@ -14,8 +14,8 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ParakhError
 from parakh.io import read_jsonl, write_jsonl
 from parakh.judging.judge_selection import load_model_config
-from parakh.layout import Layout
 from parakh.schema import Generation, Judgment, Question, Retrieval, RetrievedChunk
+from parakh.stage_outputs import Layout
 from parakh.stages import judge
 
 REPO = Path(__file__).resolve().parents[2]

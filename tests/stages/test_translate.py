@@ -13,8 +13,8 @@ import pytest
 from parakh.config import compose
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_jsonl
-from parakh.layout import Layout
 from parakh.schema import Passage, Question, Retrieval, RetrievedChunk
+from parakh.stage_outputs import Layout
 from parakh.stages import translate
 
 REPO = Path(__file__).resolve().parents[2]

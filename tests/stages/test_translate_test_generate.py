@@ -11,8 +11,8 @@ from pathlib import Path
 from parakh.config import compose
 from parakh.config.model import ScriptedModel
 from parakh.io import read_jsonl, write_jsonl
-from parakh.layout import Layout, generation_name
 from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.stage_outputs import Layout, generation_name
 from parakh.stages import backtranslate, generate, judge, translate
 
 

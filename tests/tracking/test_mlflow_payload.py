@@ -10,8 +10,8 @@ from tests.report import synthetic_project as synth
 
 from parakh.config import compose
 from parakh.io import write_json, write_jsonl
-from parakh.layout import Layout, spec_path
 from parakh.report.inputs import AggregateInputs
+from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.datasets import dataset_ref
 from parakh.tracking.params import (
     CUT_MARKER,

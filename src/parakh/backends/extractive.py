@@ -24,7 +24,7 @@ from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.config.aggregate import PathsConfig
 from parakh.config.model import ExtractiveModel
 from parakh.config.retrieval import EmbedderConfig
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.embedding_cache import beside_response_cache
 from parakh.text.sentences import split_sentences

@@ -21,7 +21,7 @@ from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_path
 from parakh.io import iter_json_objects, read_text
-from parakh.paths import resolve
+from parakh.project import resolve
 
 
 @dataclass(frozen=True)

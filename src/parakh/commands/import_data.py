@@ -27,7 +27,7 @@ from parakh.config import compose
 from parakh.config.dataset import DatasetConfig
 from parakh.config.loading import available, unknown_name_message
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
-from parakh.paths import project_root
+from parakh.project import project_root
 
 
 class DataImportError(ParakhError):

@@ -29,7 +29,7 @@ from parakh.config import compose
 from parakh.config.judge_study import JudgeStudyConfig
 from parakh.config.loading import available, load_named
 from parakh.errors import ConfigError
-from parakh.paths import resolve
+from parakh.project import resolve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from parakh.commands.grammar import list_value
 from parakh.errors import ConfigError
 from parakh.io import write_json, write_text
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.report.files import read_leaderboard
 
 LENGTH = "answer length (baseline)"

@@ -21,7 +21,7 @@ from parakh.commands.grammar import split_overrides, take_overrides
 from parakh.errors import ConfigError, InputError
 from parakh.io import read_jsonl, write_json, write_text
 from parakh.metrics.specs import WEIGHTED
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.report.files import read_leaderboard
 from parakh.schema import Judgment
 from parakh.stats.bootstrap import derive_seed, stratified_macro_interval

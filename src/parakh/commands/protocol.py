@@ -25,7 +25,7 @@ from parakh.config import compose
 from parakh.config.loading import available, load_named, unknown_name_message
 from parakh.config.protocol import ProtocolConfig
 from parakh.errors import ConfigError, ParakhError
-from parakh.paths import conf_dir, project_root
+from parakh.project import conf_dir, project_root
 
 
 class ProtocolRunError(ParakhError):

@@ -27,7 +27,7 @@ from parakh.commands.grammar import add_out
 from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError
 from parakh.io import write_text
-from parakh.paths import conf_dir, resolve
+from parakh.project import conf_dir, resolve
 
 PRESETS: dict[str, dict[str, Any]] = {
     "nomiracl": {

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from parakh.commands.grammar import add_out, take_overrides
-from parakh.paths import project_root, resolve
+from parakh.project import project_root, resolve
 from parakh.report.files import ReportFiles
 from parakh.report.results import write_reports
 from parakh.tracking.reproduce import Reproduction, from_dvc, from_mlflow

@@ -32,9 +32,9 @@ from parakh.commands.grammar import add_out, list_value, split_overrides
 from parakh.config import compose
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.schema import Question
+from parakh.stage_outputs import Layout
 from parakh.text.languages import check_language
 from parakh.translation.roundtrip import DEFAULT_THRESHOLD, report, round_trip
 from parakh.translation.service import make_service

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, did_you_mean, first_field_error, reported_as_errors
-from parakh.paths import conf_dir, project_root
+from parakh.project import conf_dir, project_root
 
 GROUPS = (
     "dataset",

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from parakh.paths import conf_dir, project_root
+from parakh.project import conf_dir, project_root
 
 HELP_FLAGS = frozenset({"--help", "-h"})
 # dvc.yaml's loop variables, shown as the names a user types

@@ -16,7 +16,7 @@ from parakh.config.generation import FewShotConfig
 from parakh.errors import ConfigError
 from parakh.hashing import sha256_text
 from parakh.io import read_jsonl
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.schema import Question
 from parakh.text.normalize import canonical_text
 

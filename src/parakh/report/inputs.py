@@ -23,8 +23,7 @@ import yaml
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
-from parakh.layout import DIRECT, Layout, variant_generation_name
-from parakh.paths import project_root
+from parakh.project import project_root
 from parakh.report.columns import JudgeColumns
 from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.judge_rows import (
@@ -35,6 +34,7 @@ from parakh.report.judge_rows import (
     rows_table,
 )
 from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment, Question
+from parakh.stage_outputs import DIRECT, Layout, variant_generation_name
 
 
 @dataclass

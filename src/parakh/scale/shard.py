@@ -36,8 +36,8 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_text
 from parakh.io import iter_json_rows, read_json_at, read_text, validate_row
-from parakh.layout import Layout, spec_path
 from parakh.schema import Question
+from parakh.stage_outputs import Layout, spec_path
 from parakh.stats.coverage import Coverage, Key, Where, check, duplicates_text, key_text
 from parakh.tracking.runspec import input_hashes
 

@@ -15,14 +15,14 @@ from pathlib import Path
 from parakh import __version__
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.hashing import sha256_path
-from parakh.layout import Layout
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.leaderboard import Leaderboard, build_leaderboard
 from parakh.report.partial import require_coverage
 from parakh.report.results import compute, settings_of, write_reports
 from parakh.schema import Judgment
+from parakh.stage_outputs import Layout
 from parakh.tracking.runspec import git_commit, write_run_spec
 
 __all__ = ["load_inputs", "main", "main_task", "models_to_aggregate", "run"]

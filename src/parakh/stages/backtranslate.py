@@ -18,9 +18,9 @@ from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_jsonl
-from parakh.layout import Layout, generation_name, spec_path, translate_test_variant
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.schema import Generation, Question
+from parakh.stage_outputs import Layout, generation_name, spec_path, translate_test_variant
 from parakh.tracking.runspec import write_run_spec
 from parakh.translation.translate_test import back_translate_generations
 

@@ -42,9 +42,9 @@ from parakh.curation.slices import per_language_mask
 from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_options
 from parakh.hashing import sha256_obj
 from parakh.io import write_json, write_jsonl
-from parakh.layout import Layout, spec_path
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.schema import HumanJudgment, KBDocument, Question
+from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.client import tracking_configured, tracking_uri
 from parakh.tracking.runspec import write_run_spec
 from parakh.tracking.stage_runs import StageRun, log_stage_run
@@ -244,4 +244,3 @@ main = hydra_entry(main_task)
 
 if __name__ == "__main__":
     main()
-

@@ -47,8 +47,7 @@ from parakh.backends.failed_run import check_failed_share
 from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout, generation_name, spec_path, translate_test_variant
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool, with_dataset_pool
 from parakh.prompts.template import load_prompt
@@ -62,6 +61,7 @@ from parakh.scale.shard import (
     shard_files,
 )
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
+from parakh.stage_outputs import Layout, generation_name, spec_path, translate_test_variant
 from parakh.tracking.client import parent_run_tags, tracking_uri
 from parakh.tracking.runspec import write_run_spec
 from parakh.tracking.stage_runs import StageRun, log_stage_run

@@ -16,8 +16,7 @@ from typing import Any
 
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout, spec_path
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.retrieval.chunking import chunk_documents
 from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.embedding_cache import beside_response_cache
@@ -26,6 +25,7 @@ from parakh.retrieval.kb_versions import VersionedKB
 from parakh.retrieval.metrics import flat_metrics
 from parakh.retrieval.retrievers import QueryBatch
 from parakh.schema import Chunk, KBDocument, Question, Retrieval
+from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.runspec import write_run_spec
 
 

@@ -44,13 +44,13 @@ from parakh.judging.llm_judge import judge_rubrics, sample_per_language
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric_calls import BackendFactory, judge_with_rubrics
 from parakh.judging.summary import judge_summary
-from parakh.layout import Layout, generation_name, spec_path
 from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.stage_outputs import Layout, generation_name, spec_path
 from parakh.stats.coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.tracking.runspec import write_run_spec
 

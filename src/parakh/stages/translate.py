@@ -20,9 +20,9 @@ from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl, write_json, write_jsonl
-from parakh.layout import Layout, spec_path, translate_test_variant
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.schema import Question, Retrieval
+from parakh.stage_outputs import Layout, spec_path, translate_test_variant
 from parakh.tracking.runspec import write_run_spec
 from parakh.translation.service import make_service
 from parakh.translation.translate_test import (

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from parakh.paths import project_root
+from parakh.project import project_root
 
 RUN_KEY = "parakh.run_key"
 LEVEL = "parakh.level"

@@ -15,8 +15,8 @@ from typing import Any
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
-from parakh.layout import Layout
 from parakh.schema import Question
+from parakh.stage_outputs import Layout
 from parakh.tracking.samples import language_counts
 
 DIGEST_CHARS = 32  # mlflow.utils.validation.MAX_DATASET_DIGEST_SIZE is 36

@@ -21,7 +21,7 @@ from typing import Any
 from parakh.config.loading import load_named
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
-from parakh.layout import Layout, spec_path
+from parakh.stage_outputs import Layout, spec_path
 
 MAX_PARAM_CHARS = 6000  # mlflow.utils.validation.MAX_PARAM_VAL_LENGTH
 PARAMS_FILE = "params.json"

@@ -10,7 +10,7 @@ from typing import Any
 from parakh import __version__
 from parakh.hashing import sha256_path
 from parakh.io import write_json
-from parakh.paths import project_root
+from parakh.project import project_root
 
 
 def git_commit() -> str:

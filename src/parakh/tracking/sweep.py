@@ -15,10 +15,10 @@ from typing import Any
 from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
 from parakh.io import write_json
-from parakh.layout import Layout
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, output_paths
+from parakh.stage_outputs import Layout
 from parakh.tracking.datasets import DatasetRef, dataset_ref
 from parakh.tracking.genai import GenaiLog
 from parakh.tracking.metric_names import (

@@ -20,7 +20,7 @@ import yaml
 
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.errors import ConfigError
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.translation.base import Translated, Translator
 from parakh.translation.languages import ENGLISH, LanguageTag
 

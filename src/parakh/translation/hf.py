@@ -17,7 +17,7 @@ from typing import Any
 from parakh.config.translator import WeightsRef
 from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_obj
-from parakh.paths import resolve
+from parakh.project import resolve
 from parakh.translation.base import Translated
 
 INSTALL = "pip install -e '.[translate]'   # torch (CPU build) and transformers"

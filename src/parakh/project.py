@@ -1,7 +1,8 @@
 """Where the project lives: its root, its Hydra configs, its data folders.
 
 Stages resolve every path against the project root (the folder holding `conf/` and `dvc.yaml`),
-never against whatever directory they happen to be started from.
+never against whatever directory they happen to be started from. Where under it each stage
+writes its outputs is `parakh.stage_outputs`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
-from parakh.paths import resolve
+from parakh.project import resolve
 
 
 @dataclass(frozen=True)
