@@ -1,0 +1,1 @@
+document.body.setAttribute('data-rendered', window.parakhErrors.length ? 'errors' : 'ok');
