@@ -6,92 +6,39 @@ A page a browser must open whole stays under `MAX_PAGE_BYTES` (~20 MB; at N = 10
 page was 447 MB): `write_answers` writes `answers.html` whole when it fits, as it always was,
 and otherwise pages by language under `answers/`, each under the cap, with `answers.html` their
 index. Each page filters its questions as the whole page does.
+
+This module gathers the rows and says what each question's article shows; the markup is in
+`parakh.report.answers_html` and its templates.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 from parakh.io import write_text
+from parakh.report.answers_html import (
+    AnswerCard,
+    ArticleView,
+    Link,
+    render_article,
+    render_index,
+    render_page,
+    score_lines,
+)
 from parakh.report.files import ReportFiles
-from parakh.report.html_parts import esc, json_attr, page, partial_banner, table
 from parakh.report.items import system_name
 from parakh.schema import Generation, Judgment, Question
 
 MAX_PAGE_BYTES = 20_000_000
 
-FILTER_SCRIPT = """
-function parakhFilter(){
-  var lang=document.getElementById('f-language').value;
-  var cat=document.getElementById('f-category').value;
-  var metric=document.getElementById('f-metric').value;
-  var lo=parseFloat(document.getElementById('f-min').value);
-  var hi=parseFloat(document.getElementById('f-max').value);
-  if(isNaN(lo)){lo=0;} if(isNaN(hi)){hi=1;}
-  var shown=0, items=document.querySelectorAll('article.q');
-  items.forEach(function(q){
-    var ok=(!lang||q.getAttribute('data-language')===lang);
-    var cats=JSON.parse(q.getAttribute('data-categories'));
-    ok=ok&&(!cat||cats.indexOf(cat)>=0);
-    if(ok&&metric){
-      var scores=JSON.parse(q.getAttribute('data-scores'))[metric]||{};
-      var any=false;
-      Object.keys(scores).forEach(function(m){var v=scores[m];if(v>=lo&&v<=hi){any=true;}});
-      ok=any;
-    }
-    q.hidden=!ok; if(ok){shown++;}
-  });
-  document.getElementById('f-count').textContent=shown+' of '+items.length+' questions';
-}
-['f-language','f-category','f-metric','f-min','f-max'].forEach(function(id){
-  var el=document.getElementById(id);
-  el.addEventListener('change',parakhFilter); el.addEventListener('input',parakhFilter);
-});
-parakhFilter();
-"""
-
-
-def _options(values: list[str], label: str) -> str:
-    return f'<option value="">{esc(label)}</option>' + "".join(
-        f'<option value="{esc(v)}">{esc(v)}</option>' for v in values
-    )
-
-
-def _score_html(row: Judgment) -> str:
-    if row.status == "ok" and row.score is not None:
-        value = f"{row.score:g}/{row.scale_max:g}"
-        why = f' <span class="why">{esc(row.justification)}</span>' if row.justification else ""
-    else:
-        value = row.status
-        why = f' <span class="why">{esc(row.reason or "")}</span>'
-    return (
-        f'<div class="score status-{esc(row.status)}"><b>{esc(row.metric)}</b> '
-        f"{esc(value)}{why}</div>"
-    )
-
-
-def _scores_html(rows: list[Judgment]) -> str:
-    """Each score with its justification; skipped metrics folded into one line per reason."""
-    skipped: dict[str, list[str]] = defaultdict(list)
-    parts = []
-    for r in rows:
-        if r.status == "skipped":
-            skipped[r.reason or ""].append(r.metric)
-        else:
-            parts.append(_score_html(r))
-    for reason, metrics in skipped.items():
-        parts.append(
-            f'<div class="score status-skipped">skipped: {esc(", ".join(metrics))} '
-            f'<span class="why">{esc(reason)}</span></div>'
-        )
-    return "".join(parts)
-
 
 class AnswerArticles:
-    """Each question's article of the answers page, rendered when asked for: at N = 100,000
-    the page is ~450 MB of HTML, which is written a page at a time, never held whole."""
+    """Each question's article of the answers page, built and rendered when asked for: at
+    N = 100,000 the page is ~450 MB of HTML, which is written a page at a time, never held
+    whole. The rows are indexed here once (`__init__`); `view` says what one article shows."""
 
     def __init__(
         self,
@@ -129,78 +76,48 @@ class AnswerArticles:
             else next((r.language for rs in rows_by_system.values() for r in rs), "und")
         )
 
-    def article(self, qid: str) -> str:
-        q = self.known.get(qid)
-        rows_by_system = self.scores.get(qid, {})
-        language = self.language(qid)
+    def card(self, system: str, qid: str) -> AnswerCard:
+        """`system`'s answer to `qid` with its scores."""
+        scores, skipped = score_lines(self.scores.get(qid, {}).get(system, []))
+        model = self.systems.get(system, system)
+        if model not in self.answers:
+            return AnswerCard(system, "no-file", "", scores, skipped)
+        g = self.answers[model].get(qid)
+        if g is None:
+            return AnswerCard(system, "no-answer", "", scores, skipped)
+        if g.status != "ok":
+            return AnswerCard(system, "error", g.error or "", scores, skipped)
+        return AnswerCard(system, "ok", g.response or "", scores, skipped)
+
+    def view(self, qid: str) -> ArticleView:
+        """What question `qid`'s article shows."""
         scaled: dict[str, dict[str, float]] = defaultdict(dict)
-        for system, rows in rows_by_system.items():
+        for system, rows in self.scores.get(qid, {}).items():
             for r in rows:
                 if r.status == "ok" and r.score is not None:
                     scaled[r.metric][system] = round(r.score / r.scale_max, 6)
-        cards = []
-        for system in self.ordered:
-            model = self.systems.get(system, system)
-            if model not in self.answers:
-                text = '<p class="note">no answers file for this model</p>'
-            else:
-                g = self.answers[model].get(qid)
-                if g is None:
-                    text = '<p class="note">no answer recorded</p>'
-                elif g.status != "ok":
-                    text = f'<p class="status-error">error: {esc(g.error or "")}</p>'
-                else:
-                    text = f'<div class="text">{esc(g.response or "")}</div>'
-            judged = _scores_html(rows_by_system.get(system, []))
-            cards.append(f'<div class="answer"><h4>{esc(system)}</h4>{text}{judged}</div>')
-        header = (
-            f"<header><b>{esc(qid)}</b> · {esc(language)}"
-            + (f" · {esc(', '.join(q.categories))}" if q and q.categories else "")
-            + (f" · {esc(q.domain)}" if q and q.domain else "")
-            + "</header>"
-        )
-        question_text = f"<p>{esc(q.text)}</p>" if q else '<p class="note">question not found</p>'
-        reference = (
-            "<p><i>Reference:</i> " + " | ".join(esc(r) for r in q.reference_answers) + "</p>"
-            if q and q.reference_answers
-            else ""
-        )
-        return (
-            f'<article class="q" data-language="{esc(language)}" '
-            f'data-categories="{json_attr(q.categories if q else [])}" '
-            f'data-scores="{json_attr(scaled)}">{header}{question_text}{reference}'
-            f'<div class="answers">{"".join(cards)}</div></article>'
-        )
+        cards = [self.card(system, qid) for system in self.ordered]
+        return ArticleView(qid, self.language(qid), self.known.get(qid), scaled, cards)
+
+    def article(self, qid: str) -> str:
+        return render_article(self.view(qid))
 
     def page(
         self,
         title: str,
         partial: str | None,
         articles: str,
-        nav: str = "",
+        nav: Sequence[Link] = (),
         languages: list[str] | None = None,
     ) -> str:
-        """A page of articles with the filters; `nav` links it to the others of a split, whose
-        pages offer their own `languages` only."""
-        shown = self.languages if languages is None else languages
-        filters = (
-            '<div class="filters">'
-            f'<label>language <select id="f-language">{_options(shown, "any")}'
-            "</select></label>"
-            f'<label>category <select id="f-category">{_options(self.categories, "any")}'
-            "</select></label>"
-            f'<label>score of <select id="f-metric">{_options(self.metrics, "(no score filter)")}'
-            "</select></label>"
-            '<label>from <input id="f-min" type="number" min="0" max="1" step="0.05" value="0">'
-            "</label>"
-            '<label>to <input id="f-max" type="number" min="0" max="1" step="0.05" value="1">'
-            "</label>"
-            '<span id="f-count" class="note"></span>'
-            '<p class="note">Scores are scaled to 0..1; a question shows when any model\'s score '
-            "for the chosen metric is in range.</p></div>"
-        )
-        body = f"<h1>{esc(title)}</h1>{partial_banner(partial)}{nav}{filters}{articles}"
-        return page(title, body, FILTER_SCRIPT)
+        """A page of rendered articles with the filters; `nav` links it to the others of a
+        split, whose pages offer their own `languages` only."""
+        filters = {
+            "languages": self.languages if languages is None else languages,
+            "categories": self.categories,
+            "metrics": self.metrics,
+        }
+        return render_page(title, partial, articles, filters, nav)
 
 
 def render_answers(
@@ -293,11 +210,11 @@ def _write_language(
     """One language's pages, filled in question order; each page with its question ids."""
     written: list[tuple[Path, list[str]]] = []
 
-    def shell(k: int, more: bool) -> tuple[str, str]:
-        nav = '<nav><a href="../answers.html">all answers</a>'
-        nav += f'<a href="{slug}-{k - 1}.html">previous page</a>' if k > 1 else ""
-        nav += f'<a href="{slug}-{k + 1}.html">next page</a>' if more else ""
-        return f"{title}: {language}, page {k}", nav + "</nav>"
+    def shell(k: int, more: bool) -> tuple[str, list[Link]]:
+        nav = [("../answers.html", "all answers")]
+        nav += [(f"{slug}-{k - 1}.html", "previous page")] if k > 1 else []
+        nav += [(f"{slug}-{k + 1}.html", "next page")] if more else []
+        return f"{title}: {language}, page {k}", nav
 
     def budget(k: int) -> int:
         """What page k's articles may take: the cap less its page around them (a next link
@@ -334,24 +251,12 @@ def _index(
     max_bytes: int,
 ) -> str:
     """`answers.html` of a split page: per language, its questions and a link to each page."""
-    folder = files.answers_pages.name
     rows = [
-        [
-            esc(language),
-            str(sum(len(ids) for _, ids in written)),
-            " · ".join(
-                f'<a href="{folder}/{esc(path.name)}">{k} ({esc(ids[0])} – {esc(ids[-1])})</a>'
-                for k, (path, ids) in enumerate(written, start=1)
-            ),
-        ]
+        (
+            language,
+            sum(len(ids) for _, ids in written),
+            [(path.name, ids[0], ids[-1]) for path, ids in written],
+        )
         for language, written in pages
     ]
-    questions = sum(int(row[1]) for row in rows)
-    count = sum(len(written) for _, written in pages)
-    note = (
-        f'<p class="note">{questions} questions on {count} pages by language, each at most '
-        f"{max_bytes / 1e6:g} MB so that a browser opens it readily; each page filters its "
-        "questions by category and score.</p>"
-    )
-    body = f"<h1>{esc(title)}</h1>{partial_banner(partial)}{note}"
-    return page(title, body + table(["language", "questions", "pages"], rows, table_id="pages"))
+    return render_index(title, partial, files.answers_pages.name, rows, max_bytes)
