@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from parakh.report.agreement import judge_human_agreement
-from parakh.report.html_parts import esc, table
 from parakh.report.inputs import held_rows, judge_table
+from parakh.report.templating import render
 from parakh.schema import Generation, HumanGrade, Judgment
 from parakh.stats import agreement as stats
 
@@ -168,58 +168,5 @@ def _jurors(metric: str, rows: list[Judgment], grades: list[HumanGrade]) -> list
 
 
 def bias_section(bias: JudgeBias) -> str:
-    """The report's "Judge bias checks" section."""
-
-    def num(value: float | None) -> str:
-        return f'<td class="num">{"–" if value is None else f"{value:.3f}"}</td>'
-
-    rows = [
-        [
-            esc(m.metric),
-            f'<td class="num">{m.rows}</td>',
-            f'<td class="num">{m.self_judged} ({100 * m.self_judged_share:.1f}%)</td>',
-            f'<td class="num">{m.length_pairs}</td>',
-            num(m.length_spearman),
-        ]
-        for m in bias.metrics
-    ]
-    parts = [
-        '<h2>Judge bias checks</h2><section id="bias">',
-        table(
-            [
-                "metric",
-                "rows",
-                "self-judged rows",
-                "scored rows with answer",
-                "Spearman with length",
-            ],
-            rows,
-            table_id="bias-table",
-        ),
-        "<p class='note'>Spearman with length: the metric's scores against the answers' length "
-        "in characters; a strong positive value on a rubric says longer answers score higher, "
-        "for whatever reason. Self-judged: rows a judge model scored of its own output."
-        + ("" if bias.answers_known else " No answer files were read: no length figures.")
-        + "</p>",
-    ]
-    if bias.jurors:
-        juror_rows = [
-            [
-                esc(j.metric),
-                esc(j.juror),
-                f'<td class="num">{j.votes}</td>',
-                num(j.spearman_with_jury),
-                num(j.spearman_with_humans),
-                f'<td class="num">{j.human_pairs}</td>',
-            ]
-            for j in bias.jurors
-        ]
-        parts.append(
-            table(
-                ["metric", "juror", "votes", "Spearman with jury", "with humans", "human pairs"],
-                juror_rows,
-                table_id="jurors",
-            )
-        )
-    parts.append("</section>")
-    return "".join(parts)
+    """The report's "Judge bias checks" section (templates/judge_bias.html.j2)."""
+    return render("judge_bias.html.j2", bias=bias)
