@@ -29,7 +29,7 @@ FLAGS = [
     "--hide-scrollbars",
     "--force-device-scale-factor=1",
 ]
-LEADERBOARD_HEADER = (0x1F, 0x3A, 0x5F)  # thead background in html_parts.CSS
+LEADERBOARD_HEADER = (0x1F, 0x3A, 0x5F)  # thead background in report/templates/page.css
 
 
 @pytest.fixture(scope="module")
