@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from parakh.errors import InputError
+from parakh.hashing import sha256_obj
 from parakh.metrics.specs import MetricSpec, undeclared_spec
 from parakh.report.columns import JudgeColumns
 from parakh.report.judge_rows import STATUSES
@@ -66,6 +67,7 @@ class ItemIndex:
     categories: list[str]
     domains: list[str]
     specs: dict[str, MetricSpec] = field(default_factory=dict)
+    _digests: dict[bytes, str] = field(default_factory=dict, repr=False)
 
     @property
     def metrics(self) -> set[str]:
@@ -132,11 +134,19 @@ class ItemIndex:
     def ids(self, questions: np.ndarray) -> list[str]:
         return [self.questions[q] for q in questions.tolist()]
 
+    def digest(self, questions: np.ndarray) -> str:
+        """sha256 of the ids of `questions` (codes), computed once per distinct list: what a
+        statistic's seed is derived from."""
+        key = np.asarray(questions, dtype=np.intp).tobytes()
+        if key not in self._digests:
+            self._digests[key] = sha256_obj(self.ids(questions))
+        return self._digests[key]
+
     def table(
         self, system: str, metric: str, key: SliceKey
-    ) -> tuple[ItemScores, dict[str, int], list[str]] | None:
-        """The item scores of one cell, its unscored counts and its questions; None if it has
-        no rows."""
+    ) -> tuple[ItemScores, dict[str, int], str] | None:
+        """The item scores of one cell, its unscored counts and the digest of its questions;
+        None if it has no rows."""
         s = self.series.get((system, metric))
         if s is None:
             return None
@@ -146,7 +156,7 @@ class ItemIndex:
         unscored = self.unscored[s][:, questions].sum(axis=1)
         scores = ItemScores.single(self.sums[s, questions], self.counts[s, questions])
         counts = {k: int(unscored[i]) for i, k in enumerate(NOT_SCORED)}
-        return scores, counts, self.ids(questions)
+        return scores, counts, self.digest(questions)
 
     def _matrix(
         self,
@@ -178,16 +188,21 @@ class ItemIndex:
 
     def weighted_table(
         self, system: str, weights: dict[str, float], key: SliceKey
-    ) -> tuple[ItemScores, list[str]]:
-        """Item scores of the weighted aggregate (each metric's 0..1 goodness) in one slice."""
+    ) -> tuple[ItemScores, str]:
+        """Item scores of the weighted aggregate (each metric's 0..1 goodness) in one slice, and
+        the digest of its questions."""
         questions = self._questions(system, list(weights), key)
-        return self._matrix(system, weights, questions), self.ids(questions)
+        return self._matrix(system, weights, questions), self.digest(questions)
 
     def _aligned_questions(self, systems: list[str], weights: dict[str, float]) -> np.ndarray:
         found = np.zeros(len(self.questions), dtype=bool)
         for s in systems:
             found |= self._present(s, list(weights))
         return np.flatnonzero(found)
+
+    def aligned_digest(self, systems: list[str], weights: dict[str, float]) -> str:
+        """The digest of the questions `aligned` puts the models on."""
+        return self.digest(self._aligned_questions(systems, weights))
 
     def aligned(
         self, systems: list[str], weights: dict[str, float], *, goodness: bool

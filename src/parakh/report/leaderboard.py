@@ -23,23 +23,17 @@ import numpy as np
 from tqdm import tqdm
 
 from parakh.errors import InputError
-from parakh.hashing import sha256_obj
 from parakh.metrics.registry import declared_specs, spec_in
 from parakh.metrics.specs import WEIGHTED, MetricSpec, undeclared_spec
 from parakh.report.cells import Cell, rescaled, weighted_cell, weighted_spec
 from parakh.report.columns import JudgeColumns
+from parakh.report.comparisons import PairedComparison, Settings, compare_models
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
 from parakh.report.judge_rows import STATUSES
+from parakh.report.shared_statistics import CellDraws, MetricPlan, cell_draws, items_seed
 from parakh.schema import Judgment
-from parakh.stats.bootstrap import (
-    DEFAULT_CONFIDENCE,
-    DEFAULT_RESAMPLES,
-    ItemScores,
-    bootstrap_interval,
-    derive_seed,
-)
-from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust, paired_test
-from parakh.stats.ranks import RankInterval, rank_intervals
+from parakh.stats.bootstrap import ItemScores, bootstrap_interval, derive_seed
+from parakh.stats.ranks import RankInterval
 
 DIMENSIONS = ("language", "category", "domain")
 __all__ = [
@@ -49,43 +43,12 @@ __all__ = [
     "Cell",
     "Leaderboard",
     "MetricSpec",
+    "PairedComparison",
+    "Settings",
     "build_leaderboard",
     "system_name",
     "weighted_cell",
 ]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the statistics depend on besides the rows; all of it is in the config."""
-
-    seed: int = 0
-    resamples: int = DEFAULT_RESAMPLES
-    confidence: float = DEFAULT_CONFIDENCE
-    permutations: int = DEFAULT_PERMUTATIONS
-    weighted_scale: float = 1.0  # the weighted aggregate is reported on 0..weighted_scale
-
-
-@dataclass(frozen=True)
-class PairedComparison:
-    """Two models on the items both were scored on, for one metric (overall).
-
-    `result.difference` is A minus B on the metric's own values; `better` names the model whose
-    mean is better in the metric's direction (for a lower-is-better rate, the lower one), None
-    on a tie.
-    """
-
-    metric: str
-    model_a: str
-    model_b: str
-    result: PairedResult
-    p_holm: float
-
-    @property
-    def better(self) -> str | None:
-        if self.result.better is None:
-            return None
-        return self.model_a if self.result.better == "a" else self.model_b
 
 
 @dataclass
@@ -200,20 +163,25 @@ def _interval(
     settings: Settings,
     system: str,
     metric: str,
-    questions: list[str],
-    known: dict[int, tuple[float | None, float | None]],
+    digest: str,
+    known: CellDraws,
 ) -> tuple[float | None, float | None]:
-    """The cell's interval, seeded by the run seed, the model, the metric and the questions:
-    a cell's interval never depends on other cells, and two slices holding the same
-    questions (a single-domain dataset's domain and `all`) get the same interval, computed
-    once (`known`, by seed)."""
-    seed = derive_seed(settings.seed, system, metric, sha256_obj(questions))
-    if seed not in known:
+    """The cell's interval, seeded by the run seed, the model, the metric and the questions
+    (`digest`): a cell's interval never depends on other cells, and two slices holding the
+    same questions (a single-domain dataset's domain and `all`) get the same interval,
+    computed once (`known`). With shared resampling the seed is the run seed and the
+    questions, and `known` holds every cell's interval already."""
+    if settings.resampling == "shared":
+        seed = items_seed(settings.seed, digest)
+    else:
+        seed = derive_seed(settings.seed, system, metric, digest)
+    if (seed, system, metric) not in known.intervals:
         interval = bootstrap_interval(
             scores, seed=seed, resamples=settings.resamples, confidence=settings.confidence
         )
-        known[seed] = (None, None) if interval is None else (interval.low, interval.high)
-    return known[seed]
+        bounds = (None, None) if interval is None else (interval.low, interval.high)
+        known.intervals[(seed, system, metric)] = bounds
+    return known.intervals[(seed, system, metric)]
 
 
 def _check_rate_rows(columns: JudgeColumns, specs: Mapping[str, MetricSpec]) -> None:
@@ -271,23 +239,28 @@ def build_leaderboard(
         specs={**index.specs, WEIGHTED: weighted_spec(settings.weighted_scale)},
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
-    known: dict[int, tuple[float | None, float | None]] = {}  # intervals by seed
+    weighted = {m: w for m, w in weights.items() if m in index.metrics}
+    known = CellDraws()
+    if settings.resampling == "shared":
+        known = cell_draws(
+            index, board.models, metrics, weighted, slices, seed=settings.seed,
+            resamples=settings.resamples, confidence=settings.confidence, progress=progress,
+        )  # fmt: skip
     systems_bar = tqdm(
         board.models, desc="aggregate: bootstrap intervals", unit="model", disable=not progress
     )
     for system in systems_bar:
         _metric_cells(board, index, system, metrics, slices, known)
-    weighted = {m: w for m, w in weights.items() if m in index.metrics}
     if weighted:
         for system in board.models:
             _weighted_cells(board, index, system, weighted, slices, known)
         board.metrics = [WEIGHTED, *metrics]
-    metrics_bar = tqdm(
-        board.metrics, desc="aggregate: rank intervals, paired tests", unit="metric",
-        disable=not progress,
-    )  # fmt: skip
-    for metric in metrics_bar:
-        _rank_and_test(board, index, metric, weighted)
+    plans = [
+        MetricPlan.of(m, weighted, board.spec(m).higher_is_better, settings.weighted_scale)
+        for m in board.metrics
+    ]
+    found = compare_models(index, board.models, plans, settings, known, progress=progress)
+    board.ranks, board.paired = found.ranks, found.paired
     return board
 
 
@@ -297,7 +270,7 @@ def _metric_cells(
     system: str,
     metrics: list[str],
     slices: list[tuple[str, str]],
-    known: dict[int, tuple[float | None, float | None]],
+    known: CellDraws,
 ) -> None:
     """Every (metric, slice) cell of one model, with its bootstrap interval."""
     settings = board.settings
@@ -306,8 +279,8 @@ def _metric_cells(
             table = index.table(system, metric, key)
             if table is None:
                 continue
-            scores, counts, questions = table
-            low, high = _interval(scores, settings, system, metric, questions, known)
+            scores, counts, digest = table
+            low, high = _interval(scores, settings, system, metric, digest, known)
             board.cells[(system, metric, *key)] = Cell(
                 mean=scores.point(),
                 n=int(scores.counts.sum()),
@@ -327,7 +300,7 @@ def _weighted_cells(
     system: str,
     weighted: dict[str, float],
     slices: list[tuple[str, str]],
-    known: dict[int, tuple[float | None, float | None]],
+    known: CellDraws,
 ) -> None:
     """One model's weighted aggregate in every slice, with its interval."""
     settings = board.settings
@@ -338,75 +311,6 @@ def _weighted_cells(
         cell = weighted_cell(by_metric, weighted, index.specs)
         if cell is None:
             continue
-        scores, questions = index.weighted_table(system, weighted, key)
-        cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, questions, known)
+        scores, digest = index.weighted_table(system, weighted, key)
+        cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, digest, known)
         board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)
-
-
-def _rank_and_test(
-    board: Leaderboard, index: ItemIndex, metric: str, weighted: dict[str, float]
-) -> None:
-    """A metric's rank intervals and its paired tests between every two models."""
-    settings = board.settings
-    metric_weights = weighted if metric == WEIGHTED else {metric: 1.0}
-    combined = metric == WEIGHTED
-    aligned = index.aligned(board.models, metric_weights, goodness=combined)
-    higher = board.spec(metric).higher_is_better
-    board.ranks[metric] = rank_intervals(
-        aligned,
-        seed=derive_seed(settings.seed, "rank", metric),
-        resamples=settings.resamples,
-        confidence=settings.confidence,
-        higher_is_better=higher,
-    )
-    board.paired += _paired(
-        index, board.models, metric, metric_weights, settings, higher, goodness=combined,
-        scale=settings.weighted_scale if combined else 1.0,
-    )  # fmt: skip
-
-
-def _paired(
-    index: ItemIndex,
-    systems: list[str],
-    metric: str,
-    weights: dict[str, float],
-    settings: Settings,
-    higher_is_better: bool,
-    *,
-    goodness: bool,
-    scale: float = 1.0,
-) -> list[PairedComparison]:
-    """Every pair of models on the items both have a score for; Holm across the pairs. `scale`
-    multiplies each item's value (the weighted aggregate's reporting scale)."""
-    values = np.full((len(systems), len(index.questions)), np.nan)
-    scored = np.zeros(values.shape, dtype=bool)
-    for i, s in enumerate(systems):
-        questions, value = index.per_item(s, weights, goodness=goodness)
-        values[i, questions] = value * scale
-        scored[i, questions] = True
-    found: list[tuple[str, str, PairedResult]] = []
-    for i, a in enumerate(systems):
-        for j in range(i + 1, len(systems)):
-            common = np.flatnonzero(scored[i] & scored[j])
-            if len(common) < 2:
-                continue
-            b = systems[j]
-            found.append(
-                (
-                    a,
-                    b,
-                    paired_test(
-                        values[i, common],
-                        values[j, common],
-                        seed=derive_seed(settings.seed, "paired", metric, a, b),
-                        permutations=settings.permutations,
-                        resamples=settings.resamples,
-                        confidence=settings.confidence,
-                        higher_is_better=higher_is_better,
-                    ),
-                )
-            )
-    adjusted = holm_adjust([r.p_value for _, _, r in found])
-    return [
-        PairedComparison(metric, a, b, r, p) for (a, b, r), p in zip(found, adjusted, strict=True)
-    ]

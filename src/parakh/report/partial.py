@@ -92,7 +92,9 @@ def judge_coverage(cfg: ParakhConfig, inputs: AggregateInputs) -> Coverage:
         np.arange(len(models))[:, None, None] * n_questions
         + np.arange(len(question_ids))[None, :, None]
     ) * n_slots + np.arange(len(dict.fromkeys(metrics)))[None, None, :]
-    codes, places, lines = [], [], []
+    codes: list[np.ndarray] = []
+    places: list[np.ndarray] = []
+    lines: list[np.ndarray] = []
     for model, table in zip(inputs.models, tables, strict=True):
         question = _indices(table.column("question_id"), questions)
         slot = _indices(_slots(table.column("metric"), metrics), slots)

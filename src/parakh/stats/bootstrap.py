@@ -85,7 +85,7 @@ class ItemScores:
     def n_items(self) -> int:
         return int(self.sums.shape[0])
 
-    def _combine(self, sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    def of_totals(self, sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """Statistic per leading row of (..., metrics) totals; NaN where no metric is scored."""
         with np.errstate(invalid="ignore", divide="ignore"):
             means = sums / counts
@@ -97,7 +97,7 @@ class ItemScores:
             return np.where(total > 0, value / total, np.nan)
 
     def point(self) -> float | None:
-        value = float(self._combine(self.sums.sum(axis=0), self.counts.sum(axis=0)))
+        value = float(self.of_totals(self.sums.sum(axis=0), self.counts.sum(axis=0)))
         return None if np.isnan(value) else value
 
     @cached_property
@@ -114,7 +114,7 @@ class ItemScores:
     def resampled(self, index: np.ndarray) -> np.ndarray:
         """The statistic on each resample of an index block of shape (block, n_items)."""
         if not self._single:
-            return self._combine(self.sums[index].sum(axis=1), self.counts[index].sum(axis=1))
+            return self.of_totals(self.sums[index].sum(axis=1), self.counts[index].sum(axis=1))
         # The general formula with one weight of 1 is sums / counts where counts > 0, NaN
         # elsewhere (x * 1.0 and x / 1.0 are exact). Counts are whole numbers, so any order of
         # adding them gives the same total.

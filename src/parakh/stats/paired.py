@@ -49,6 +49,11 @@ class PairedResult:
         return "a" if a_higher == self.higher_is_better else "b"
 
 
+def threshold_of(observed: float) -> float:
+    """The least |mean| that counts as reaching `observed`: ties within rounding are ties."""
+    return observed - 1e-12 * max(1.0, observed)
+
+
 def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) -> float:
     """Two-sided p-value of mean(differences) == 0 under random sign flips.
 
@@ -64,7 +69,7 @@ def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) 
     observed = abs(float(d.mean()))
     if observed == 0.0:
         return 1.0
-    threshold = observed - 1e-12 * max(1.0, observed)  # ties within rounding count as ties
+    threshold = threshold_of(observed)
     if 2**d.size <= permutations:
         return enumerated_at_least(d, threshold) / 2**d.size
     at_least = sampled_at_least(d, threshold, seed=seed, permutations=permutations)

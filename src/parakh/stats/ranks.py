@@ -60,13 +60,28 @@ def rank_intervals(
     n_items = {scores[name].n_items for name in names}
     if len(n_items) != 1:
         raise ValueError(f"models are not aligned on the same items: {sorted(n_items)}")
+    blocks = resample_blocks(n_items.pop(), resamples, seed)
+    draws = np.concatenate(
+        [np.stack([scores[name].resampled(block) for name in names], axis=-1) for block in blocks]
+    )
     points = np.array([scores[name].point() for name in names], dtype=float)
+    return ranks_of_draws(
+        names, points, draws, confidence=confidence, higher_is_better=higher_is_better
+    )
+
+
+def ranks_of_draws(
+    names: list[str],
+    points: np.ndarray,
+    draws: np.ndarray,
+    *,
+    confidence: float = DEFAULT_CONFIDENCE,
+    higher_is_better: bool = True,
+) -> dict[str, RankInterval]:
+    """Rank intervals of `names` from their point values and their (resamples, names)
+    statistics on the same bootstrap resamples."""
     point_ranks = competition_ranks(points, higher_is_better=higher_is_better)
-    draws = []
-    for block in resample_blocks(n_items.pop(), resamples, seed):
-        values = np.stack([scores[name].resampled(block) for name in names], axis=-1)
-        draws.append(competition_ranks(values, higher_is_better=higher_is_better))
-    ranks = np.concatenate(draws)
+    ranks = competition_ranks(draws, higher_is_better=higher_is_better)
     tail = (1.0 - confidence) / 2.0
     return {
         name: RankInterval(

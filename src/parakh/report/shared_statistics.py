@@ -1,0 +1,186 @@
+"""The leaderboard's statistics from shared draws (`aggregate.statistics.resampling: shared`).
+
+With `per_cell` (the default) every cell, rank table and pair draws from its own seed (the run
+seed with the model, metric and questions), as Parakh always has. With `shared` the seed of a
+bootstrap is the run seed and the questions alone, so every cell over the same questions (all
+models, all metrics, the weighted aggregate) reads the same resamples, and the rank intervals
+reuse those draws; the paired tests of all metrics and pairs share one resampling and one matrix
+of sign patterns over the run's questions (`parakh.stats.shared_draws`). Each figure is the
+same estimator on other random draws: an interval moves by its Monte Carlo error, no more.
+What it buys is time: a study's aggregate draws a few hundred million numbers, not hundreds of
+billions (bench/results/scale.json).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm import tqdm
+
+from parakh.metrics.specs import WEIGHTED
+from parakh.report.items import ItemIndex, SliceKey
+from parakh.stats.bootstrap import ItemScores, derive_seed, percentile_interval
+from parakh.stats.paired import PairedResult
+from parakh.stats.ranks import RankInterval, ranks_of_draws
+from parakh.stats.shared_draws import PairedTest, shared_draws, shared_paired_tests
+
+CellKey = tuple[int, str, str]  # (seed, system, metric)
+Bounds = tuple[float | None, float | None]
+
+
+def items_seed(seed: int, digest: str) -> int:
+    """The seed of every bootstrap over one list of questions (its digest)."""
+    return derive_seed(seed, "items", digest)
+
+
+@dataclass
+class CellDraws:
+    """Each cell's bootstrap interval and its statistic on every resample, by (seed, model,
+    metric): two slices holding the same questions share one entry."""
+
+    intervals: dict[CellKey, Bounds] = field(default_factory=dict)
+    draws: dict[CellKey, np.ndarray] = field(default_factory=dict)
+
+
+def cell_draws(
+    index: ItemIndex,
+    systems: Sequence[str],
+    metrics: Sequence[str],
+    weighted: dict[str, float],
+    slices: Sequence[SliceKey],
+    *,
+    seed: int,
+    resamples: int,
+    confidence: float,
+    progress: bool = False,
+) -> CellDraws:
+    """Every (model, metric or weighted aggregate, slice) cell's draws, one resampling per
+    list of questions."""
+    groups: dict[int, dict[tuple[str, str], ItemScores]] = {}
+    for key in slices:
+        for system in systems:
+            for metric in metrics:
+                table = index.table(system, metric, key)
+                if table is not None:
+                    group = groups.setdefault(items_seed(seed, table[2]), {})
+                    group.setdefault((system, metric), table[0])
+            if weighted:
+                scores, digest = index.weighted_table(system, weighted, key)
+                if scores.n_items:
+                    group = groups.setdefault(items_seed(seed, digest), {})
+                    group.setdefault((system, WEIGHTED), scores)
+    found = CellDraws()
+    bar = tqdm(
+        groups.items(), desc="aggregate: bootstrap draws", unit="question set",
+        disable=not progress,
+    )  # fmt: skip
+    for group_seed, cells in bar:
+        draws = shared_draws(list(cells.values()), seed=group_seed, resamples=resamples)
+        for (system, metric), values in zip(cells, draws, strict=True):
+            interval = None if values is None else percentile_interval(values, confidence)
+            bounds = (None, None) if interval is None else (interval.low, interval.high)
+            found.intervals[(group_seed, system, metric)] = bounds
+            if values is not None:
+                found.draws[(group_seed, system, metric)] = values
+    return found
+
+
+def shared_ranks(
+    index: ItemIndex,
+    systems: list[str],
+    metric: str,
+    weights: dict[str, float],
+    known: CellDraws,
+    *,
+    seed: int,
+    resamples: int,
+    confidence: float,
+    higher_is_better: bool,
+) -> dict[str, RankInterval]:
+    """Rank intervals on the models' overall draws (the cells' own, when their questions are
+    the ones every model is aligned on; drawn again from the same seed otherwise)."""
+    aligned = index.aligned(systems, weights, goodness=metric == WEIGHTED)
+    names = [name for name, scores in aligned.items() if scores.point() is not None]
+    if not names:
+        return {}
+    group_seed = items_seed(seed, index.aligned_digest(systems, weights))
+    cached = [known.draws.get((group_seed, name, metric)) for name in names]
+    if any(values is None for values in cached):
+        cached = shared_draws(
+            [aligned[name] for name in names], seed=group_seed, resamples=resamples
+        )
+    points = np.array([aligned[name].point() for name in names], dtype=float)
+    draws = np.stack([values for values in cached if values is not None], axis=1)
+    return ranks_of_draws(
+        names, points, draws, confidence=confidence, higher_is_better=higher_is_better
+    )
+
+
+@dataclass(frozen=True)
+class MetricPlan:
+    """What a metric's comparisons read: its weights (one metric: itself, 1.0), whether values
+    are 0..1 goodness (the weighted aggregate), the scale they are reported on, their
+    direction."""
+
+    metric: str
+    weights: dict[str, float]
+    higher_is_better: bool
+    scale: float
+
+    @property
+    def goodness(self) -> bool:
+        return self.metric == WEIGHTED
+
+    @classmethod
+    def of(
+        cls, metric: str, weighted: dict[str, float], higher: bool, weighted_scale: float
+    ) -> MetricPlan:
+        if metric == WEIGHTED:
+            return cls(metric, weighted, higher, weighted_scale)
+        return cls(metric, {metric: 1.0}, higher, 1.0)
+
+
+def shared_paired(
+    index: ItemIndex,
+    systems: list[str],
+    metrics: Sequence[MetricPlan],
+    *,
+    seed: int,
+    permutations: int,
+    resamples: int,
+    confidence: float,
+) -> list[tuple[str, str, str, PairedResult]]:
+    """Every pair of models on every metric, on the questions both have a score for (at
+    least 2), in metric then pair order: (metric, model a, model b, result)."""
+    values = [_per_item(index, systems, m) for m in metrics]
+    tests = [
+        PairedTest(group, i, j, m.higher_is_better)
+        for group, m in enumerate(metrics)
+        for i in range(len(systems))
+        for j in range(i + 1, len(systems))
+        if int((~np.isnan(values[group][i]) & ~np.isnan(values[group][j])).sum()) >= 2
+    ]
+    every = np.arange(len(index.questions))
+    results = shared_paired_tests(
+        values,
+        tests,
+        seed=derive_seed(seed, "paired", index.digest(every)),
+        permutations=permutations,
+        resamples=resamples,
+        confidence=confidence,
+    )
+    return [
+        (metrics[t.group].metric, systems[t.a], systems[t.b], r)
+        for t, r in zip(tests, results, strict=True)
+    ]
+
+
+def _per_item(index: ItemIndex, systems: list[str], metric: MetricPlan) -> np.ndarray:
+    """(models, questions) per-item values of one metric; NaN where a model has none."""
+    values = np.full((len(systems), len(index.questions)), np.nan)
+    for i, system in enumerate(systems):
+        questions, value = index.per_item(system, metric.weights, goodness=metric.goodness)
+        values[i, questions] = value * metric.scale
+    return values

@@ -1,0 +1,200 @@
+"""Many statistics from one draw: intervals of every cell over the same items from one matrix
+of bootstrap resamples, and every paired test over the same items from one matrix of sign
+patterns (`aggregate.statistics.resampling: shared`).
+
+Drawing per cell (each cell, pair and metric with its own seed) costs resamples x items random
+numbers per cell and permutations x items per pair: at a study's size, billions, most of the
+time of aggregate. Here the items of one question set are drawn once, from one seed, and every
+cell over those items is read off the same draws with matrix products:
+
+- a bootstrap resample is the multiplicity of each item (how often the draw picked it), so each
+  cell's resampled sums and counts are one product of the (resamples, items) multiplicities
+  with the (items, cells) sums and counts;
+- a sign pattern's flipped sum of a pair's differences is one product of the (patterns, items)
+  signs with the (items, pairs) differences; an item a pair does not share has difference 0,
+  which no sign changes, so one pattern matrix over the question set serves every pair.
+
+The draws are the same streams as `bootstrap.resample_blocks` and
+`sign_flip.sampled_at_least` for the same seed: a cell's interval equals
+`bootstrap_interval(scores, seed=seed)`, and a pair's sampled p-value equals
+`sign_flip_p_value(d, seed=seed + 1)`, up to the order of additions (1e-12; tested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from parakh.stats.bootstrap import Interval, ItemScores, percentile_interval
+from parakh.stats.paired import PairedResult, sign_flip_p_value, threshold_of
+
+# Sign-pattern elements per chunk (rows x items): bounds memory at a few tens of MB.
+_CHUNK_SIGNS = 1 << 22
+# Bootstrap indices per block (resamples x items): a block's multiplicities are 40 MB at most.
+_BLOCK_DRAWS = 5 << 20
+
+
+def multiplicities(block: np.ndarray) -> np.ndarray:
+    """How often each item is drawn in each resample of a (block, items) index block."""
+    rows, n_items = block.shape
+    offsets = block + (np.arange(rows) * n_items)[:, None]
+    counts = np.bincount(offsets.ravel(), minlength=rows * n_items)
+    return counts.reshape(rows, n_items).astype(float)
+
+
+def resampled_totals(
+    sums: np.ndarray, counts: np.ndarray, *, seed: int, resamples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (resamples, columns) totals of each column of (items, columns) `sums` and `counts`
+    over each bootstrap resample of the items drawn from `seed` (the draws of
+    `resample_blocks`, taken in larger blocks: the block size never changes them)."""
+    n_items, width = sums.shape
+    rng = np.random.Generator(np.random.PCG64(seed))
+    both = np.hstack([sums, counts])
+    rows = max(1, min(resamples, _BLOCK_DRAWS // max(1, n_items)))
+    found = []
+    done = 0
+    while done < resamples:
+        size = min(rows, resamples - done)
+        found.append(multiplicities(rng.integers(0, n_items, size=(size, n_items))) @ both)
+        done += size
+    totals = np.concatenate(found)
+    return totals[:, :width], totals[:, width:]
+
+
+def shared_draws(
+    cells: Sequence[ItemScores], *, seed: int, resamples: int
+) -> list[np.ndarray | None]:
+    """Each cell's statistic on every resample of their common items (None for a cell with no
+    score, which has no interval, as in `bootstrap_interval`)."""
+    n_items = {cell.n_items for cell in cells}
+    if len(n_items) != 1:
+        raise ValueError(f"cells are not on the same items: {sorted(n_items)}")
+    if n_items == {0}:
+        return [None] * len(cells)
+    sums, counts = resampled_totals(
+        np.hstack([cell.sums for cell in cells]),
+        np.hstack([cell.counts for cell in cells]),
+        seed=seed,
+        resamples=resamples,
+    )
+    found: list[np.ndarray | None] = []
+    start = 0
+    for cell in cells:
+        stop = start + cell.sums.shape[1]
+        scored = cell.point() is not None
+        found.append(cell.of_totals(sums[:, start:stop], counts[:, start:stop]) if scored else None)
+        start = stop
+    return found
+
+
+def shared_intervals(
+    cells: Sequence[ItemScores], *, seed: int, resamples: int, confidence: float
+) -> list[Interval | None]:
+    """Each cell's percentile bootstrap interval, all from one resampling of their items."""
+    return [
+        None if draws is None else percentile_interval(draws, confidence)
+        for draws in shared_draws(cells, seed=seed, resamples=resamples)
+    ]
+
+
+def sampled_at_least(
+    differences: np.ndarray,
+    thresholds: np.ndarray,
+    n: np.ndarray,
+    *,
+    seed: int,
+    permutations: int,
+) -> np.ndarray:
+    """Per column of (items, tests) `differences` (0 off the test's own `n` items): how many
+    of `permutations` sign patterns drawn from PCG64(`seed`) give |mean over its n items| at
+    least its threshold (`sign_flip.sampled_at_least` for every column at once)."""
+    n_items = differences.shape[0]
+    bit_generator = np.random.PCG64(seed)
+    rows = max(2, (_CHUNK_SIGNS // max(1, n_items)) & ~1)  # even: ends on a 64-bit output
+    at_least = np.zeros(differences.shape[1], dtype=np.int64)
+    done = 0
+    while done < permutations:
+        size = min(rows, permutations - done)
+        raw = bit_generator.random_raw((size * n_items + 1) // 2)
+        halves = raw.astype("<u8", copy=False).view("<u4")[: size * n_items]
+        signs = np.where(halves >= 0x80000000, 1.0, -1.0).reshape(size, n_items)
+        at_least += (np.abs(signs @ differences) / n >= thresholds).sum(axis=0)
+        done += size
+    return at_least
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """One paired test: model rows `a` and `b` of one of the value matrices (`group`)."""
+
+    group: int
+    a: int
+    b: int
+    higher_is_better: bool
+
+
+def shared_paired_tests(
+    values: Sequence[np.ndarray],
+    tests: Sequence[PairedTest],
+    *,
+    seed: int,
+    permutations: int,
+    resamples: int,
+    confidence: float,
+) -> list[PairedResult]:
+    """`paired_test` of every test's model a against model b, on the items where both have a
+    value (each of `values` is (models, items), NaN where a model has none; every test needs
+    at least 2 common items; all matrices are on the same items): the intervals from one
+    resampling of the items drawn from `seed`, the sampled p-values from one matrix of sign
+    patterns drawn from `seed + 1`. A test with 2^n at most `permutations` gets its exact
+    p-value by enumeration, as in `sign_flip_p_value`."""
+    n_items = values[0].shape[1] if values else 0
+    differences = np.zeros((n_items, len(tests)))
+    masks = np.zeros((n_items, len(tests)), dtype=bool)
+    for k, test in enumerate(tests):
+        a, b = values[test.group][test.a], values[test.group][test.b]
+        masks[:, k] = ~np.isnan(a) & ~np.isnan(b)
+        differences[masks[:, k], k] = a[masks[:, k]] - b[masks[:, k]]
+    draws = _mean_draws(differences, masks, seed=seed, resamples=resamples)
+    n = masks.sum(axis=0)
+    observed = np.array([abs(float(differences[masks[:, k], k].mean())) for k in range(n.size)])
+    sampled = np.flatnonzero((n >= 64) | (2.0 ** np.minimum(n, 63) > permutations))
+    thresholds = np.array([threshold_of(float(o)) for o in observed[sampled]])
+    at_least = sampled_at_least(
+        differences[:, sampled], thresholds, n[sampled], seed=seed + 1, permutations=permutations
+    )
+    p_values = ((at_least + 1) / (permutations + 1)).tolist()
+    p_sampled = dict(zip(sampled.tolist(), p_values, strict=True))
+    results = []
+    for k, test in enumerate(tests):
+        common = masks[:, k]
+        d = differences[common, k]
+        p_value = p_sampled.get(k) if observed[k] != 0.0 else None
+        results.append(
+            PairedResult(
+                n=int(d.size),
+                mean_a=float(values[test.group][test.a, common].mean()),
+                mean_b=float(values[test.group][test.b, common].mean()),
+                difference=float(d.mean()),
+                interval=percentile_interval(draws[:, k], confidence),
+                p_value=p_value
+                if p_value is not None  # else exact, or no difference at all (1.0)
+                else sign_flip_p_value(d, seed=seed + 1, permutations=permutations),
+                higher_is_better=test.higher_is_better,
+            )
+        )
+    return results
+
+
+def _mean_draws(
+    differences: np.ndarray, masks: np.ndarray, *, seed: int, resamples: int
+) -> np.ndarray:
+    """Each column's mean over its own items on every resample of all the items."""
+    sums, counts = resampled_totals(
+        differences, masks.astype(float), seed=seed, resamples=resamples
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / counts, np.nan)
