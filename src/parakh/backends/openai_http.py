@@ -15,6 +15,7 @@ Every reason is scrubbed of the API key (`secrets.SecretScrubber`, whole text fi
 from __future__ import annotations
 
 import email.utils
+import importlib
 import json
 import time
 from collections.abc import Callable
@@ -102,24 +103,37 @@ class Transport(Protocol):
     async def close(self) -> None: ...
 
 
-def _azure_check(cfg: OpenAIModel) -> None:
+def _library(name: str, cfg: OpenAIModel) -> Any:
+    """The library a transport posts through (`MissingDependencyError` with the install line
+    when it is absent), once the model's Azure settings are checked."""
+    try:
+        library = importlib.import_module(name)
+    except ImportError as e:
+        raise MissingDependencyError(name, INSTALL) from e
     if cfg.azure_api_version and not (cfg.base_url or cfg.servers):
         raise ConfigError(
             f"model '{cfg.name}': Azure OpenAI (azure_api_version set) needs `base_url`, "
             "the resource endpoint"
         )
+    return library
+
+
+def _timed_out(timeout_s: float, note: str = "") -> CallFailed:
+    return CallFailed(f"timeout: no answer within {timeout_s:g} s{note}", outcome=Outcome.TIMED_OUT)
+
+
+def _unreachable(error: Exception, scrub: Scrub) -> CallFailed:
+    """Refused, reset, dropped: the server is not there."""
+    return CallFailed(
+        scrub(f"connection error: {type(error).__name__}: {error}"), outcome=Outcome.UNREACHABLE
+    )
 
 
 class AiohttpTransport:
     """Posts over one aiohttp session, created on the event loop that uses it."""
 
     def __init__(self, cfg: OpenAIModel, api_key: str, scrub: Scrub) -> None:
-        try:
-            import aiohttp
-        except ImportError as e:
-            raise MissingDependencyError("aiohttp", INSTALL) from e
-        _azure_check(cfg)
-        self._aiohttp = aiohttp
+        self._aiohttp = _library("aiohttp", cfg)
         self.cfg = cfg
         self._scrub = scrub
         self._headers = {
@@ -162,17 +176,11 @@ class AiohttpTransport:
                     text = raw.decode("utf-8", errors="replace")
                     raise status_failure(response.status, text, response.headers, self._scrub)
         except TimeoutError as e:  # aiohttp's ServerTimeoutError is one too
-            raise CallFailed(
-                f"timeout: no answer within {self.cfg.timeout_s:g} s",
-                outcome=Outcome.TIMED_OUT,
-            ) from e
+            raise _timed_out(self.cfg.timeout_s) from e
         except aiohttp.ClientPayloadError as e:
             raise CallFailed(self._scrub(f"malformed response: {type(e).__name__}: {e}")) from e
-        except aiohttp.ClientError as e:  # refused, reset, dropped: the server is not there
-            raise CallFailed(
-                self._scrub(f"connection error: {type(e).__name__}: {e}"),
-                outcome=Outcome.UNREACHABLE,
-            ) from e
+        except aiohttp.ClientError as e:
+            raise _unreachable(e, self._scrub) from e
         return parse_json(raw)
 
     async def close(self) -> None:
@@ -185,12 +193,7 @@ class SdkTransport:
     """Posts through the openai SDK's async client: one client per server."""
 
     def __init__(self, cfg: OpenAIModel, api_key: str, scrub: Scrub) -> None:
-        try:
-            import openai
-        except ImportError as e:
-            raise MissingDependencyError("openai", INSTALL) from e
-        _azure_check(cfg)
-        self._openai = openai
+        self._openai = _library("openai", cfg)
         self.cfg = cfg
         self._scrub = scrub
         self._api_key = api_key
@@ -229,15 +232,9 @@ class SdkTransport:
         except openai.APIStatusError as e:
             raise status_failure(e.status_code, str(e), e.response.headers, self._scrub) from e
         except openai.APITimeoutError as e:
-            raise CallFailed(
-                f"timeout: no answer within {self.cfg.timeout_s:g} s ({type(e).__name__})",
-                outcome=Outcome.TIMED_OUT,
-            ) from e
+            raise _timed_out(self.cfg.timeout_s, f" ({type(e).__name__})") from e
         except openai.APIConnectionError as e:
-            raise CallFailed(
-                self._scrub(f"connection error: {type(e).__name__}: {e}"),
-                outcome=Outcome.UNREACHABLE,
-            ) from e
+            raise _unreachable(e, self._scrub) from e
         return parse_json(raw)
 
     async def close(self) -> None:
