@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
-from parakh.backends.request_builder import response_format, wire_messages
+from parakh.backends.request_builder import response_format, sampling_params, wire_messages
 from parakh.config.model import LlamaCppModel
 from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_path
@@ -98,14 +98,8 @@ class LlamaCppBackend(Backend):
 
     def complete(self, request: ChatRequest) -> Completion:
         llm = self._load()
-        s = request.sampling
-        kwargs: dict[str, Any] = {
-            "temperature": s.temperature,
-            "top_p": s.top_p,
-            "max_tokens": s.max_tokens,
-            "seed": s.seed,
-            "stop": s.stop or None,
-        }
+        # the sampling numbers every backend sends; llama.cpp takes `stop` always (None: none)
+        kwargs: dict[str, Any] = {**sampling_params(request), "stop": request.sampling.stop or None}
         start = time.perf_counter()
         try:
             if request.prompt is not None:  # a base model: plain-text completion

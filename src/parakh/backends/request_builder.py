@@ -16,7 +16,8 @@ StructuredOutput = Literal["json_schema", "json_object_schema", "none"]
 
 
 def sampling_params(request: ChatRequest) -> dict[str, Any]:
-    """Sampling numbers, named as both the OpenAI API and vLLM's `SamplingParams` name them."""
+    """Sampling numbers, named as the OpenAI API, vLLM's `SamplingParams` and llama-cpp-python's
+    completion calls all name them."""
     s = request.sampling
     params: dict[str, Any] = {
         "temperature": s.temperature,
