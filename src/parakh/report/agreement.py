@@ -310,22 +310,17 @@ def _add_breakdowns(
     seeded: tuple[str, str],
 ) -> None:
     """Fill `result`'s agreement by language and by model (system), each seeded by its key."""
-    for language in sorted(set(pairs.languages)):
-        keep = [la == language for la in pairs.languages]
-        result.by_language[language] = agreement_stats(
-            pairs.subset(keep),
-            labels,
-            ranks_only=ranks_only,
-            bootstrap=Bootstrap.of(settings, *seeded, "language", language),
-        )
-    for system in sorted(set(pairs.systems)):
-        keep = [s == system for s in pairs.systems]
-        result.by_model[system] = agreement_stats(
-            pairs.subset(keep),
-            labels,
-            ranks_only=ranks_only,
-            bootstrap=Bootstrap.of(settings, *seeded, "model", system),
-        )
+    for by, slice_of, keys in (
+        (result.by_language, "language", pairs.languages),
+        (result.by_model, "model", pairs.systems),
+    ):
+        for key in sorted(set(keys)):
+            by[key] = agreement_stats(
+                pairs.subset([k == key for k in keys]),
+                labels,
+                ranks_only=ranks_only,
+                bootstrap=Bootstrap.of(settings, *seeded, slice_of, key),
+            )
 
 
 def _length_baseline(
