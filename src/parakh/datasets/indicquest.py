@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from parakh.datasets.records import csv_rows, parse_language
+from parakh.datasets.records import csv_rows, parse_language, source_files
 from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import Question
@@ -63,13 +63,5 @@ def load_file(path: Path, sink: RowSink) -> None:
 
 @register("indicquest", IndicQuestOptions)
 def load_indicquest(root: Path, options: IndicQuestOptions, sink: RowSink) -> None:
-    if root.is_file():
-        paths = [root]
-    elif options.files is not None:
-        paths = [root / name for name in options.files]
-    else:
-        paths = sorted(root.glob("*.csv"))
-    if not paths:
-        raise RowError(root, "no IndicQuest CSV files found", reason="missing_file")
-    for path in paths:
+    for path in source_files(root, options.files, "*.csv", "IndicQuest CSV"):
         load_file(path, sink)

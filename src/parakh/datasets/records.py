@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -66,6 +66,20 @@ def decode(path: Path) -> str:
     if not path.is_file():
         raise RowError(path, "file not found", reason="missing_file")
     return path.read_bytes().decode("utf-8", errors="surrogateescape")
+
+
+def source_files(root: Path, names: Iterable[str] | None, pattern: str, what: str) -> list[Path]:
+    """The files an adapter reads: `root` itself when it is a file, else the `names` under it,
+    else every `pattern` match under it (sorted); none at all is a RowError: no `what` files."""
+    if root.is_file():
+        paths = [root]
+    elif names is not None:
+        paths = [root / name for name in names]
+    else:
+        paths = sorted(root.glob(pattern))
+    if not paths:
+        raise RowError(root, f"no {what} files found", reason="missing_file")
+    return paths
 
 
 @dataclass(frozen=True)

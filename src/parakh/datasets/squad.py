@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import Field
 
-from parakh.datasets.records import Record, parse_language, read_json_document
+from parakh.datasets.records import Record, parse_language, read_json_document, source_files
 from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
 from parakh.hashing import canonical_json
@@ -144,18 +144,12 @@ def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
 
 @register("squad", SquadOptions)
 def load_squad(root: Path, options: SquadOptions, sink: RowSink) -> None:
-    if root.is_file():
-        paths = [root]
-        if options.files and root.name not in options.files and len(options.files) == 1:
-            # One file imported under the dataset's name (data/raw/xquad_hi): it is the one
-            # file `files` names, so that file's language applies.
-            (language,) = options.files.values()
-            options = options.model_copy(update={"files": {root.name: language}})
-    elif options.files is not None:
-        paths = [root / name for name in options.files]
-    else:
-        paths = sorted(root.glob("*.json"))
-    if not paths:
-        raise RowError(root, "no SQuAD JSON files found", reason="missing_file")
+    paths = source_files(root, options.files, "*.json", "SQuAD JSON")
+    files = options.files
+    if root.is_file() and files and root.name not in files and len(files) == 1:
+        # One file imported under the dataset's name (data/raw/xquad_hi): it is the one file
+        # `files` names, so that file's language applies.
+        (language,) = files.values()
+        options = options.model_copy(update={"files": {root.name: language}})
     for path in paths:
         load_file(path, options, sink)
