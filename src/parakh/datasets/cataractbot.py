@@ -32,11 +32,12 @@ from parakh.datasets.healthbot import (
     load_raw_documents,
     parse_kb_update_entries,
     read_document,
+    update_document,
 )
 from parakh.datasets.records import Record, jsonl_lines
 from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
-from parakh.schema import KBDocument, Question
+from parakh.schema import Question
 
 
 class CataractBotOptions(AdapterOptions):
@@ -70,15 +71,9 @@ def question_from_entry(record: Record) -> Question:
 
 def _add_entry(question: Question, options: CataractBotOptions, sink: RowSink) -> None:
     if options.updates_as_kb:
-        sink.add_document(
-            KBDocument(
-                id=f"update:{question.id}",
-                text=f"{question.text}\n{question.reference_answers[0]}",
-                source=options.qa_file,
-                kind="update",
-                title=question.text,
-            )
-        )
+        answer = question.reference_answers[0]
+        doc_id = f"update:{question.id}"
+        sink.add_document(update_document(doc_id, question.text, answer, options.qa_file))
 
 
 def load_parsed(root: Path, options: CataractBotOptions, sink: RowSink) -> None:

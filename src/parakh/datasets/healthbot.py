@@ -161,21 +161,29 @@ def update_date(path: Path) -> date:
         ) from e
 
 
+def update_document(
+    doc_id: str, question: str, answer: str, source: str, added_at: date | None = None
+) -> KBDocument:
+    """A KB-update entry as a KB document: its question, then its answer; titled by the question."""
+    return KBDocument(
+        id=doc_id,
+        text=f"{question}\n{answer}",
+        source=source,
+        kind="update",
+        title=question,
+        added_at=added_at,
+    )
+
+
 def load_kb_updates(folder: Path, sink: RowSink) -> None:
     for path in sorted(folder.glob("*.md")):
         with sink.guard(path.name):
             added = update_date(path)
             entries = parse_kb_update_entries(read_document(path), path)
             for i, (lineno, question, answer) in enumerate(entries):
+                doc_id = f"update:{path.stem}:{i:03d}"
                 sink.add_document(
-                    KBDocument(
-                        id=f"update:{path.stem}:{i:03d}",
-                        text=f"{question}\n{answer}",
-                        source=path.name,
-                        kind="update",
-                        title=question,
-                        added_at=added,
-                    ),
+                    update_document(doc_id, question, answer, path.name, added),
                     Origin(path.name, lineno),
                 )
 
