@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import Field, field_validator, model_validator
 
 from parakh.config.base import Strict
-from parakh.config.protocol import CONF_KEY
+from parakh.config.protocol import checked_conf_keys
 
 
 class JudgeStudyConfig(Strict):
@@ -42,10 +42,7 @@ class JudgeStudyConfig(Strict):
     @field_validator("conf")
     @classmethod
     def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
-        for key in value:
-            if not CONF_KEY.match(key):
-                raise ValueError(f"conf key {key!r} must read conf/<group>/<name>.yaml:<key>")
-        return value
+        return checked_conf_keys(value)
 
     @model_validator(mode="after")
     def _check(self) -> JudgeStudyConfig:

@@ -23,6 +23,15 @@ PARAMS_KEYS = frozenset(
 CONF_KEY = re.compile(r"^conf/[\w-]+/[\w.-]+\.yaml:[\w.]+$")
 
 
+def checked_conf_keys(value: dict[str, Any], note: str = "") -> dict[str, Any]:
+    """`value`, once every key reads `conf/<group>/<name>.yaml:<key>` (a protocol's or a judge
+    study's `conf`); the first that does not is a ValueError, `note` closing its message."""
+    for key in value:
+        if not CONF_KEY.match(key):
+            raise ValueError(f"conf key {key!r} must read conf/<group>/<name>.yaml:<key>{note}")
+    return value
+
+
 class ProtocolConfig(Strict):
     """One study's protocol: the DVC params that reproduce its leaderboard in Parakh."""
 
@@ -60,10 +69,4 @@ class ProtocolConfig(Strict):
     @field_validator("conf")
     @classmethod
     def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
-        for key in value:
-            if not CONF_KEY.match(key):
-                raise ValueError(
-                    f"conf key {key!r} must read conf/<group>/<name>.yaml:<key> (dotted keys "
-                    "allowed)"
-                )
-        return value
+        return checked_conf_keys(value, " (dotted keys allowed)")
