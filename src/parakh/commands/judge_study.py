@@ -24,10 +24,17 @@ from pathlib import Path
 
 from parakh.commands import judges as judges_command
 from parakh.commands.import_data import dvc_executable
-from parakh.commands.protocol import flow, models_matching, run_exp
+from parakh.commands.protocol import (
+    conf_overrides,
+    exp_run,
+    flow,
+    list_named,
+    models_matching,
+    run_exp,
+)
 from parakh.config import compose
 from parakh.config.judge_study import JudgeStudyConfig
-from parakh.config.loading import available, load_named
+from parakh.config.loading import load_named
 from parakh.errors import ConfigError
 from parakh.project import resolve
 
@@ -62,9 +69,8 @@ def _judge_model(judge: str, study: JudgeStudyConfig) -> str | None:
     """The model file DVC tracks for the judge (params.yaml `judge_model`): its model, or a
     jury's last juror (the study lists the served judge last); None for reference metrics.
     Composing also checks the judge with the dataset and the study's keys of its file."""
-    own = f"conf/judge/{judge}.yaml:"  # `++`: a misspelt key reaches the schema, which names it
-    mine = {k[len(own) :]: v for k, v in study.conf.items() if k.startswith(own)}
-    keys = [f"++judge.{key}={flow(value)}" for key, value in mine.items()]
+    # `++`: a misspelt key reaches the schema, which names it
+    keys = conf_overrides(study.conf, "judge", judge, prefix="++")
     cfg = compose([f"dataset={study.dataset}", f"judge={judge}", *keys])
     if cfg.judge.model is not None:
         return cfg.judge.model.name
@@ -95,10 +101,7 @@ def exp_run_commands(
             pairs.append(f"{model_file}:base_url={url}")
             if model_id is not None:
                 pairs.append(f"{model_file}:model_id={model_id}")
-        command = ["dvc", "exp", "run", "-n", f"{study.name}-{judge}", *(["-f"] if force else [])]
-        for pair in pairs:
-            command += ["-S", pair]
-        commands.append(command)
+        commands.append(exp_run(f"{study.name}-{judge}", pairs, force))
     return commands
 
 
@@ -120,10 +123,11 @@ def _put_back(kept: Path, reports: Path, last: str) -> None:
 
 
 def _list() -> int:
-    for name in available("judge_study"):
-        print(f"{name:16} {load_study(name).description}")
-    print("\n`parakh judge-study <name>` prints its experiments; --run runs them and ranks.")
-    return 0
+    return list_named(
+        "judge_study",
+        lambda name: load_study(name).description,
+        "`parakh judge-study <name>` prints its experiments; --run runs them and ranks.",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

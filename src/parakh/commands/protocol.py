@@ -18,6 +18,7 @@ import argparse
 import json
 import shlex
 import subprocess
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from parakh.commands.import_data import dvc_executable
@@ -81,14 +82,31 @@ def set_params(protocol: ProtocolConfig) -> list[str]:
     return pairs + [f"{key}={flow(value)}" for key, value in protocol.conf.items()]
 
 
-def _conf_overrides(protocol: ProtocolConfig, group: str, name: str) -> list[str]:
-    """Hydra overrides for the protocol's conf keys of conf/<group>/<name>.yaml."""
+def conf_overrides(conf: Mapping[str, Any], group: str, name: str, prefix: str = "") -> list[str]:
+    """Hydra overrides (`<prefix><group>.<key>=<value>`) for the keys of `conf` (a protocol's or
+    a judge study's `conf/<group>/<name>.yaml:<key>` settings) that set conf/<group>/<name>.yaml."""
     out = []
-    for key, value in protocol.conf.items():
+    for key, value in conf.items():
         path, field = key.split(":", 1)
         if path == f"conf/{group}/{name}.yaml":
-            out.append(f"{group}.{field}={flow(value)}")
+            out.append(f"{prefix}{group}.{field}={flow(value)}")
     return out
+
+
+def exp_run(name: str, pairs: Iterable[str], force: bool = False) -> list[str]:
+    """`dvc exp run -n <name> [-f] -S <pair> ...`."""
+    command = ["dvc", "exp", "run", "-n", name, *(["-f"] if force else [])]
+    for pair in pairs:
+        command += ["-S", pair]
+    return command
+
+
+def list_named(group: str, about: Callable[[str], str], then: str) -> int:
+    """The conf/<group>/ names, each with `about(name)`, then the line `then`."""
+    for name in available(group):
+        print(f"{name:16} {about(name)}")
+    print(f"\n{then}")
+    return 0
 
 
 def check(protocol: ProtocolConfig) -> None:
@@ -106,9 +124,13 @@ def check(protocol: ProtocolConfig) -> None:
     choices = [f"{g}={protocol.params[g]}" for g in groups if g in protocol.params]
     for g in groups:
         if g in protocol.params:
-            choices += _conf_overrides(protocol, g, str(protocol.params[g]))
+            choices += conf_overrides(protocol.conf, g, str(protocol.params[g]))
     for dataset in protocol.params.get("datasets", []):
-        overrides = [f"dataset={dataset}", *choices, *_conf_overrides(protocol, "dataset", dataset)]
+        overrides = [
+            f"dataset={dataset}",
+            *choices,
+            *conf_overrides(protocol.conf, "dataset", dataset),
+        ]
         overrides += [f"model={m}" for m in models[:1]]
         compose(overrides)  # raises ConfigError naming the bad key or name
     judge_model = protocol.params.get("judge_model")
@@ -122,18 +144,15 @@ def check(protocol: ProtocolConfig) -> None:
 
 
 def exp_run_command(protocol: ProtocolConfig, force: bool = False) -> list[str]:
-    command = ["dvc", "exp", "run", "-n", protocol.name, *(["-f"] if force else [])]
-    for pair in set_params(protocol):
-        command += ["-S", pair]
-    return command
+    return exp_run(protocol.name, set_params(protocol), force)
 
 
 def _list() -> int:
-    for name in available("protocol"):
-        protocol = load_protocol(name)
-        print(f"{name:16} {protocol.study}")
-    print("\n`parakh protocol <name>` prints its dvc exp run; docs/fidelity.md lists differences.")
-    return 0
+    return list_named(
+        "protocol",
+        lambda name: load_protocol(name).study,
+        "`parakh protocol <name>` prints its dvc exp run; docs/fidelity.md lists differences.",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
