@@ -38,6 +38,9 @@ from parakh.config.loading import load_named
 from parakh.errors import ConfigError
 from parakh.project import resolve
 
+# under the list of studies `parakh judge-study` prints with no name
+LIST_HINT = "`parakh judge-study <name>` prints its experiments; --run runs them and ranks."
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", nargs="?", help="a conf/judge_study/<name>.yaml name")
@@ -122,17 +125,9 @@ def _put_back(kept: Path, reports: Path, last: str) -> None:
         shutil.copytree(folder, reports / folder.name)
 
 
-def _list() -> int:
-    return list_named(
-        "judge_study",
-        lambda name: load_study(name).description,
-        "`parakh judge-study <name>` prints its experiments; --run runs them and ranks.",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     if args.name is None:
-        return _list()
+        return list_named("judge_study", lambda name: load_study(name).description, LIST_HINT)
     study = load_study(args.name)
     commands = exp_run_commands(study, args.judge_url, args.judge_model_id, args.force)
     if study.needs:

@@ -28,6 +28,9 @@ from parakh.config.protocol import ProtocolConfig
 from parakh.errors import ConfigError, ParakhError
 from parakh.project import conf_dir, project_root
 
+# under the list of protocols `parakh protocol` prints with no name
+LIST_HINT = "`parakh protocol <name>` prints its dvc exp run; docs/fidelity.md lists differences."
+
 
 class ProtocolRunError(ParakhError):
     """`dvc exp run` failed (its own message is printed above)."""
@@ -147,17 +150,9 @@ def exp_run_command(protocol: ProtocolConfig, force: bool = False) -> list[str]:
     return exp_run(protocol.name, set_params(protocol), force)
 
 
-def _list() -> int:
-    return list_named(
-        "protocol",
-        lambda name: load_protocol(name).study,
-        "`parakh protocol <name>` prints its dvc exp run; docs/fidelity.md lists differences.",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     if args.name is None:
-        return _list()
+        return list_named("protocol", lambda name: load_protocol(name).study, LIST_HINT)
     protocol = load_protocol(args.name)
     check(protocol)
     command = exp_run_command(protocol, args.force)
