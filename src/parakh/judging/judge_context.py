@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from parakh.prompts.builder import TokenCounter, cut_to, longest_fitting_prefix
 from parakh.schema import Judgment, Retrieval, RetrievedChunk
 
-TokenCounter = Callable[[str], int]
 NO_CHUNKS = "(none)"
 CONTEXT_CUT = "context_cut"  # the Judgment flag
-ELLIPSIS = " …"
 
 
 @dataclass(frozen=True)
@@ -78,29 +77,33 @@ def fit_knowledge_base(
         return whole, None
     trimmed: list[str] = []
     dropped: list[str] = []
+
+    def fits(kb: list[str | None]) -> bool:
+        return count_tokens(_render(chunks, kb)) <= budget_tokens
+
     for i in _cut_order(chunks):
         full = texts[i] or ""
         texts[i] = None
-        if count_tokens(_render(chunks, texts)) > budget_tokens:
+        if not fits(texts):
             dropped.append(chunks[i].chunk_id)
             continue
-        low, high = 0, len(full)  # the longest prefix that still fits
-        while low < high:
-            mid = (low + high + 1) // 2
-            texts[i] = full[:mid].rstrip() + ELLIPSIS
-            if count_tokens(_render(chunks, texts)) <= budget_tokens:
-                low = mid
-            else:
-                high = mid - 1
+        low = _kept_chars(texts, i, full, fits)
         if low == 0:
-            texts[i] = None
             dropped.append(chunks[i].chunk_id)
         else:
-            texts[i] = full[:low].rstrip() + ELLIPSIS
+            texts[i] = cut_to(full, low)
             trimmed.append(chunks[i].chunk_id)
         break
     cut = ContextCut(budget_tokens, kb_tokens, len(chunks), tuple(trimmed), tuple(dropped))
     return _render(chunks, texts), cut
+
+
+def _kept_chars(
+    texts: list[str | None], i: int, full: str, fits: Callable[[list[str | None]], bool]
+) -> int:
+    """How many characters of chunk `i`'s text (`full`), cut there, still fit beside `texts`."""
+    before, after = texts[:i], texts[i + 1 :]
+    return longest_fitting_prefix(full, lambda cut: fits([*before, cut, *after]))
 
 
 def with_context_cut_flag(row: Judgment) -> Judgment:

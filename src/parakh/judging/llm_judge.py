@@ -22,10 +22,11 @@ from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, Sampling
 from parakh.errors import ConfigError
 from parakh.hashing import sha256_text
-from parakh.judging.judge_context import ContextCut, TokenCounter, fit_knowledge_base
+from parakh.judging.judge_context import ContextCut, fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
 from parakh.metrics.rubric import Rubric, load_rubric
+from parakh.prompts.builder import TokenCounter
 from parakh.schema import Generation, Question, Retrieval
 
 REPAIR_MESSAGE = (

@@ -19,7 +19,25 @@ from parakh.schema import Question, Retrieval, Truncation
 Turns = tuple[tuple[str, str], ...]
 TokenCounter = Callable[[str], int]
 PER_TURN_TOKENS = 4  # role markers a chat template adds around each turn
-ELLIPSIS = " …"
+ELLIPSIS = " …"  # ends a text cut to fit a window
+
+
+def cut_to(text: str, chars: int) -> str:
+    """`text` cut after `chars` characters: trailing space dropped, `ELLIPSIS` added."""
+    return text[:chars].rstrip() + ELLIPSIS
+
+
+def longest_fitting_prefix(text: str, fits: Callable[[str], bool]) -> int:
+    """The most characters of `text` that, cut there (`cut_to`), still `fits`; 0 if none do.
+    A binary search: a cut that fits must mean every shorter one fits too."""
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(cut_to(text, mid)):
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 @dataclass(frozen=True)
@@ -91,6 +109,14 @@ def build_prompt(
     return BuiltPrompt(rendered[0], rendered[1], sampling, truncation)
 
 
+def _kept_chars(
+    passages: list[ContextPassage], fits: Callable[[list[ContextPassage]], bool]
+) -> int:
+    """How many characters of the last passage, cut there, still fit beside the others."""
+    others, last = passages[:-1], passages[-1]
+    return longest_fitting_prefix(last.text, lambda cut: fits([*others, replace(last, text=cut)]))
+
+
 def _fit(
     render: Callable[[list[ContextPassage], list[Question]], tuple[Turns, str | None]],
     size: Callable[[tuple[Turns, str | None]], int],
@@ -103,6 +129,10 @@ def _fit(
     while kept_shots and size(rendered) > budget:
         kept_shots.pop()
         rendered = render(kept, kept_shots)
+
+    def fits(candidate: list[ContextPassage]) -> bool:
+        return size(render(candidate, kept_shots)) <= budget
+
     trimmed = 0
     while kept and size(rendered) > budget:
         without = render(kept[:-1], kept_shots)
@@ -111,19 +141,12 @@ def _fit(
             continue
         # Dropping the last passage would fit: keep as much of it as fits instead.
         last = kept[-1]
-        low, high = 0, len(last.text)
-        while low < high:  # the longest prefix that fits
-            mid = (low + high + 1) // 2
-            candidate = kept[:-1] + [replace(last, text=last.text[:mid].rstrip() + ELLIPSIS)]
-            if size(render(candidate, kept_shots)) <= budget:
-                low = mid
-            else:
-                high = mid - 1
+        low = _kept_chars(kept, fits)
         if low == 0:
             kept, rendered = kept[:-1], without
         else:
             trimmed = len(last.text) - low
-            kept = kept[:-1] + [replace(last, text=last.text[:low].rstrip() + ELLIPSIS)]
+            kept = [*kept[:-1], replace(last, text=cut_to(last.text, low))]
             rendered = render(kept, kept_shots)
         break
     total = size(rendered)
