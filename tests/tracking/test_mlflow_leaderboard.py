@@ -18,6 +18,7 @@ from tests.tracking.conftest import experiment_of, run_parakh
 from parakh.report.tables import format_mean
 from parakh.tracking.metric_names import CELL_FIGURES, RUN_FIGURES, cell_metric_name
 from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE, SAMPLE_COLUMNS, SAMPLES_TABLE
+from parakh.tracking.sweep import SAMPLES_MANIFEST
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 REPORTS = Path("reports/demo/smoke")  # reports/<dataset>/<judge>/
@@ -29,7 +30,8 @@ def _sweep(uri: str, root: Path) -> tuple[Any, dict[str, Any], list[Any]]:
 
     client = MlflowClient(uri)
     experiment = client.get_experiment_by_name(experiment_of(root))
-    runs = client.search_runs([experiment.experiment_id], max_results=1000)
+    found = client.search_runs([experiment.experiment_id], max_results=1000)
+    runs = [r for r in found if "parakh.content_store" not in r.data.tags]  # the sweep's runs
     parents = [r for r in runs if r.data.tags.get("parakh.level") == "sweep"]
     assert len(parents) == 1
     children = {r.data.tags["model"]: r for r in runs if r.data.tags.get("parakh.level") == "model"}
@@ -276,13 +278,11 @@ def test_runs_carry_tags_params_and_artifacts(logged_project: Path, mlflow_serve
     listed = {a.path for a in client.list_artifacts(parent.info.run_id, "report")}
     assert {"report/report.html", "report/answers.html", "report/leaderboard.json"} <= listed
     inputs = {a.path for a in client.list_artifacts(parent.info.run_id, "inputs")}
-    assert "inputs/config.json" in inputs
+    assert inputs == {"inputs/config.json", "inputs/manifest.json"}  # the files: content store
     html = download_artifacts(
         run_id=parent.info.run_id, artifact_path="report/report.html", tracking_uri=mlflow_server
     )
     assert Path(html).read_bytes() == (logged_project / REPORTS / "report.html").read_bytes()
-    samples = {a.path for a in client.list_artifacts(child.info.run_id, "samples")}
-    assert samples == {"samples/alpha.jsonl"} or len(samples) == 2
     tables = {a.path for a in client.list_artifacts(child.info.run_id, "leaderboard")}
     assert tables == {CELLS_TABLE, RANKS_TABLE}
     logged = json.loads(child.data.tags["mlflow.loggedArtifacts"])  # the UI's table list
@@ -294,6 +294,42 @@ def test_runs_carry_tags_params_and_artifacts(logged_project: Path, mlflow_serve
         assert hindi.data.tags[key] == child.data.tags.get(key, "hi")
     assert hindi.data.params == child.data.params
     assert [a.path for a in client.list_artifacts(hindi.info.run_id)] == [SAMPLES_TABLE]
+
+
+def test_judge_rows_and_answers_are_referenced_in_the_content_store(
+    logged_project: Path, mlflow_server: str
+) -> None:
+    """A model run logs where the content store holds its judge rows and answers, not copies;
+    the store holds each file once, by sha256."""
+    from mlflow.artifacts import download_artifacts
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(mlflow_server)
+    _, children, _ = _sweep(mlflow_server, logged_project)
+    child = children["alpha"]
+    judged = logged_project / "data/processed/demo/judge/smoke/alpha.jsonl"
+    samples = {a.path for a in client.list_artifacts(child.info.run_id, "samples")}
+    assert samples == {SAMPLES_MANIFEST}
+    manifest = json.loads(
+        Path(
+            download_artifacts(
+                run_id=child.info.run_id, artifact_path=SAMPLES_MANIFEST, tracking_uri=mlflow_server
+            )
+        ).read_text()
+    )
+    judgments = {e["name"]: e for e in manifest["files"]}["judgments"]
+    sha = child.data.tags["data.judgments_sha256"]
+    assert judgments["sha256"] == sha
+    assert judgments["artifact"] == f"sha256/{sha[:2]}/{sha}/alpha.jsonl"
+    store = client.get_run(judgments["run_id"])
+    assert store.data.tags["parakh.content_store"] == "true"
+    assert [
+        a.path for a in client.list_artifacts(store.info.run_id, f"sha256/{sha[:2]}/{sha}")
+    ] == [judgments["artifact"]]
+    stored = download_artifacts(
+        run_id=store.info.run_id, artifact_path=judgments["artifact"], tracking_uri=mlflow_server
+    )
+    assert Path(stored).read_bytes() == judged.read_bytes()
 
 
 def test_rerun_on_unchanged_inputs_logs_nothing(logged_project: Path, mlflow_server: str) -> None:

@@ -9,8 +9,10 @@ paired tests and judge-human agreement. Every run logs the curated questions as 
 input; language runs log their judge rows as a table. Tags say dataset, model, judge,
 translator, retriever, embedder, git commit and the DVC (md5) hash of every input file; params
 hold the settings that produced the data (`parakh.tracking.params`); the sweep's artifacts hold
-the report, the plots and the exact inputs (`inputs/`) from which `parakh reproduce` rebuilds
-the leaderboard. Metrics carry the time they were logged.
+the report, the plots and `inputs/`, from which `parakh reproduce` rebuilds the leaderboard.
+Large files (judge rows, answers, questions) go to the experiment's content store, each once by
+its sha256 (`parakh.tracking.content_store`): a run logs a manifest of them instead of copies.
+Metrics carry the time they were logged.
 
 Tracking URI: `tracking.uri` if set, else MLFLOW_TRACKING_URI, else `sqlite:///mlflow.db` in
 the project root. A sweep is keyed by the hash of everything it logs, so re-running aggregate
@@ -34,6 +36,7 @@ from parakh.tracking.client import (
     experiment_id,
     open_client,
 )
+from parakh.tracking.content_store import ContentStore, StoredFiles
 from parakh.tracking.datasets import DatasetRef
 from parakh.tracking.genai import GenaiLog, log_genai, supports_genai
 from parakh.tracking.metric_names import sweep_metrics  # noqa: F401  (its callers import it here)
@@ -44,8 +47,9 @@ from parakh.tracking.samples import Table
 @dataclass
 class RunLog:
     """What one MLflow run holds; artifacts are (local file, artifact folder) pairs, tables
-    (artifact file -> columns) are logged with `log_table`, `children` (language runs of a
-    model run) are logged as its child runs."""
+    (artifact file -> columns) are logged with `log_table`, `stored` files go to the content
+    store with a manifest in the run, `children` (language runs of a model run) are logged as
+    its child runs."""
 
     name: str
     tags: dict[str, str]
@@ -55,6 +59,7 @@ class RunLog:
     tables: dict[str, Table] = field(default_factory=dict)
     dataset: DatasetRef | None = None
     children: dict[str, RunLog] = field(default_factory=dict)
+    stored: StoredFiles | None = None
 
     def key_material(self) -> dict[str, Any]:
         return {
@@ -68,6 +73,7 @@ class RunLog:
             "tables": {name: sha256_obj(table) for name, table in sorted(self.tables.items())},
             "dataset": None if self.dataset is None else self.dataset.key_material(),
             "children": {k: r.key_material() for k, r in sorted(self.children.items())},
+            "stored": None if self.stored is None else self.stored.key_material(),
         }
 
 
@@ -97,7 +103,7 @@ class SweepIds:
     notes: list[str] = field(default_factory=list)  # what else was logged, or left out
 
 
-def _log_run(client: Any, run_id: str, run: RunLog) -> None:
+def _log_run(client: Any, run_id: str, run: RunLog, store: ContentStore) -> None:
     from mlflow.entities import Metric, Param
 
     now_ms = int(time.time() * 1000)
@@ -118,12 +124,16 @@ def _log_run(client: Any, run_id: str, run: RunLog) -> None:
     for path, folder in run.artifacts:
         if path.exists():
             client.log_artifact(run_id, str(path), artifact_path=folder)
+    if run.stored is not None:
+        client.log_dict(run_id, store.manifest(run.stored.files), run.stored.manifest)
 
 
-def _start_run(client: Any, exp_id: str, run: RunLog, tags: dict[str, str]) -> str:
+def _start_run(
+    client: Any, exp_id: str, run: RunLog, tags: dict[str, str], store: ContentStore
+) -> str:
     created = client.create_run(exp_id, tags={**run.tags, **tags}, run_name=run.name)
     run_id = str(created.info.run_id)
-    _log_run(client, run_id, run)
+    _log_run(client, run_id, run, store)
     return run_id
 
 
@@ -161,19 +171,23 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
     children: dict[str, str] = {}
     by_language: dict[tuple[str, str], str] = {}
     notes: list[str] = []
+    store = ContentStore(client, exp_id)
     try:
-        _log_run(client, parent_id, sweep.parent)
+        _log_run(client, parent_id, sweep.parent, store)
         for model, run in sweep.children.items():
             child_id = _start_run(
-                client, exp_id, run, {PARENT: parent_id, LEVEL: "model", RUN_KEY: key}
+                client, exp_id, run, {PARENT: parent_id, LEVEL: "model", RUN_KEY: key}, store
             )
             children[model] = child_id
             for language, language_run in run.children.items():
                 tags = {PARENT: child_id, LEVEL: "language", RUN_KEY: key}
-                language_id = _start_run(client, exp_id, language_run, tags)
+                language_id = _start_run(client, exp_id, language_run, tags, store)
                 by_language[(model, language)] = language_id
                 client.set_terminated(language_id)
             client.set_terminated(child_id)
+        if store.run_id is not None:
+            notes.append(store.summary())
+            print(f"MLflow: {notes[-1]}")
         if sweep.genai is not None:
             notes.append(_log_genai(uri, exp_id, sweep.genai, by_language, key))
             print(f"MLflow: {notes[-1]}")  # aggregate prints the sweep's run id after this

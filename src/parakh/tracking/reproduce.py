@@ -5,8 +5,10 @@ Two sources, one procedure: lay the recorded inputs out in a folder as under
 and compare every figure with what was recorded.
 
 - an MLflow run id (the sweep's run, a model's or a language's): inputs from the sweep run's
-  `inputs/` artifacts; recorded figures are the metrics of the sweep, model and language runs
-  and the model runs' leaderboard tables;
+  `inputs/` artifacts, the files its `inputs/manifest.json` names downloaded from the content
+  store (a sweep logged before the store holds the files themselves under `inputs/`); recorded
+  figures are the metrics of the sweep, model and language runs and the model runs'
+  leaderboard tables;
 - a DVC experiment name or any git revision: inputs read at that revision with `dvc.api`
   (from the DVC cache or git); recorded figures are `reports/<dataset>/<judge>/leaderboard.json`.
 """
@@ -31,6 +33,7 @@ from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, compute
 from parakh.stage_outputs import Layout, report_folder
 from parakh.tracking.client import LEVEL, PARENT, open_client
+from parakh.tracking.content_store import fetch
 from parakh.tracking.metric_names import (
     cell_figures,
     language_run_metrics,
@@ -39,7 +42,7 @@ from parakh.tracking.metric_names import (
     sweep_metrics,
 )
 from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE
-from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS
+from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS, MANIFEST_FILE
 
 # What holds the figures -> metric name -> value: "sweep", "<model>" (its run's metrics),
 # "<model>/<language>" (a language run's), "<model>/cells" (its run's leaderboard tables)
@@ -171,6 +174,9 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
     if not (folder / CONFIG_FILE).is_file():
         raise InputError(folder, f"run {parent_id} has no {INPUTS}/{CONFIG_FILE}: not a sweep run")
     config = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+    if (folder / MANIFEST_FILE).is_file():  # else a sweep from before the content store
+        manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+        fetch(uri, manifest, folder, workdir / "store")
     cfg, inputs = rebuild(folder, config)
     result = compute(cfg, inputs)
     recorded = recorded_figures(client, uri, run, workdir)

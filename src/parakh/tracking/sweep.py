@@ -1,10 +1,14 @@
 """What one aggregate run logs to MLflow: the sweep's parent run, a child run per model and,
 under each, a run per language and one for `all` (layout: `parakh.tracking.mlflow_log`).
 
-The parent's `inputs/` artifacts are the exact files the leaderboard was computed from, laid
-out as under `paths.processed`, plus `inputs/config.json` (resolved config and model list), so
-`parakh reproduce <run id>` can rebuild every number from the run alone. Nothing here writes
-under `reports/`: what aggregate writes is the same with tracking on or off.
+The parent's `inputs/` artifacts are `inputs/config.json` (resolved config and model list) and
+`inputs/manifest.json`, which names the exact files the leaderboard was computed from (their
+path as under `paths.processed`, sha256 and bytes) and where the experiment's content store
+holds each (`parakh.tracking.content_store`), so `parakh reproduce <run id>` can rebuild every
+number from the run alone. A model run's `samples/manifest.json` likewise points at its judge
+rows and answers in the store; its language runs hold the judge rows as a table. So a file
+unchanged since an earlier sweep is referenced, not copied again. Nothing here writes under
+`reports/`: what aggregate writes is the same with tracking on or off.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import AggregateResult, output_paths
 from parakh.stage_outputs import Layout
+from parakh.tracking.content_store import StoredFiles
 from parakh.tracking.datasets import DatasetRef, dataset_ref
 from parakh.tracking.genai import GenaiLog
 from parakh.tracking.metric_names import (
@@ -43,6 +48,8 @@ from parakh.tracking.samples import (
 
 INPUTS = "inputs"
 CONFIG_FILE = "config.json"
+MANIFEST_FILE = "manifest.json"  # inputs/manifest.json: the input files in the content store
+SAMPLES_MANIFEST = "samples/manifest.json"  # a model run's judge rows and answers in the store
 HUMAN_GRADES_FILE = "human_grades.jsonl"
 
 
@@ -51,10 +58,10 @@ def inputs_config(cfg: ParakhConfig, models: list[str]) -> dict[str, Any]:
     return {"config": cfg.model_dump(mode="json"), "models": list(models)}
 
 
-def _artifact_folder(path: Path, layout: Layout) -> str:
-    """Where an input lands under `inputs/`: its folder relative to paths.processed."""
+def _input_name(path: Path, layout: Layout) -> str:
+    """Where an input belongs under `inputs/`: its path relative to paths.processed."""
     relative = path.resolve().relative_to(layout.processed.parent.resolve())
-    return f"{INPUTS}/processed/{relative.parent.as_posix()}"
+    return f"processed/{relative.as_posix()}"
 
 
 def build_sweep(
@@ -74,8 +81,9 @@ def build_sweep(
     dataset = dataset_ref(cfg, layout, inputs.questions)
     config_path = scratch / CONFIG_FILE
     write_json(config_path, inputs_config(cfg, inputs.models))
-    input_files, artifacts = _parent_files(cfg, inputs, layout, files, config_path)
+    input_files, stored, artifacts = _parent_files(cfg, inputs, layout, files, config_path)
     parent = _parent_run(cfg, inputs, common, params, document, input_files, artifacts, dataset)
+    parent.stored = stored
     answers: dict[str, list[JudgedAnswer]] = {}
     judges: dict[str, str] = {}
     children = {}
@@ -159,8 +167,9 @@ def _parent_files(
     layout: Layout,
     files: ReportFiles,
     config_path: Path,
-) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """The parent run's input files (hashed into tags) and its artifacts with their folders."""
+) -> tuple[list[Path], StoredFiles, list[tuple[Path, str]]]:
+    """The parent run's input files (hashed into tags), the same by their name under `inputs/`
+    (to the content store), and its artifacts with their folders (config and report)."""
     # Answers are inputs only where curated human grades pair with judge rows through them.
     pairs_by_answer = "human_judgments" in inputs.paths
     input_files = [
@@ -168,16 +177,17 @@ def _parent_files(
         for k, p in sorted(inputs.paths.items())
         if pairs_by_answer or not k.startswith("generations")
     ]
-    artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
+    stored: dict[str, Path] = {}
     for key, path in sorted(inputs.paths.items()):
         if key == "human_grades":
-            artifacts.append((path, INPUTS))
+            stored[HUMAN_GRADES_FILE] = path
         elif pairs_by_answer or not key.startswith("generations"):
-            artifacts.append((path, _artifact_folder(path, layout)))
+            stored[_input_name(path, layout)] = path
+    artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
     for path in output_paths(files, cfg):
         folder = "report/plots" if path.parent == files.plots else "report"
         artifacts.append((path, folder))
-    return input_files, artifacts
+    return input_files, StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
 
 
 def _model_data(inputs: AggregateInputs, model: str) -> dict[str, Path]:
@@ -231,7 +241,9 @@ def _model_run(
         tags=tags,
         params=model_params,
         metrics=model_run_metrics(document["cells"], system),
-        artifacts=[(data[k], "samples") for k in ("judgments", "generations") if k in data],
+        stored=StoredFiles(
+            SAMPLES_MANIFEST, {k: data[k] for k in ("judgments", "generations") if k in data}
+        ),
         tables={
             CELLS_TABLE: cells_table(document["cells"], system),
             RANKS_TABLE: ranks_table(document["ranks"], system),
