@@ -15,7 +15,7 @@ from parakh.config.translator import IndicTrans2Config, WeightsRef
 from parakh.translation import indic_processing
 from parakh.translation.base import Translated, Translator
 from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
-from parakh.translation.languages import ENGLISH, LanguageTag, model_tag
+from parakh.translation.languages import ENGLISH, LanguageTag, model_tag, no_tag_error
 
 # The languages the public IndicTrans2 checkpoints were trained on (FLORES-200 tags).
 INDICTRANS2_TAGS = frozenset(
@@ -70,12 +70,7 @@ class IndicTrans2Translator(Translator):
     def tag(self, language: LanguageTag) -> str:
         tag = model_tag(language, self.cfg.language_tags)
         if tag not in INDICTRANS2_TAGS and tag not in self.cfg.language_tags.values():
-            hint = (
-                " (romanized text is not supported; use an LLM translator)"
-                if language.romanized
-                else ""
-            )
-            raise ValueError(f"IndicTrans2 has no language tag '{tag}'{hint}")
+            raise no_tag_error("IndicTrans2", tag, language)
         return tag
 
     def translate_batch(

@@ -87,3 +87,9 @@ def model_tag(tag: LanguageTag, overrides: dict[str, str]) -> str:
         if key in overrides:
             return overrides[key]
     return tag.flores
+
+
+def no_tag_error(model: str, tag: str, language: LanguageTag) -> ValueError:
+    """`model` has no tag for `language` (romanized text: use an LLM translator)."""
+    hint = " (romanized text is not supported; use an LLM translator)" if language.romanized else ""
+    return ValueError(f"{model} has no language tag '{tag}'{hint}")

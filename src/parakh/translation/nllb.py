@@ -12,7 +12,7 @@ from parakh.errors import ConfigError
 from parakh.translation.base import Translated, Translator
 from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
 from parakh.translation.indic_processing import normalize_punctuation
-from parakh.translation.languages import LanguageTag, model_tag
+from parakh.translation.languages import LanguageTag, model_tag, no_tag_error
 
 
 class NLLBTranslator(Translator):
@@ -42,12 +42,7 @@ class NLLBTranslator(Translator):
         tag = model_tag(language, self.cfg.language_tags)
         token_id = self.model.token_id(tag)
         if token_id is None:
-            hint = (
-                " (romanized text is not supported; use an LLM translator)"
-                if language.romanized
-                else ""
-            )
-            raise ValueError(f"NLLB model has no language tag '{tag}'{hint}")
+            raise no_tag_error("NLLB model", tag, language)
         return tag, token_id
 
     def translate_batch(
