@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from parakh.commands.grammar import add_out
-from parakh.datasets.records import Record, csv_rows, jsonl_lines
-from parakh.datasets.rows import RowError
+from parakh.datasets.records import file_records
 from parakh.io import atomic_open, dumps
 from parakh.text.langid import label_language
 
@@ -34,21 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out(parser, "output JSONL (default: stdout)")
 
 
-def _records(path: Path, column: str) -> Iterator[Record]:
-    if path.suffix.lower() == ".csv":
-        for row in csv_rows(path, [column]):
-            yield row.parse()
-    elif path.suffix.lower() in (".jsonl", ".ndjson"):
-        for line in jsonl_lines(path):
-            yield line.parse()
-    else:
-        raise RowError(path, "expected a .csv or .jsonl file", reason="invalid_value")
-
-
 def label_rows(path: Path, column: str, id_column: str, hint: str | None) -> list[dict[str, Any]]:
     """One label row per input row, in input order."""
     rows = []
-    for record in _records(path, column):
+    for record in file_records(path, [column]):
         if column not in record.values:
             raise record.error(column, "missing column", "missing_field")
         value = record.values[column]

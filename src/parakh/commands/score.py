@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from parakh.commands.grammar import add_out, list_value
-from parakh.datasets.records import Record, csv_rows, jsonl_lines
+from parakh.datasets.records import Record, file_records
 from parakh.datasets.rows import RowError
 from parakh.io import write_json, write_jsonl
 from parakh.metrics.nomiracl import SUBSET_OF_METRIC, nomiracl_rates_from_rows
@@ -39,18 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"embedding,lang,nomiracl (names: {', '.join(metric_names())})",
     )
     add_out(parser, "output folder")
-
-
-def _records(path: Path, required: Sequence[str]) -> Iterator[Record]:
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        for row in csv_rows(path, required):
-            yield row.parse()
-    elif suffix in (".jsonl", ".ndjson"):
-        for line in jsonl_lines(path):
-            yield line.parse()
-    else:
-        raise RowError(path, "expected a .csv or .jsonl file", reason="invalid_value")
 
 
 def _references(record: Record, needed: bool) -> list[str]:
@@ -73,7 +61,7 @@ def read_items(path: Path, metrics: Sequence[str]) -> list[ScoreItem]:
     required += ["reference"] if needs_reference else []
     required += ["subset"] if NOMIRACL in metrics else []
     items, seen = [], set()
-    for record in _records(path, required):
+    for record in file_records(path, required):
         row_id = str(record.raw("id")).strip()
         if not row_id:
             raise record.error("id", "id is empty", "empty_text")

@@ -266,6 +266,20 @@ class CsvRow:
         return record
 
 
+def file_records(path: Path, required: Sequence[str]) -> Iterator[Record]:
+    """The records of a .csv file (with a header holding the `required` columns) or a .jsonl
+    (.ndjson) file, by its suffix; another suffix is a RowError."""
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        for row in csv_rows(path, required):
+            yield row.parse()
+    elif suffix in (".jsonl", ".ndjson"):
+        for line in jsonl_lines(path):
+            yield line.parse()
+    else:
+        raise RowError(path, "expected a .csv or .jsonl file", reason="invalid_value")
+
+
 def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:
     """Rows of a CSV file with a header; a missing required column fails the whole file."""
     text = decode(path).lstrip("\ufeff")
