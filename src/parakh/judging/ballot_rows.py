@@ -39,17 +39,21 @@ def _ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
     return "invalid", reason
 
 
+def _scored(fields: dict[str, Any], repaired: bool, **scored: Any) -> Judgment:
+    """An `ok` row, flagged `repaired` when a repair request got its verdict."""
+    flags = fields.pop("flags") + ([REPAIRED] if repaired else [])
+    return Judgment(**fields, flags=flags, status="ok", **scored)
+
+
 def _single(base: dict[str, Any], rubric: Rubric, ballot: Ballot | None) -> list[Judgment]:
     rows = []
     for criterion in rubric.criteria_list():
         fields = {**base, "metric": criterion.name}
         if ballot is not None and ballot.valid and ballot.verdict is not None:
-            flags = fields.pop("flags") + ([REPAIRED] if ballot.repairs else [])
             rows.append(
-                Judgment(
-                    **fields,
-                    flags=flags,
-                    status="ok",
+                _scored(
+                    fields,
+                    bool(ballot.repairs),
                     score=ballot.verdict.scores[criterion.name],
                     justification=ballot.verdict.justification,
                     raw_output=ballot.raw,
@@ -96,16 +100,8 @@ def _jury(
         outcome = combine_votes(valid, jury.combine, min_votes)
         fields = {**base, "metric": criterion.name, "votes": votes, "raw_output": raw}
         if outcome.score is not None:
-            flags = fields.pop("flags") + ([REPAIRED] if repaired else [])
-            rows.append(
-                Judgment(
-                    **fields,
-                    flags=flags,
-                    status="ok",
-                    score=outcome.score,
-                    justification="\n".join(justifications) or None,
-                )
-            )
+            justification = "\n".join(justifications) or None
+            rows.append(_scored(fields, repaired, score=outcome.score, justification=justification))
             continue
         statuses = {s for s, _ in problems if s != "skipped"}
         status: Status = "error" if statuses == {"error"} else "invalid"
