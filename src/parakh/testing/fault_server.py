@@ -30,6 +30,7 @@ import asyncio
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
@@ -283,6 +284,17 @@ def _completion(state: FaultState, request: Request, body: dict[str, Any]) -> Re
     )
 
 
+def _listed(
+    parser: argparse.ArgumentParser, value: str, known: Sequence[str], what: str
+) -> list[str]:
+    """The comma-separated names in `value`; one not in `known` is a usage error."""
+    names = [n for n in value.split(",") if n]
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        parser.error(f"unknown {what} {unknown}; known: {', '.join(known)}")
+    return names
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -311,14 +323,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         parser.error("the fault server listens on loopback only")
-    faults = [f for f in args.faults.split(",") if f]
-    unknown = sorted(set(faults) - set(KNOWN_FAULTS))
-    if unknown:
-        parser.error(f"unknown fault kinds {unknown}; known: {', '.join(KNOWN_FAULTS)}")
-    echo_encodings = [e for e in args.echo_encodings.split(",") if e]
-    unknown = sorted(set(echo_encodings) - set(ECHO_ENCODINGS))
-    if unknown:
-        parser.error(f"unknown echo encodings {unknown}; known: {', '.join(ECHO_ENCODINGS)}")
+    faults = _listed(parser, args.faults, KNOWN_FAULTS, "fault kinds")
+    echo_encodings = _listed(parser, args.echo_encodings, ECHO_ENCODINGS, "echo encodings")
     settings = FaultSettings(
         latency=args.latency,
         fail_rate=args.fail_rate,
