@@ -18,6 +18,7 @@ from tests.report import synthetic_project as synth
 
 from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
+from parakh.report.answer_rows import Answer
 from parakh.report.columns import JudgeColumns
 from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_rows import JudgmentFiles, read_judge_file
@@ -135,8 +136,32 @@ def test_loaded_inputs_give_the_rows_columns_and_answers_of_the_files(tmp_path: 
         rows, lines = _old(layout.judgments("smoke", model))
         assert inputs.judgments[model] == rows and list(inputs.judgment_lines[model]) == lines
         answers = read_jsonl(layout.generations(model), Generation)
-        assert [(g.question_id, g.status, g.response) for g in inputs.generations[model]] == [
-            (g.question_id, g.status, g.response) for g in answers
-        ]
-        assert all(g.messages == [] and g.prompt is None for g in inputs.generations[model])
+        assert inputs.generations[model] == [Answer.of(g) for g in answers]
+        # no prompt held: an Answer has the five fields aggregate shows, nothing else
+        assert Answer.__slots__ == ("question_id", "model", "status", "response", "error")
     _same_columns(inputs.columns(), JudgeColumns.of_rows(inputs.rows))
+
+
+def test_blank_lines_are_found_first_middle_and_last() -> None:
+    """`nonblank_lines` gives the same lines as the whole-file regex it replaced (which scanned
+    a 147 MB generations file in 2 s, its literal-first search in 0.05 s), on every file of
+    up to four lines of these parts."""
+    import itertools
+    import re
+
+    from parakh.report.judge_rows import nonblank_lines
+
+    old = re.compile(rb"(?:\A|\n)[ \t\r\x0b\x0c]*(?:\n|\Z)")
+
+    def expected(data: bytes) -> list[int]:
+        end = len(data) - 1 if data.endswith(b"\n") else len(data)
+        if old.search(data, 0, end) is None:
+            return list(range(1, data.count(b"\n", 0, end) + 2))
+        return [i for i, line in enumerate(data[:end].split(b"\n"), start=1) if line.strip()]
+
+    parts = [b"{}", b"", b" ", b"\t", b"{a}", b"\r"]
+    for k in range(1, 5):
+        for combo in itertools.product(parts, repeat=k):
+            for tail in (b"", b"\n", b"\n\n", b" \n"):
+                data = b"\n".join(combo) + tail
+                assert list(nonblank_lines(data)) == expected(data), data

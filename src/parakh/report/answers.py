@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from parakh.io import write_text
+from parakh.report.answer_rows import Answer
+from parakh.report.answer_scores import AnswerScores, ScoreRow
 from parakh.report.answers_html import (
     AnswerCard,
     ArticleView,
@@ -29,8 +31,7 @@ from parakh.report.answers_html import (
     score_lines,
 )
 from parakh.report.files import ReportFiles
-from parakh.report.items import system_name
-from parakh.schema import Generation, Judgment, Question
+from parakh.schema import Judgment, Question
 
 MAX_PAGE_BYTES = 20_000_000
 
@@ -43,17 +44,15 @@ class AnswerArticles:
     def __init__(
         self,
         questions: list[Question],
-        generations: dict[str, list[Generation]],
-        judgments: list[Judgment],
+        generations: Mapping[str, Sequence[Answer]],
+        judgments: Sequence[Judgment] | AnswerScores,
         models: list[str],
     ) -> None:
         self.answers = {m: {g.question_id: g for g in rows} for m, rows in generations.items()}
-        self.scores: dict[str, dict[str, list[Judgment]]] = defaultdict(lambda: defaultdict(list))
-        self.systems: dict[str, str] = {}
-        for j in judgments:
-            name = system_name(j.model, j.translator)
-            self.systems.setdefault(name, j.model)
-            self.scores[j.question_id][name].append(j)
+        if not isinstance(judgments, AnswerScores):
+            judgments = AnswerScores.of_rows(judgments)
+        self.rows = judgments
+        self.systems: dict[str, str] = dict(judgments.model_of)
         for m in models:
             self.systems.setdefault(m, m)
         order = {m: i for i, m in enumerate(models)}
@@ -62,23 +61,21 @@ class AnswerArticles:
             key=lambda s: (order.get(self.systems[s], len(order)), s != self.systems[s], s),
         )
         self.known = {q.id: q for q in questions}
-        self.question_ids = list(self.known) + sorted(set(self.scores) - set(self.known))
-        self.metrics = sorted({j.metric for j in judgments})
-        self.languages = sorted({q.language for q in questions} | {j.language for j in judgments})
+        self.question_ids = list(self.known) + sorted(set(judgments.question_ids) - set(self.known))
+        self.metrics = judgments.metrics
+        self.languages = sorted({q.language for q in questions} | judgments.languages)
         self.categories = sorted({c for q in questions for c in q.categories})
 
     def language(self, qid: str) -> str:
         q = self.known.get(qid)
-        rows_by_system = self.scores.get(qid, {})
-        return (
-            q.language
-            if q
-            else next((r.language for rs in rows_by_system.values() for r in rs), "und")
-        )
+        if q is not None:
+            return q.language
+        rows_by_system = self.rows.of_question(qid)
+        return next((r.language for rs in rows_by_system.values() for r in rs), "und")
 
-    def card(self, system: str, qid: str) -> AnswerCard:
-        """`system`'s answer to `qid` with its scores."""
-        scores, skipped = score_lines(self.scores.get(qid, {}).get(system, []))
+    def card(self, system: str, qid: str, rows: Sequence[ScoreRow]) -> AnswerCard:
+        """`system`'s answer to `qid` with its scores (`rows`)."""
+        scores, skipped = score_lines(rows)
         model = self.systems.get(system, system)
         if model not in self.answers:
             return AnswerCard(system, "no-file", "", scores, skipped)
@@ -91,12 +88,13 @@ class AnswerArticles:
 
     def view(self, qid: str) -> ArticleView:
         """What question `qid`'s article shows."""
+        by_system = self.rows.of_question(qid)
         scaled: dict[str, dict[str, float]] = defaultdict(dict)
-        for system, rows in self.scores.get(qid, {}).items():
+        for system, rows in by_system.items():
             for r in rows:
                 if r.status == "ok" and r.score is not None:
                     scaled[r.metric][system] = round(r.score / r.scale_max, 6)
-        cards = [self.card(system, qid) for system in self.ordered]
+        cards = [self.card(system, qid, by_system.get(system, [])) for system in self.ordered]
         return ArticleView(qid, self.language(qid), self.known.get(qid), scaled, cards)
 
     def article(self, qid: str) -> str:
@@ -122,8 +120,8 @@ class AnswerArticles:
 
 def render_answers(
     questions: list[Question],
-    generations: dict[str, list[Generation]],
-    judgments: list[Judgment],
+    generations: Mapping[str, Sequence[Answer]],
+    judgments: Sequence[Judgment] | AnswerScores,
     models: list[str],
     *,
     title: str,
@@ -138,8 +136,8 @@ def render_answers(
 def write_answers(
     files: ReportFiles,
     questions: list[Question],
-    generations: dict[str, list[Generation]],
-    judgments: list[Judgment],
+    generations: Mapping[str, Sequence[Answer]],
+    judgments: Sequence[Judgment] | AnswerScores,
     models: list[str],
     *,
     title: str,

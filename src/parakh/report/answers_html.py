@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from parakh.report.answer_scores import ScoreRow
 from parakh.report.templating import Markup, render
-from parakh.schema import Judgment, Question
+from parakh.schema import Question
 
 Link = tuple[str, str]  # (href, text)
 
@@ -54,7 +55,7 @@ class ArticleView:
     cards: list[AnswerCard]
 
 
-def score_lines(rows: list[Judgment]) -> tuple[list[ScoreLine], list[tuple[str, str]]]:
+def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreLine], list[tuple[str, str]]]:
     """Each score with its justification; skipped metrics folded into one line per reason."""
     skipped: dict[str, list[str]] = defaultdict(list)
     lines = []

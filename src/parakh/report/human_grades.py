@@ -14,14 +14,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from parakh.config.loading import unknown_name_message
 from parakh.errors import InputError
+from parakh.report.answer_rows import Answer
 from parakh.report.items import system_name
-from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment
+from parakh.schema import HumanGrade, HumanJudgment, Judgment
 from parakh.stats.scales import ScaleMapping
 
 CURATED_GRADES = "human_judgments.jsonl"
@@ -39,7 +40,7 @@ class PairedAnswerGrades:
 
 def answer_grades(
     judgments: Iterable[HumanJudgment],
-    generations: Mapping[str, list[Generation]],
+    generations: Mapping[str, Sequence[Answer]],
     rows: Mapping[str, list[Judgment]],
 ) -> PairedAnswerGrades:
     """Pair curated grades with judge rows by (question id, identical answer text).

@@ -24,6 +24,8 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.project import project_root
+from parakh.report.answer_rows import Answer, read_answers
+from parakh.report.answer_scores import TEXTS, AnswerScores
 from parakh.report.columns import JudgeColumns
 from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.judge_rows import (
@@ -33,7 +35,7 @@ from parakh.report.judge_rows import (
     read_judge_file,
     rows_table,
 )
-from parakh.schema import Generation, HumanGrade, HumanJudgment, Judgment, Question
+from parakh.schema import HumanGrade, HumanJudgment, Judgment, Question
 from parakh.stage_outputs import DIRECT, Layout, variant_generation_name
 
 
@@ -43,7 +45,7 @@ class AggregateInputs:
     models: list[str]
     judgments: Mapping[str, list[Judgment]]  # by model; JudgmentFiles when read from files
     questions: list[Question] = field(default_factory=list)
-    generations: dict[str, list[Generation]] = field(default_factory=dict)  # without prompts
+    generations: dict[str, list[Answer]] = field(default_factory=dict)  # parakh.report.answer_rows
     human_grades: list[HumanGrade] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
@@ -88,7 +90,7 @@ class AggregateInputs:
         if curated.exists():
             answer_grades = read_jsonl(curated, HumanJudgment)
             paths["human_judgments"] = curated
-        generations: dict[str, list[Generation]] = {}
+        generations: dict[str, list[Answer]] = {}
         if with_generations or answer_grades:
             for model in models:
                 path = layout.generations(model)
@@ -134,6 +136,17 @@ class AggregateInputs:
             self._columns = JudgeColumns.of_table(table)
         return self._columns
 
+    def answer_scores(self) -> AnswerScores:
+        """The judge rows under each answer of the answers page, from the columns."""
+        names = list(TEXTS)
+        tables = [judge_table(self.judgments, m, names) for m in self.models if m in self.judgments]
+        texts = (
+            pa.concat_tables(tables)
+            if tables
+            else pa.table({n: pa.array([], pa.string()) for n in names})
+        )
+        return AnswerScores(self.columns(), texts)
+
     def judge_table(self, model: str, names: Sequence[str]) -> pa.Table:
         """One model's judge rows as the named columns, in reading order (`judge_table`)."""
         return judge_table(self.judgments, model, names)
@@ -170,18 +183,6 @@ def _plain(column: pa.ChunkedArray) -> pa.ChunkedArray:
     if pa.types.is_dictionary(column.type):
         return column.cast(column.type.value_type)
     return column
-
-
-def read_answers(path: Path) -> list[Generation]:
-    """A generations file, each row validated whole, then without the prompt it was asked with
-    (`messages`, `prompt`): no page or statistic of aggregate shows it, and at 100,000
-    questions the prompts held most of aggregate's memory."""
-    answers = []
-    for line, obj in iter_json_objects(path):
-        answer = validate_row(Generation, obj, path, line)
-        answer.messages, answer.prompt = [], None
-        answers.append(answer)
-    return answers
 
 
 def models_to_aggregate(cfg: ParakhConfig) -> list[str]:

@@ -9,7 +9,7 @@ each juror's Spearman with the jury's score and, where there are human grades, w
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,9 +17,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from parakh.report.agreement import judge_human_agreement
+from parakh.report.answer_rows import Answer
 from parakh.report.inputs import held_rows, judge_table
 from parakh.report.templating import render
-from parakh.schema import Generation, HumanGrade, Judgment
+from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
 
 SELF_JUDGED = "self_judged"
@@ -62,7 +63,7 @@ def _rho(a: list[float], b: list[float]) -> float | None:
 
 def judge_bias(
     judgments: Mapping[str, list[Judgment]],
-    generations: Mapping[str, list[Generation]],
+    generations: Mapping[str, Sequence[Answer]],
     grades: list[HumanGrade] | None = None,
 ) -> JudgeBias:
     """`judgments` and `generations` keyed alike (generations file stem); `grades` are the

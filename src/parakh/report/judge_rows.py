@@ -54,7 +54,8 @@ _REPEATED = ("question_id", "model", "judge", "metric", "language", "status", "t
 # the columns the statistics read (parakh.report.columns)
 STATS = ("question_id", "model", "translator", "metric", "language", "status", "score")
 STATS_COLUMNS = (*STATS, "scale_max", "categories")
-_BLANK_LINE = re.compile(rb"(?:\A|\n)[ \t\r\x0b\x0c]*(?:\n|\Z)")
+_BLANK_INSIDE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")  # a literal first: a fast scan
+_BLANKS = b" \t\r\x0b\x0c"
 
 
 @dataclass
@@ -88,7 +89,7 @@ def read_judge_file(path: Path) -> JudgeFile:
     give the same rows (then its errors name file, line and field, as they always did)."""
     data = path.read_bytes()
     table = _parsed(data)
-    lines = _nonblank_lines(data)
+    lines = nonblank_lines(data)
     if table is not None and table.num_rows == len(lines):
         compact = _compact(table)
         del table
@@ -129,13 +130,24 @@ def _parsed(data: bytes) -> pa.Table | None:
     return table
 
 
-def _nonblank_lines(data: bytes) -> Sequence[int]:
+def nonblank_lines(data: bytes) -> Sequence[int]:
     """The number of each line holding more than whitespace, which arrow skips too (a line of
     other whitespace fails arrow's parse, and the old reader decides)."""
     end = len(data) - 1 if data.endswith(b"\n") else len(data)  # no line after a final newline
-    if _BLANK_LINE.search(data, 0, end) is None:
+    if not _has_blank_line(data, end):
         return range(1, data.count(b"\n", 0, end) + 2)
     return [i for i, line in enumerate(data[:end].split(b"\n"), start=1) if line.strip()]
+
+
+def _has_blank_line(data: bytes, end: int) -> bool:
+    """Whether a line of `data[:end]` holds only whitespace (the first, a middle or the last)."""
+    first = data.find(b"\n", 0, end)
+    if not data[: end if first < 0 else first].strip(_BLANKS):
+        return True
+    last = data.rfind(b"\n", 0, end)
+    if last >= 0 and not data[last + 1 : end].strip(_BLANKS):
+        return True
+    return _BLANK_INSIDE.search(data, 0, end) is not None
 
 
 def _compact(table: pa.Table) -> pa.Table:

@@ -292,7 +292,7 @@ def write_reports(
             files,
             inputs.questions,
             inputs.generations,
-            inputs.rows,
+            inputs.answer_scores(),
             inputs.models,
             title=f"Side-by-side answers: {name}, judge {cfg.judge.name}",
             partial=None if partial is None else partial.text,

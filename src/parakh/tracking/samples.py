@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from parakh.io import read_jsonl
+from parakh.report.answer_rows import Answer, read_answers
 from parakh.report.inputs import AggregateInputs
 from parakh.report.items import system_name
-from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.schema import Judgment, Question, Retrieval
 from parakh.tracking.metric_names import ALL, CELL_FIGURES
 
 Table = dict[str, list[Any]]  # column -> values, as `log_table` takes it
@@ -98,13 +99,13 @@ def judged_answers(
     return out
 
 
-def _answers(loaded: list[Generation] | None, path: Path | None) -> dict[str, Generation]:
+def _answers(loaded: list[Answer] | None, path: Path | None) -> dict[str, Answer]:
     if loaded is None and path is not None and path.is_file():
-        loaded = read_jsonl(path, Generation)
+        loaded = read_answers(path)
     return {g.question_id: g for g in loaded or []}
 
 
-def _answer_text(generation: Generation) -> str | None:
+def _answer_text(generation: Answer) -> str | None:
     if generation.status == "ok":
         return generation.response
     return f"(no answer: {generation.error})" if generation.error else None
