@@ -70,17 +70,7 @@ class AggregateInputs:
         answers are read when curate wrote them, and with them the answers they pair through.
         """
         paths: dict[str, Path] = {}
-        files: dict[str, JudgeFile] = {}
-        for model in models:
-            path = layout.judgments(judge, model)
-            if not path.exists():
-                raise InputError(
-                    path,
-                    f"no judge output for model '{model}': run `dvc repro` or the judge stage "
-                    "for it first",
-                )
-            files[model] = read_judge_file(path)
-            paths[f"judgments.{model}"] = path
+        files = _judge_files(layout, judge, models, paths)
         questions: list[Question] = []
         if layout.curated_questions.exists():
             questions = read_jsonl(layout.curated_questions, Question)
@@ -97,15 +87,7 @@ class AggregateInputs:
                 if path.exists():
                     generations[model] = read_answers(path)
                     paths[f"generations.{model}"] = path
-        grades: list[HumanGrade] = []
-        lines: list[int] = []
-        if human_grades is not None:
-            if not human_grades.exists():
-                raise InputError(human_grades, "human grades file not found")
-            for line, obj in iter_json_objects(human_grades):
-                grades.append(validate_row(HumanGrade, obj, human_grades, line))
-                lines.append(line)
-            paths["human_grades"] = human_grades
+        grades, lines = _human_grades(human_grades, paths)
         return cls(
             judge=judge,
             models=list(models),
@@ -154,6 +136,38 @@ class AggregateInputs:
     @property
     def domains(self) -> dict[str, str | None]:
         return {q.id: q.domain for q in self.questions}
+
+
+def _judge_files(
+    layout: Layout, judge: str, models: list[str], paths: dict[str, Path]
+) -> dict[str, JudgeFile]:
+    """Every model's judge file (a missing one is an error naming the stage to run)."""
+    files: dict[str, JudgeFile] = {}
+    for model in models:
+        path = layout.judgments(judge, model)
+        if not path.exists():
+            raise InputError(
+                path,
+                f"no judge output for model '{model}': run `dvc repro` or the judge stage "
+                "for it first",
+            )
+        files[model] = read_judge_file(path)
+        paths[f"judgments.{model}"] = path
+    return files
+
+
+def _human_grades(path: Path | None, paths: dict[str, Path]) -> tuple[list[HumanGrade], list[int]]:
+    """The grades file's rows and their line numbers (none without a file)."""
+    grades: list[HumanGrade] = []
+    lines: list[int] = []
+    if path is not None:
+        if not path.exists():
+            raise InputError(path, "human grades file not found")
+        for line, obj in iter_json_objects(path):
+            grades.append(validate_row(HumanGrade, obj, path, line))
+            lines.append(line)
+        paths["human_grades"] = path
+    return grades, lines
 
 
 def judge_table(

@@ -174,6 +174,21 @@ def compute(
 
 
 def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
+    """leaderboard.md: the warnings that qualify the figures, the overall table, the slices and
+    paired tests of the primary metric, and what the figures rest on."""
+    board, primary = result.board, result.primary
+    parts = [
+        *_markdown_warnings(cfg, result),
+        *_markdown_overall(board, primary),
+        *_markdown_slices(board, primary),
+        *_markdown_footnotes(cfg, board),
+    ]
+    return "\n".join(parts)
+
+
+def _markdown_warnings(cfg: ParakhConfig, result: AggregateResult) -> list[str]:
+    """The title and what a reader must know before the figures (partial run, primary metric
+    and its note, nothing ranked, a smoke-test judge)."""
     board, primary = result.board, result.primary
     spec = board.spec(primary)
     parts = [f"# Leaderboard: {cfg.dataset.name}, judge `{cfg.judge.name}`", ""]
@@ -195,8 +210,12 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
             "judge at a strong model for real scores (see docs/judges.md).",
             "",
         ]
+    return parts
+
+
+def _markdown_overall(board: Leaderboard, primary: str) -> list[str]:
     level = f"{100 * board.settings.confidence:g}%"
-    parts += [
+    return [
         "## Overall",
         "",
         tables.markdown(tables.overall_table(board, primary)),
@@ -209,6 +228,11 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         "column.",
         "",
     ]
+
+
+def _markdown_slices(board: Leaderboard, primary: str) -> list[str]:
+    """The primary metric by language, category and domain, and its paired tests."""
+    parts: list[str] = []
     for dimension, title in (
         ("language", "By language"),
         ("category", "By query category"),
@@ -224,6 +248,11 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
     paired = tables.paired_table(board, primary)
     if len(paired) > 1:
         parts += [f"## Paired tests ({primary})", "", tables.markdown(paired), ""]
+    return parts
+
+
+def _markdown_footnotes(cfg: ParakhConfig, board: Leaderboard) -> list[str]:
+    parts: list[str] = []
     weighted = tables.weights_line(board, cfg.aggregate.weights)
     if weighted:
         parts += [f"{weighted}.", ""]
@@ -237,7 +266,7 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         "Every figure, per category and domain too: `leaderboard.csv`, `leaderboard.json`.",
         "",
     ]
-    return "\n".join(parts)
+    return parts
 
 
 def write_reports(
