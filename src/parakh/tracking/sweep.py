@@ -184,9 +184,9 @@ def _parent_files(
         elif pairs_by_answer or not key.startswith("generations"):
             stored[_input_name(path, layout)] = path
     artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
+    folders = {files.plots: "report/plots", files.answers_pages: "report/answers"}
     for path in output_paths(files, cfg):
-        folder = "report/plots" if path.parent == files.plots else "report"
-        artifacts.append((path, folder))
+        artifacts.append((path, folders.get(path.parent, "report")))  # links between pages hold
     return input_files, StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
 
 
