@@ -31,7 +31,8 @@ from parakh.report.answers_html import (
     score_lines,
 )
 from parakh.report.files import ReportFiles
-from parakh.schema import Judgment, Question
+from parakh.report.question_rows import QuestionView
+from parakh.schema import Judgment
 
 MAX_PAGE_BYTES = 20_000_000
 
@@ -43,7 +44,7 @@ class AnswerArticles:
 
     def __init__(
         self,
-        questions: list[Question],
+        questions: Sequence[QuestionView],
         generations: Mapping[str, Sequence[Answer]],
         judgments: Sequence[Judgment] | AnswerScores,
         models: list[str],
@@ -119,7 +120,7 @@ class AnswerArticles:
 
 
 def render_answers(
-    questions: list[Question],
+    questions: Sequence[QuestionView],
     generations: Mapping[str, Sequence[Answer]],
     judgments: Sequence[Judgment] | AnswerScores,
     models: list[str],
@@ -135,7 +136,7 @@ def render_answers(
 
 def write_answers(
     files: ReportFiles,
-    questions: list[Question],
+    questions: Sequence[QuestionView],
     generations: Mapping[str, Sequence[Answer]],
     judgments: Sequence[Judgment] | AnswerScores,
     models: list[str],

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from parakh.report.answer_scores import ScoreRow
+from parakh.report.question_rows import QuestionView
 from parakh.report.templating import Markup, render
-from parakh.schema import Question
 
 Link = tuple[str, str]  # (href, text)
 
@@ -50,7 +50,7 @@ class ArticleView:
 
     qid: str
     language: str
-    question: Question | None
+    question: QuestionView | None
     scaled: dict[str, dict[str, float]]
     cards: list[AnswerCard]
 

@@ -35,7 +35,8 @@ from parakh.report.judge_rows import (
     read_judge_file,
     rows_table,
 )
-from parakh.schema import HumanGrade, HumanJudgment, Judgment, Question
+from parakh.report.question_rows import QuestionView, read_questions
+from parakh.schema import HumanGrade, HumanJudgment, Judgment
 from parakh.stage_outputs import DIRECT, Layout, variant_generation_name
 
 
@@ -44,7 +45,7 @@ class AggregateInputs:
     judge: str
     models: list[str]
     judgments: Mapping[str, list[Judgment]]  # by model; JudgmentFiles when read from files
-    questions: list[Question] = field(default_factory=list)
+    questions: Sequence[QuestionView] = field(default_factory=list)  # report.question_rows
     generations: dict[str, list[Answer]] = field(default_factory=dict)  # parakh.report.answer_rows
     human_grades: list[HumanGrade] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
@@ -71,9 +72,9 @@ class AggregateInputs:
         """
         paths: dict[str, Path] = {}
         files = _judge_files(layout, judge, models, paths)
-        questions: list[Question] = []
+        questions: list[QuestionView] = []
         if layout.curated_questions.exists():
-            questions = read_jsonl(layout.curated_questions, Question)
+            questions = read_questions(layout.curated_questions)
             paths["questions"] = layout.curated_questions
         answer_grades: list[HumanJudgment] = []
         curated = layout.curated_questions.with_name(CURATED_GRADES)

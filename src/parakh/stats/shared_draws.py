@@ -32,8 +32,8 @@ from parakh.stats.paired import PairedResult, sign_flip_p_value, threshold_of
 
 # Sign-pattern elements per chunk (rows x items): bounds memory at a few tens of MB.
 _CHUNK_SIGNS = 1 << 22
-# Bootstrap indices per block (resamples x items): a block's multiplicities are 40 MB at most.
-_BLOCK_DRAWS = 5 << 20
+# Bootstrap indices per block (resamples x items): a block's multiplicities are 16 MB at most.
+_BLOCK_DRAWS = 2 << 20
 
 
 def multiplicities(block: np.ndarray) -> np.ndarray:

@@ -10,12 +10,13 @@ by language.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
-from parakh.schema import Question
+from parakh.report.question_rows import QuestionView
 from parakh.stage_outputs import Layout
 from parakh.tracking.samples import language_counts
 
@@ -53,7 +54,9 @@ class DatasetRef:
         return {"name": self.name, "digest": self.digest, "source": self.source}
 
 
-def dataset_ref(cfg: ParakhConfig, layout: Layout, questions: list[Question]) -> DatasetRef | None:
+def dataset_ref(
+    cfg: ParakhConfig, layout: Layout, questions: Sequence[QuestionView]
+) -> DatasetRef | None:
     """The curated questions of this run as a dataset; None when curate wrote none."""
     path = layout.curated_questions
     if not path.is_file():

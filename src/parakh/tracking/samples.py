@@ -11,6 +11,7 @@ category and domain slices included, which its metrics leave out.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,8 @@ from parakh.io import read_jsonl
 from parakh.report.answer_rows import Answer, read_answers
 from parakh.report.inputs import AggregateInputs
 from parakh.report.items import system_name
-from parakh.schema import Judgment, Question, Retrieval
+from parakh.report.question_rows import QuestionView
+from parakh.schema import Judgment, Retrieval
 from parakh.tracking.metric_names import ALL, CELL_FIGURES
 
 Table = dict[str, list[Any]]  # column -> values, as `log_table` takes it
@@ -74,7 +76,7 @@ def judged_answers(
     ]
     answers = _answers(inputs.generations.get(model), generations)
     contexts = _contexts(retrieval)
-    questions: dict[str, Question] = {q.id: q for q in inputs.questions}
+    questions: dict[str, QuestionView] = {q.id: q for q in inputs.questions}
     by_question: dict[str, list[Judgment]] = defaultdict(list)
     for r in rows:
         by_question[r.question_id].append(r)
@@ -160,7 +162,7 @@ def ranks_table(ranks: list[dict[str, Any]], system: str) -> Table:
     return {column: [r[column] for r in mine] for column in columns}
 
 
-def language_counts(questions: list[Question]) -> dict[str, int]:
+def language_counts(questions: Sequence[QuestionView]) -> dict[str, int]:
     counts: dict[str, int] = defaultdict(int)
     for q in questions:
         counts[q.language] += 1
