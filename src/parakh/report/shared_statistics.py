@@ -57,34 +57,50 @@ def cell_draws(
     progress: bool = False,
 ) -> CellDraws:
     """Every (model, metric or weighted aggregate, slice) cell's draws, one resampling per
-    list of questions."""
-    groups: dict[int, dict[tuple[str, str], ItemScores]] = {}
-    for key in slices:
-        for system in systems:
-            for metric in metrics:
-                table = index.table(system, metric, key)
-                if table is not None:
-                    group = groups.setdefault(items_seed(seed, table[2]), {})
-                    group.setdefault((system, metric), table[0])
-            if weighted:
-                scores, digest = index.weighted_table(system, weighted, key)
-                if scores.n_items:
-                    group = groups.setdefault(items_seed(seed, digest), {})
-                    group.setdefault((system, WEIGHTED), scores)
+    list of questions, a slice at a time (its cells' item tables are dropped once drawn)."""
     found = CellDraws()
-    bar = tqdm(
-        groups.items(), desc="aggregate: bootstrap draws", unit="question set",
-        disable=not progress,
-    )  # fmt: skip
-    for group_seed, cells in bar:
-        draws = shared_draws(list(cells.values()), seed=group_seed, resamples=resamples)
-        for (system, metric), values in zip(cells, draws, strict=True):
-            interval = None if values is None else percentile_interval(values, confidence)
-            bounds = (None, None) if interval is None else (interval.low, interval.high)
-            found.intervals[(group_seed, system, metric)] = bounds
-            if values is not None:
-                found.draws[(group_seed, system, metric)] = values
+    bar = tqdm(slices, desc="aggregate: bootstrap draws", unit="slice", disable=not progress)
+    for key in bar:
+        groups = _slice_groups(index, systems, metrics, weighted, key, seed, found)
+        for group_seed, cells in groups.items():
+            draws = shared_draws(list(cells.values()), seed=group_seed, resamples=resamples)
+            for (system, metric), values in zip(cells, draws, strict=True):
+                interval = None if values is None else percentile_interval(values, confidence)
+                bounds = (None, None) if interval is None else (interval.low, interval.high)
+                found.intervals[(group_seed, system, metric)] = bounds
+                if values is not None:
+                    found.draws[(group_seed, system, metric)] = values
     return found
+
+
+def _slice_groups(
+    index: ItemIndex,
+    systems: Sequence[str],
+    metrics: Sequence[str],
+    weighted: dict[str, float],
+    key: SliceKey,
+    seed: int,
+    known: CellDraws,
+) -> dict[int, dict[tuple[str, str], ItemScores]]:
+    """One slice's cells not drawn yet (another slice may hold the same questions), grouped by
+    the seed of their questions."""
+    groups: dict[int, dict[tuple[str, str], ItemScores]] = {}
+
+    def add(system: str, metric: str, scores: ItemScores, digest: str) -> None:
+        group_seed = items_seed(seed, digest)
+        if (group_seed, system, metric) not in known.intervals:
+            groups.setdefault(group_seed, {}).setdefault((system, metric), scores)
+
+    for system in systems:
+        for metric in metrics:
+            table = index.table(system, metric, key)
+            if table is not None:
+                add(system, metric, table[0], table[2])
+        if weighted:
+            scores, digest = index.weighted_table(system, weighted, key)
+            if scores.n_items:
+                add(system, WEIGHTED, scores, digest)
+    return groups
 
 
 def shared_ranks(
