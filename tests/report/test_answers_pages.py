@@ -128,7 +128,9 @@ def test_a_page_under_the_cap_is_the_page_written_before(tmp_path: Path, name: s
     files = ReportFiles(tmp_path)
     assert written == [files.answers_html]
     assert files.answers_html.read_bytes() == expected
-    assert files.answer_pages() == []  # the folder dvc.yaml declares is there, empty
+    assert files.answer_pages() == []  # the folder dvc.yaml declares is there, without pages
+    note = (files.answers_pages / answers.FOLDER_NOTE).read_text(encoding="utf-8")
+    assert "answers.html holds every answer" in note  # and not empty: DVC warns on an empty out
 
 
 def _links(page: Path) -> list[str]:

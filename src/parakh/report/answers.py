@@ -35,6 +35,13 @@ from parakh.report.question_rows import QuestionView
 from parakh.schema import Judgment
 
 MAX_PAGE_BYTES = 20_000_000
+# answers/ always holds this note: DVC tracks the folder and warns on every run when it is empty.
+FOLDER_NOTE = "README.txt"
+FOLDER_TEXT = (
+    "The pages of the side-by-side answers page when it is too large for one file (over "
+    "{mb:g} MB): <language>-<k>.html, each linked from ../answers.html. Without pages here, "
+    "answers.html holds every answer. Written by parakh's aggregate stage.\n"
+)
 
 
 class AnswerArticles:
@@ -154,6 +161,7 @@ def write_answers(
     files.answers_pages.mkdir(parents=True, exist_ok=True)
     for stale in files.answer_pages():
         stale.unlink()
+    write_text(files.answers_pages / FOLDER_NOTE, FOLDER_TEXT.format(mb=max_bytes / 1e6))
     whole = _whole_page(articles, title, partial, max_bytes)
     if whole is not None:
         write_text(files.answers_html, whole)
