@@ -57,8 +57,7 @@ MODELS = ["extractive", "scale-a", "scale-b", "scale-c", "scale-d"]
 CATEGORIES = judge_memory.CATEGORIES
 
 
-def _text(language: str, i: int, count: int) -> str:
-    return judge_memory._text(language, i, count)
+_text = judge_memory._text  # the same sentences as the judge bench
 
 
 def write_project(root: Path, n: int) -> None:

@@ -16,7 +16,13 @@ import numpy as np
 from tqdm import tqdm
 
 from parakh.report.items import ItemIndex
-from parakh.report.shared_statistics import CellDraws, MetricPlan, shared_paired, shared_ranks
+from parakh.report.shared_statistics import (
+    CellDraws,
+    MetricPlan,
+    per_item_matrix,
+    shared_paired,
+    shared_ranks,
+)
 from parakh.stats.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, derive_seed
 from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust, paired_test
 from parakh.stats.ranks import RankInterval, rank_intervals
@@ -131,12 +137,7 @@ def _paired(
     index: ItemIndex, systems: list[str], plan: MetricPlan, settings: Settings
 ) -> list[PairedComparison]:
     """Every pair of models on the items both have a score for, each pair with its own seed."""
-    values = np.full((len(systems), len(index.questions)), np.nan)
-    scored = np.zeros(values.shape, dtype=bool)
-    for i, s in enumerate(systems):
-        questions, value = index.per_item(s, plan.weights, goodness=plan.goodness)
-        values[i, questions] = value * plan.scale
-        scored[i, questions] = True
+    values, scored = per_item_matrix(index, systems, plan)
     found: list[tuple[str, str, PairedResult]] = []
     for i, a in enumerate(systems):
         for j in range(i + 1, len(systems)):

@@ -170,7 +170,7 @@ def shared_paired(
 ) -> list[tuple[str, str, str, PairedResult]]:
     """Every pair of models on every metric, on the questions both have a score for (at
     least 2), in metric then pair order: (metric, model a, model b, result)."""
-    values = [_per_item(index, systems, m) for m in metrics]
+    values = [per_item_matrix(index, systems, m)[0] for m in metrics]
     tests = [
         PairedTest(group, i, j, m.higher_is_better)
         for group, m in enumerate(metrics)
@@ -193,10 +193,15 @@ def shared_paired(
     ]
 
 
-def _per_item(index: ItemIndex, systems: list[str], metric: MetricPlan) -> np.ndarray:
-    """(models, questions) per-item values of one metric; NaN where a model has none."""
+def per_item_matrix(
+    index: ItemIndex, systems: list[str], metric: MetricPlan
+) -> tuple[np.ndarray, np.ndarray]:
+    """(models, questions) per-item values of one metric on its reporting scale (NaN where a
+    model has none), and where each model has a score (`ItemIndex.per_item`)."""
     values = np.full((len(systems), len(index.questions)), np.nan)
+    scored = np.zeros(values.shape, dtype=bool)
     for i, system in enumerate(systems):
         questions, value = index.per_item(system, metric.weights, goodness=metric.goodness)
         values[i, questions] = value * metric.scale
-    return values
+        scored[i, questions] = True
+    return values, scored
