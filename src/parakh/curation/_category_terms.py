@@ -1,7 +1,8 @@
 """Word lists and patterns behind the rule-based query categories (see `categories`).
 
-Written from the HEALTH-PARIKSHA category definitions and the way patients write to an Indian
-eye-hospital bot; terms are lower-case, multi-word terms match across spaces or hyphens. Extend
+Written from the query kinds HEALTH-PARIKSHA names and its examples of them (§3 Methodology,
+Data, lines 59-65 of the paper's text) and the way patients write to an Indian eye-hospital
+bot; terms are lower-case, multi-word terms match across spaces or hyphens. Extend
 them per dataset with `categories.condition_terms` / `cultural_terms` in the dataset config.
 """
 

@@ -1,6 +1,10 @@
 """Query-category tags by rule, each recorded with source "rule" beside the dataset's own tags.
 
-HEALTH-PARIKSHA slices scores by these kinds of patient query:
+HEALTH-PARIKSHA names five kinds of patient query in its data (misspelled English, code-mixed,
+non-native English, relevant to the patient's culture, specific to the patient's condition: §3
+Methodology, Data, line 59 of the paper's text) and uses them as the themes of a qualitative
+look at 100 questions (§4 Results, Qualitative Analysis, line 139); it reports no scores by
+them. `romanized` is Parakh's, and so are the rules that find each kind:
 - `code-mixed` / `romanized`: from the language labels;
 - `misspelled`: an English question with a word that pyspellchecker's English word list lacks
   but that is one edit from a word it has, or a chat spelling ("wat", "shud", "pls"); names,

@@ -3,8 +3,9 @@
 A label the dataset gives is kept (source "dataset"); a language the dataset config declares
 fills questions that have none (source "config"); everything else is detected (source
 "detected"). A romanized or code-mixed question counts as its matrix language: "surgery ke
-baad kitne din" is Hindi. (HEALTH-PARIKSHA §3.1 decided English or non-English for such
-queries by their matrix language; Parakh labels the matrix language itself.)
+baad kitne din" is Hindi. (HEALTH-PARIKSHA's Data paragraph in §3 Methodology decided English
+or non-English for such queries by their matrix language; Parakh labels the matrix language
+itself.)
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ embedder's own tokenizer where it has one. A sentence longer than the bound is c
 of about equal size at clause or word ends (at characters only for a single word longer than
 the bound). Consecutive chunks may
 share whole sentences, up to `overlap_tokens` tokens. A KB-update entry is never cut: it is one
-question with its answer, and the study retrieved it whole.
+question with its answer (Parakh's choice; HEALTH-PARIKSHA says only that every KB document was
+chunked to at most 1000 tokens).
 
 The size of a chunk is the sum of the counts of its sentences: with a tokenizer that adds
 special tokens per call (e5 adds two) that over-counts a little, so the bound always holds.

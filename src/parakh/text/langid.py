@@ -13,10 +13,12 @@
    bn/as or ur/sd, and, for Latin script, romanized Hindi/Kannada/Tamil/Telugu words against
    English function and common words.
 
-Matrix-language rule (as in HEALTH-PARIKSHA, a code-mixed or romanized query counts as English
-or not by its matrix language): the matrix language is the one supplying the grammatical
-function words. In Latin script we compare function-word hits per language, then all lexicon
-hits, and only then the identifiers; with no evidence at all the text is English, so typos
+Matrix-language rule: a code-mixed or romanized query counts as its matrix language, which
+Parakh takes to be the language supplying the grammatical function words. (HEALTH-PARIKSHA
+decided English or not for such queries by their matrix language, §3 Methodology, Data, line
+57 of the paper's text; it does not say how it found the matrix language.) In Latin script we
+compare function-word hits per language, then all lexicon hits, and only then the
+identifiers; with no evidence at all the text is English, so typos
 ("wat is the precautions aftr catract surgery") cannot flip English to another language. In a
 mixed native/Latin text the native language is the matrix unless the Latin part has at least as
 many function words of its language as the native part has words ("What is the meaning of
