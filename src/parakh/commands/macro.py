@@ -3,9 +3,9 @@
     parakh macro xquad_hi xquad_en                     # judge reference, its primary metric
     parakh macro xquad_hi xquad_en judge=reference metric=token_f1   # or --judge, --metric
 
-The INDIC QA BENCHMARK reports F1 per dataset and then across datasets (issue #14's reading
-of the paper, docs/fidelity.md): a mean over questions within each dataset, then the unweighted
-mean of those per-dataset means. Each dataset's leaderboard (`dvc repro`) must exist; this
+The INDIC QA BENCHMARK scores with macro-averaged F1 (§3.1) and reports the average F1 across
+its span-extraction datasets (Table 2); it does not spell out the weighting. Parakh takes a
+mean over questions within each dataset, then the unweighted mean of those per-dataset means. Each dataset's leaderboard (`dvc repro`) must exist; this
 reads its judge rows, so the interval is a bootstrap over questions within each dataset. A
 model missing from a dataset gets no macro figure. Writes reports/macro/<judge>/<metric>.md
 and .json.

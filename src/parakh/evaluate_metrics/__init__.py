@@ -12,8 +12,9 @@ lookup and works with the network cut:
 
 The modules call the `parakh.metrics` functions the judge stage calls, so their figures are
 Parakh's: Indic-correct exact match, token F1, ROUGE-L (rouge-score's scorer with Parakh's
-Unicode tokenizer), sentence chrF, and NoMIRACL hallucination and error rates with the paper's
-denominators. They import `evaluate` (`pip install 'parakh[evaluate]'`); this package does not.
+Unicode tokenizer), sentence chrF, and NoMIRACL hallucination and error rates (the paper's
+FP/(FP+TN) and FN/(FN+TP), invalid outputs apart). They import `evaluate`
+(`pip install 'parakh[evaluate]'`); this package does not.
 """
 
 from __future__ import annotations

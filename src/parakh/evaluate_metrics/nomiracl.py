@@ -2,8 +2,9 @@
 
 Each prediction is a model's raw output to a NoMIRACL prompt, each reference the subset its
 query is in ("relevant" or "non_relevant"). Outputs are classified by Parakh's lenient parser
-(or the authors' released rules, `parser="released"`) and the rates take the paper's
-denominators, invalid outputs left out and counted apart:
+(or the authors' released rules, `parser="released"`) and the rates are the paper's (§2.1),
+with invalid outputs left out and counted apart (Parakh's choice; the released code keeps them
+in its denominators):
 
     hallucination_rate = FP / (FP + TN) on non-relevant queries ("answer present" there)
     error_rate         = FN / (FN + TP) on relevant queries ("I don't know" there)
@@ -36,7 +37,7 @@ Returns:
 
 
 class Nomiracl(evaluate.Metric):
-    """NoMIRACL hallucination and error rates (paper definition) of raw model outputs."""
+    """NoMIRACL hallucination and error rates (the paper's §2.1) of raw model outputs."""
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(

@@ -6,7 +6,8 @@ the configured index; the update side is searched exhaustively over the visible 
 (KB-update sets are small, and the rule is then exact whatever the index).
 
 With `total_chunks` set, the two sides' candidates compete for that many places by score (one
-cosine scale on a dense retriever): HEALTH-PARIKSHA's "three data chunks" are three in all.
+cosine scale on a dense retriever): HEALTH-PARIKSHA took the 3 most relevant chunks per query
+(§3 Methodology, Knowledge Base) and Parakh reads that as three in all, updates included.
 """
 
 from __future__ import annotations

@@ -32,7 +32,10 @@ def _pair(
 
 
 def percentage_agreement(a: Scores, b: Scores) -> float:
-    """Percentage of items given exactly the same grade by both raters (HEALTH-PARIKSHA)."""
+    """Percentage of items given exactly the same grade by both raters.
+
+    HEALTH-PARIKSHA reports Percentage Agreement between human and LLM evaluators (§4 Results)
+    without defining it further; exact agreement is its usual meaning."""
     x, y = _pair(a, b)
     if x.size == 0:
         return float("nan")
