@@ -36,7 +36,7 @@ PAPER_OF_SECTION = {
     "INDIC QA BENCHMARK": "indic-qa-benchmark.txt",
 }
 
-_SECTION = re.compile(r"§\s*\d|\bAppendix [A-Z]\b|\bTable \d|\bFigure \d|\bListing \d")
+_SECTION = re.compile(r"§\s*\d|\bAppendi(?:x|ces) [A-Z]\b|\b(?:Table|Figure|Listing)s? \d")
 _CODE_FILE = re.compile(r"\b(?:nomiracl|examples)/[\w/]+\.py\b")
 _LINES = re.compile(r"\blines? (\d+)(?:\s*[-–]\s*(\d+))?")
 _TEST_REF = re.compile(r"\btests/[\w/]+\.py(?:::(\w+)(?:\[[^\]]*\])?)?")
@@ -277,4 +277,5 @@ def test_the_checks_catch_what_does_not_exist() -> None:
     assert section_problems(Row("HEALTH-PARIKSHA", 0, ["x", "not found", "y"])) != []
     assert section_problems(Row("HEALTH-PARIKSHA", 0, ["x", "§3 (no line)", "y"])) != []
     assert section_problems(Row("NoMIRACL", 0, ["x", "`nomiracl/eval/metrics.py`", "y"])) == []
+    assert section_problems(Row("INDIC QA BENCHMARK", 0, ["x", "Tables 2 and 7 (line 102)", "y"])) == []
 
