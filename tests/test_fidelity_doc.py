@@ -277,5 +277,7 @@ def test_the_checks_catch_what_does_not_exist() -> None:
     assert section_problems(Row("HEALTH-PARIKSHA", 0, ["x", "not found", "y"])) != []
     assert section_problems(Row("HEALTH-PARIKSHA", 0, ["x", "§3 (no line)", "y"])) != []
     assert section_problems(Row("NoMIRACL", 0, ["x", "`nomiracl/eval/metrics.py`", "y"])) == []
-    assert section_problems(Row("INDIC QA BENCHMARK", 0, ["x", "Tables 2 and 7 (line 102)", "y"])) == []
-
+    assert (
+        section_problems(Row("INDIC QA BENCHMARK", 0, ["x", "Tables 2 and 7 (line 102)", "y"]))
+        == []
+    )

@@ -5,10 +5,10 @@
 
 The INDIC QA BENCHMARK scores with macro-averaged F1 (§3.1) and reports the average F1 across
 its span-extraction datasets (Table 2); it does not spell out the weighting. Parakh takes a
-mean over questions within each dataset, then the unweighted mean of those per-dataset means. Each dataset's leaderboard (`dvc repro`) must exist; this
-reads its judge rows, so the interval is a bootstrap over questions within each dataset. A
-model missing from a dataset gets no macro figure. Writes reports/macro/<judge>/<metric>.md
-and .json.
+mean over questions within each dataset, then the unweighted mean of those per-dataset means.
+Each dataset's leaderboard (`dvc repro`) must exist; this reads its judge rows, so the interval
+is a bootstrap over questions within each dataset. A model missing from a dataset gets no macro
+figure. Writes reports/macro/<judge>/<metric>.md and .json.
 """
 
 from __future__ import annotations
