@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 from pydantic import ValidationError
 
 from parakh.errors import ConfigError
 from parakh.prompts.template import PromptTemplate, context_of, load_prompt, render_turns
 from parakh.schema import Passage, Question, Retrieval, RetrievedChunk
 
+REPO = Path(__file__).resolve().parents[2]
 NOMIRACL_VARIANTS = ["nomiracl_vanilla", "nomiracl_role", "nomiracl_repeat", "nomiracl_explanation"]
 
 
@@ -39,13 +42,39 @@ def test_healthbot_prompt_keeps_raw_and_update_chunks_apart() -> None:
         ],
     )
     (_, system), (_, user) = render_turns(prompt, question, context_of(prompt, question, retrieval))
-    assert "The query is in Hindi and you must respond in English." in system
+    assert "The query is in Hindi; always reply in English." in system
     assert user == (
         "RawChunks:\n[1] Raw text.\n\nKBUpdateChunks:\n[1] (added 2024-07-01) New text.\n\n"
         "Query: Kab nahana hai?"
     )
     (_, _), (_, empty) = render_turns(prompt, question, context_of(prompt, question, None))
     assert "RawChunks:\n(none)" in empty
+
+
+def test_healthbot_prompt_carries_every_instruction_of_appendix_b() -> None:
+    """HEALTH-PARIKSHA's HealthBot system prompt, one line per instruction, in its order."""
+    prompt = load_prompt("healthbot")
+    question = Question(id="q", text="Kab nahana hai?", language="hi", response_language="hi")
+    (_, system), _ = render_turns(prompt, question, [])
+    lines = system.splitlines()
+    assert len(lines) == 5
+    role, answer, conflict, language, nothing_else = lines
+    assert "chatbot for cataract patients" in role
+    assert "about to have, or have had, cataract surgery" in role
+    assert "knowledge base alone" in answer and "truthfully and factually" in answer
+    assert "briefly, politely and professionally" in answer
+    assert answer.endswith(f'reply only: "{prompt.refusal}"')
+    assert "always go with the new knowledge base and, within it, with the latest" in conflict
+    assert "Either part may be empty." in conflict
+    assert "RawChunks" in conflict and "KBUpdateChunks" in conflict
+    assert language == "The query is in Hindi; always reply in Hindi."
+    assert nothing_else == (
+        "Say nothing else: no opening or closing remarks or statements of any other kind."
+    )
+    assert prompt.refusal == (
+        "I do not know the answer to your question. If this needs to be answered by a doctor, "
+        "please schedule a consultation."
+    )
 
 
 def test_closed_book_prompt_has_no_context_and_asks_for_the_question_language() -> None:
@@ -99,3 +128,21 @@ def test_a_prompt_file_with_an_unknown_key_names_the_file(
         load_prompt("oops")
     with pytest.raises(ConfigError, match="Unknown prompt 'opps'. Did you mean 'oops'"):
         load_prompt("opps")
+
+
+def test_the_fidelity_table_gives_each_appendix_b_instruction_as_the_prompt_has_it() -> None:
+    """docs/fidelity.md's instruction table: each row's wording is in the prompt line it names;
+    every line of the HealthBot prompt is there."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "fidelity.md").read_text("utf-8")
+    row = re.compile(r"`conf/prompt/(\w+)\.yaml` `system` line (\d+): (.*?) \|$")
+    found = [m.groups() for m in map(row.search, doc.splitlines()) if m]
+    for name, line, words in found:
+        assert words in load_prompt_text(name)[int(line) - 1], (name, line)
+    lines = {int(line) for name, line, _ in found if name == "healthbot"}
+    assert lines == set(range(1, len(load_prompt_text("healthbot")) + 1))
+
+
+def load_prompt_text(name: str) -> list[str]:
+    """A prompt file's `system` text, line by line, before any field is filled."""
+    loaded = yaml.safe_load((REPO / "conf" / "prompt" / f"{name}.yaml").read_text("utf-8"))
+    return str(loaded["system"]).splitlines()

@@ -6,9 +6,16 @@ braces and backticks become look-alike characters. A judge that copies the respo
 answer therefore copies no JSON object and no code fence; the only verdict the parser can find
 is the one the judge wrote itself. The shared part of the prompt (KB, query, response) comes
 first so that a local judge reuses its KV cache across the metrics of one sample.
+
+`metric_json` gives the rubric as HEALTH-PARIKSHA's evaluator received each metric (its
+Appendix C): a JSON object with Name, Description and Scoring, each level's criteria keyed
+(a), (b), (c) in order.
 """
 
 from __future__ import annotations
+
+import json
+from string import ascii_lowercase
 
 from pydantic import BaseModel, ConfigDict
 
@@ -31,9 +38,9 @@ class JudgePrompt(BaseModel):
     """An evaluator prompt (conf/prompt/judge_*.yaml).
 
     `system` and `user` are format strings over: knowledge_base, question, response,
-    reference_block, metric_title, metric_description, scoring_table, criteria, output_format,
-    scale_min, scale_max. `reference_block` is a format string over `reference`, used only for
-    rubrics that read the reference answer.
+    reference_block, metric_json, criteria, output_format, scale_min, scale_max.
+    `reference_block` is a format string over `reference`, used only for rubrics that read the
+    reference answer.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -54,6 +61,19 @@ def escape_block(text: str) -> str:
     return text.translate(_BLOCK_ESCAPES)
 
 
+def metric_json(rubric: Rubric) -> str:
+    """The rubric as one JSON object: Name, Description, and Scoring with each level's criteria
+    keyed "(a)", "(b)", ... (a level written as one text stays one string)."""
+    scoring: dict[str, str | dict[str, str]] = {}
+    for score, level in sorted(rubric.scoring.items()):
+        if isinstance(level, str):
+            scoring[str(score)] = level
+        else:
+            scoring[str(score)] = {f"({ascii_lowercase[i]})": c for i, c in enumerate(level)}
+    metric = {"Name": rubric.title, "Description": rubric.description, "Scoring": scoring}
+    return json.dumps(metric, ensure_ascii=False)
+
+
 def render_judge_messages(
     prompt: JudgePrompt,
     rubric: Rubric,
@@ -71,9 +91,7 @@ def render_judge_messages(
         "question": escape_block(question),
         "response": escape_block(response),
         "reference_block": reference_block,
-        "metric_title": rubric.title,
-        "metric_description": rubric.description,
-        "scoring_table": rubric.scoring_table(),
+        "metric_json": metric_json(rubric),
         "criteria": rubric.criteria_text(),
         "output_format": rubric.output_format(),
         "scale_min": str(rubric.scale.min),

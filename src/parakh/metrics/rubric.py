@@ -68,7 +68,10 @@ class Rubric(BaseModel):
     description: str
     uses_reference: bool
     scale: Scale
-    scoring: dict[int, str]
+    scoring: dict[int, str | list[str]] = Field(
+        description="what each score means: one text, or the criteria of that level in order "
+        "(HEALTH-PARIKSHA's Appendix C lists them as (a), (b), (c))"
+    )
     criteria: list[Criterion] = Field(
         default_factory=list,
         description="several criteria scored in one call; empty: the rubric is one criterion "
@@ -135,9 +138,6 @@ class Rubric(BaseModel):
             self.model_copy(update={"name": c.name, "title": c.title, "criteria": [c]})
             for c in self.criteria
         ]
-
-    def scoring_table(self) -> str:
-        return "\n".join(f"{score}: {text}" for score, text in sorted(self.scoring.items()))
 
     def criteria_text(self) -> str:
         """One line per criterion: `Key: description` (for prompts that list the criteria)."""
