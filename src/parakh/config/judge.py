@@ -13,6 +13,8 @@ from parakh.config.model import ModelConfig
 # code's rules. Declared here, with the other judge choices, so config needs no metric code.
 NomiraclParser = Literal["lenient", "released"]
 DEFAULT_PARSER: NomiraclParser = "lenient"
+# Where the rubric judge's knowledge base comes from (parakh.judging.judge_context).
+ChunksFrom = Literal["index", "generation"]
 
 
 class JuryConfig(Strict):
@@ -61,6 +63,12 @@ class JudgeConfig(Strict):
         "classifier: Indic phrasings, curly quotes, rationales) or `released` (the NoMIRACL "
         "authors' released substring rules, nomiracl/prompts/template.py); the summary reports "
         "both parsers' rates and how many outputs they disagree on",
+    )
+    chunks_from: ChunksFrom = Field(
+        default="index",
+        description="the knowledge base a rubric judge reads: `index`, the question's chunks in "
+        "index/retrieval.jsonl; `generation`, the chunks the answering model's prompt held, "
+        "read from its row in the generations file (cut or left out as that model saw them)",
     )
     model: ModelConfig | None = None
     jury: JuryConfig | None = None

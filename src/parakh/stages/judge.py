@@ -40,7 +40,8 @@ from parakh.io import (
     validate_row,
     write_json,
 )
-from parakh.judging.llm_judge import judge_rubrics, sample_per_language
+from parakh.judging.judge_context import PromptChunksError, seen_retrieval
+from parakh.judging.llm_judge import judge_rubrics, not_judgeable, sample_per_language
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric_calls import BackendFactory, judge_with_rubrics
 from parakh.judging.summary import judge_summary
@@ -48,6 +49,7 @@ from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
+from parakh.prompts.template import PromptTemplate, load_prompt
 from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
 from parakh.stage_outputs import Layout, generation_name, spec_path
@@ -116,7 +118,15 @@ def run(
         )
     rows = list(reference_rows(cfg, questions, by_id, len(questions)))
     if cfg.judge.rubrics:
-        by_question = {r.question_id: r for r in retrievals}
+        if cfg.judge.chunks_from == "generation":
+            template = load_prompt(answer_prompt(cfg))
+            by_question = {
+                g.question_id: prompt_chunks(g, template, "generations")
+                for g in generations
+                if not_judgeable(g) is None
+            }
+        else:
+            by_question = {r.question_id: r for r in retrievals}
         rows += rubric_rows(
             cfg, questions, by_id, by_question, progress_path, cache, backend_factory, population
         )
@@ -242,6 +252,47 @@ def read_retrievals(path: Path, question_ids: set[str]) -> dict[str, Retrieval]:
     return {r.question_id: r for r in iter_jsonl(path, Retrieval) if r.question_id in question_ids}
 
 
+def answer_prompt(cfg: ParakhConfig) -> str:
+    """The answer prompt the generations were built from (as the generate stage chooses it)."""
+    return cfg.generation.prompt or cfg.dataset.prompt
+
+
+def prompt_chunks(
+    generation: Generation, template: PromptTemplate, path: object, line: int | None = None
+) -> Retrieval:
+    """The chunks `generation`'s prompt held, or an InputError naming the file and line."""
+    try:
+        return seen_retrieval(generation, template)
+    except PromptChunksError as e:
+        raise InputError(
+            path,
+            f"answer to question '{generation.question_id}': judge.chunks_from=generation reads "
+            f"the knowledge base from the answering model's prompt, but {e}. Re-run generate "
+            "with that prompt, or set judge.chunks_from=index",
+            line=line,
+        ) from e
+
+
+def read_prompt_chunks(
+    path: Path, template: PromptTemplate, question_ids: set[str]
+) -> dict[str, Retrieval]:
+    """The chunks the prompt of each judged answer to `question_ids` in `path` held."""
+    seen: dict[str, Retrieval] = {}
+    for line, obj in iter_json_objects(path):
+        g = validate_row(Generation, obj, path, line)
+        if g.question_id in question_ids and not_judgeable(g) is None:
+            seen[g.question_id] = prompt_chunks(g, template, path, line)
+    return seen
+
+
+def judge_chunks(cfg: ParakhConfig, layout: Layout, question_ids: set[str]) -> dict[str, Retrieval]:
+    """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`)."""
+    if cfg.judge.chunks_from == "generation":
+        template = load_prompt(answer_prompt(cfg))
+        return read_prompt_chunks(layout.generations(generation_name(cfg)), template, question_ids)
+    return read_retrievals(layout.retrieval, question_ids)
+
+
 def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
     return {
         "questions": layout.curated_questions,
@@ -274,7 +325,7 @@ def main_task(cfg: ParakhConfig) -> None:
                 questions = read_jsonl(questions_path, Question)
                 mine = [q for q in questions if _in(shard, q)]
                 sample = sample_per_language(questions, cfg.judge.sample_per_language, cfg.seed)
-                retrievals = read_retrievals(layout.retrieval, {q.id for q in mine} & sample)
+                retrievals = judge_chunks(cfg, layout, {q.id for q in mine} & sample)
                 rows = rubric_rows(
                     cfg, mine, answers, retrievals, progress, cache, population=questions
                 )
