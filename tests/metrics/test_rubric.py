@@ -188,10 +188,12 @@ def test_the_fidelity_table_gives_each_rubric_text_as_the_file_has_it() -> None:
     """docs/fidelity.md's criterion table: one row per description and per level criterion of
     the four HEALTH-PARIKSHA rubrics, each with the rubric's own wording."""
     doc = (Path(__file__).resolve().parents[2] / "docs" / "fidelity.md").read_text("utf-8")
-    level_row = re.compile(r"`conf/rubric/(\w+)\.yaml` `scoring` (\d) \(([abc])\): (.*?) \|$")
-    description_row = re.compile(r"`conf/rubric/(\w+)\.yaml` `description`: (.*?) \|$")
-    levels = [m.groups() for m in map(level_row.search, doc.splitlines()) if m]
-    descriptions = [m.groups() for m in map(description_row.search, doc.splitlines()) if m]
+    level_row = re.compile(
+        r"\| ([^|]+) \| `conf/rubric/(\w+)\.yaml` `scoring` (\d) \(([abc])\) \|$"
+    )
+    description_row = re.compile(r"\| ([^|]+) \| `conf/rubric/(\w+)\.yaml` `description` \|$")
+    levels = [m.groups()[1:] + m.groups()[:1] for m in map(level_row.search, doc.splitlines()) if m]
+    descriptions = [m.groups()[::-1] for m in map(description_row.search, doc.splitlines()) if m]
     for name, level, letter, text in levels:
         criteria = load_rubric(name).scoring[int(level)]
         assert text == " ".join(criteria["abc".index(letter)].split()), (name, level, letter)
