@@ -139,14 +139,15 @@ def _options(config: str) -> tuple[str, dict[str, Any]]:
 
 
 def test_cataractbot_upstream_layout(shared_data: Path, tmp_path: Path) -> None:
-    """byoeb's documents folder (GENERIC_*.txt, *_KB_Update.txt) rebuilt from the mirror gives
-    the same documents and questions, ids included."""
+    """byoeb's documents folder (Generic/ with its documents and GENERIC_KB_Update.txt, BLR/
+    with BLR_KB_Update.txt) rebuilt from the mirror gives the same documents and questions, ids
+    included."""
     mirror = mirror_folder(shared_data, "cataractbot")
     upstream = tmp_path / "documents"
-    upstream.mkdir()
+    (upstream / "Generic").mkdir(parents=True)
+    (upstream / "BLR").mkdir()
     for doc in (mirror / "kb").glob("*.txt"):
-        (upstream / doc.name).write_bytes(doc.read_bytes())
-    (upstream / "BLR_Contacts.txt").write_text("not a KB document", encoding="utf-8")
+        (upstream / "Generic" / doc.name).write_bytes(doc.read_bytes())
     entries = [json.loads(line) for line in (mirror / "kb_update_qa.jsonl").open()]
     for unit, name in (("Generic", "GENERIC_KB_Update.txt"), ("BLR", "BLR_KB_Update.txt")):
         by_index = {e["entry_index"]: e for e in entries if e["unit"] == unit}
@@ -154,7 +155,7 @@ def test_cataractbot_upstream_layout(shared_data: Path, tmp_path: Path) -> None:
         for i in range(max(by_index) + 1):  # held-out entries become placeholders
             e = by_index.get(i, {"question": f"held out {i}", "answer": "placeholder"})
             blocks.append(f"## {e['question']}\n{e['answer']}\n")
-        (upstream / name).write_text("\n".join(blocks), encoding="utf-8")
+        (upstream / unit / name).write_text("\n".join(blocks), encoding="utf-8")
     adapter, options = _options("cataractbot")
     parsed = load_dataset(adapter, mirror, options)
     rebuilt = load_dataset(adapter, upstream, options)
@@ -165,6 +166,8 @@ def test_cataractbot_upstream_layout(shared_data: Path, tmp_path: Path) -> None:
     by_id = {q.id: q for q in rebuilt.questions}
     assert [by_id[q.id] for q in parsed.questions] == parsed.questions
     assert rebuilt.origins[0].describe() == "GENERIC_KB_Update.txt, line 1"
+    blr = load_dataset(adapter, mirror, {**options, "hospitals": ["BLR"]})
+    assert {q.id for q in blr.questions} == {q.id for q in parsed.questions if q.id[:3] == "BLR"}
 
 
 def test_indicquest_upstream_layout(shared_data: Path, tmp_path: Path) -> None:
