@@ -166,6 +166,11 @@ def test_cli_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
             "em",
             "field 'prediction': expected text",
         ),
+        (  # as curate: never str(true), which would make the id 'True'
+            [{"id": True, "language": "en", "prediction": "x", "reference": "x"}],
+            "em",
+            "line 1, field 'id': expected text, got bool True",
+        ),
     ],
 )
 def test_bad_jsonl_names_line_and_field(tmp_path: Path, rows, metrics, message) -> None:  # type: ignore[no-untyped-def]
@@ -173,6 +178,18 @@ def test_bad_jsonl_names_line_and_field(tmp_path: Path, rows, metrics, message) 
     with pytest.raises(InputError, match=message):
         score_file(path, metrics, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_a_file_that_starts_with_a_byte_order_mark_is_read(tmp_path: Path, suffix: str) -> None:
+    """Windows tools (Notepad, Excel's "CSV UTF-8") start a UTF-8 file with a BOM."""
+    plain = tmp_path / f"plain{suffix}"
+    (_jsonl if suffix == ".jsonl" else _csv)(plain, ROWS)
+    marked = tmp_path / f"marked{suffix}"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    expected, _ = _read(score_file(plain, "em,f1", tmp_path / "plain")[0])
+    rows, _ = _read(score_file(marked, "em,f1", tmp_path / "marked")[0])
+    assert rows == expected and [r["id"] for r in rows] == ["1", "2", "3", "4"]
 
 
 def test_missing_csv_column_names_the_header_line(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ names or aliases (`parakh.metrics.registry`). Writes DIR/scores.jsonl (one line 
 each metric's score, status, NoMIRACL label and the reason a score is missing) and
 DIR/summary.json (per metric and language: mean over scored rows, n, invalid and error counts;
 NoMIRACL rates with numerators and denominators). DIR defaults to `<FILE stem>.scores/` beside
-FILE. A missing column, an unknown language or a duplicate id names file, line and field.
+FILE. A missing column, an unknown language, an id that is not text (as in curate) or a
+duplicate id names file, line and field. A byte-order mark before the first row is dropped.
 """
 
 from __future__ import annotations
@@ -62,9 +63,7 @@ def read_items(path: Path, metrics: Sequence[str]) -> list[ScoreItem]:
     required += ["subset"] if NOMIRACL in metrics else []
     items, seen = [], set()
     for record in file_records(path, required):
-        row_id = str(record.raw("id")).strip()
-        if not row_id:
-            raise record.error("id", "id is empty", "empty_text")
+        row_id = record.text("id")
         if row_id in seen:
             raise record.error("id", f"duplicate id {row_id!r}", "duplicate_id")
         seen.add(row_id)

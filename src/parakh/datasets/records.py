@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from parakh.datasets.rows import Origin, RowError
 from parakh.errors import did_you_mean, first_field_error
-from parakh.text.languages import LANGUAGES, normalize_language
+from parakh.text.languages import LANGUAGE_ALIASES, LANGUAGES, normalize_language
 
 _BAD_BYTE = re.compile("[\udc80-\udcff]")
 # (message, reason) -> the error to raise, already knowing file, line and field
@@ -62,10 +62,11 @@ def _find_bad_field(value: Any, prefix: str = "") -> tuple[str, str] | None:
 
 
 def decode(path: Path) -> str:
-    """The file's text; undecodable bytes stay as lone surrogates for `Record` to report."""
+    """The file's text without the byte-order mark Windows tools put first; undecodable bytes
+    stay as lone surrogates for `Record` to report."""
     if not path.is_file():
         raise RowError(path, "file not found", reason="missing_file")
-    return path.read_bytes().decode("utf-8", errors="surrogateescape")
+    return path.read_bytes().decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
 
 
 def source_files(root: Path, names: Iterable[str] | None, pattern: str, what: str) -> list[Path]:
@@ -164,7 +165,10 @@ def parse_language(value: Any, error: ErrorFactory) -> str:
     code = normalize_language(value) if isinstance(value, str) else None
     if code is None:
         options = sorted(LANGUAGES)
-        hint = did_you_mean(str(value).lower(), options)
+        hint = did_you_mean(  # names and ISO 639-3 codes too: "hn" is nearer "hin" than "zh"
+            str(value).lower(), sorted(LANGUAGE_ALIASES), cutoff=0.6, candidates=5,
+            shown=lambda alias: repr(LANGUAGE_ALIASES[alias]),
+        )  # fmt: skip
         raise error(
             f"unknown language code {value!r}.{hint} Available: {', '.join(options)}",
             "unknown_language",
@@ -282,8 +286,7 @@ def file_records(path: Path, required: Sequence[str]) -> Iterator[Record]:
 
 def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:
     """Rows of a CSV file with a header; a missing required column fails the whole file."""
-    text = decode(path).lstrip("\ufeff")
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(decode(path), newline=""))
     try:
         header = tuple(name.strip() for name in next(reader))
     except StopIteration:
