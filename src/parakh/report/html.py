@@ -38,6 +38,7 @@ class ReportContext:
     n_questions: int = 0
     primary_note: str | None = None
     partial: str | None = None  # a partial run's banner text; None: the run is complete
+    curation: str | None = None  # what curate dropped, per reason; None: no curation report
 
 
 def leaderboard_section(board: Leaderboard, primary: str) -> str:
@@ -211,6 +212,7 @@ def render_report(board: Leaderboard, ctx: ReportContext) -> str:
         primary=primary,
         direction=board.spec(primary).direction_text,
         primary_note=ctx.primary_note,
+        curation=ctx.curation,
         weighted=weights_line(board, ctx.weights),
         sections=[Markup(section) for section in sections],  # rendered by the templates
     )

@@ -27,6 +27,7 @@ from parakh.project import project_root
 from parakh.report.answer_rows import Answer, read_answers
 from parakh.report.answer_scores import TEXTS, AnswerScores
 from parakh.report.columns import JudgeColumns
+from parakh.report.curation_summary import CurationSummary
 from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.judge_rows import (
     _TYPES,
@@ -52,6 +53,7 @@ class AggregateInputs:
     human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
     answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
     judgment_lines: dict[str, Sequence[int]] = field(default_factory=dict)  # each row's line
+    curation: CurationSummary | None = None  # what curate dropped, per reason (report header)
     _columns: JudgeColumns | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -100,6 +102,7 @@ class AggregateInputs:
             human_grade_lines=lines,
             answer_grades=answer_grades,
             judgment_lines={model: f.lines for model, f in files.items()},
+            curation=CurationSummary.read(layout.curation_report),
         )
 
     @property

@@ -24,6 +24,7 @@ from parakh.report.agreement import (
     judge_human_agreement,
 )
 from parakh.report.answers import write_answers
+from parakh.report.curation_summary import CurationSummary
 from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report
 from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grades_file
@@ -42,6 +43,7 @@ class AggregateResult:
     primary_note: str | None = None
     bias: JudgeBias | None = None  # shown in the HTML report only
     partial: PartialRun | None = None  # aggregate.allow_partial let missing judge rows through
+    curation: CurationSummary | None = None  # what curate dropped; None: no curation report
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
@@ -52,6 +54,8 @@ class AggregateResult:
             extra["primary_note"] = self.primary_note
         if self.partial is not None:
             extra["partial"] = self.partial.marker()
+        if self.curation is not None:
+            extra["curation"] = self.curation.document()
         return tables.leaderboard_document(
             self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )
@@ -170,7 +174,7 @@ def compute(
     agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
     bias = judge_bias(inputs.judgments, inputs.generations, grades)
-    return AggregateResult(board, primary, agreement, note, bias, partial)
+    return AggregateResult(board, primary, agreement, note, bias, partial, inputs.curation)
 
 
 def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
@@ -195,6 +199,8 @@ def _markdown_warnings(cfg: ParakhConfig, result: AggregateResult) -> list[str]:
     if result.partial is not None:
         parts += [f"> **{result.partial.text}.**", ""]
     parts += [f"Primary metric: `{primary}` ({spec.direction_text}).", ""]
+    if result.curation is not None:
+        parts += [f"Curated questions: {result.curation.text()}.", ""]
     if result.primary_note:
         parts += [f"> **Note:** {result.primary_note}.", ""]
     if all(place is None for place, _ in board.places(primary)):
@@ -314,6 +320,7 @@ def write_reports(
         answers_page=files.answers_html.name if cfg.aggregate.answers_page else None,
         n_questions=len(inputs.questions) or len(inputs.columns().question_ids),
         partial=None if partial is None else partial.text,
+        curation=None if result.curation is None else result.curation.text(),
     )
     write_text(files.report_html, render_report(board, context))
     if cfg.aggregate.answers_page:  # one page, or an index of pages under the size cap
