@@ -53,10 +53,9 @@ def test_the_shipped_judges_know_smollm2_is_their_own_model() -> None:
     smoke = compose(["judge=smoke", "model=smollm2"])
     panel = make_panel(smoke.judge, judge_models(smoke.judge), smoke.model)
     assert panel.active == ["smollm2"] and panel.self_judging == {"smollm2"}
-    extractive = compose(["judge=served", "model=extractive"])
-    assert make_panel(extractive.judge, judge_models(extractive.judge), extractive.model).active == [
-        "served_judge"
-    ]
+    other = compose(["judge=served", "model=extractive"])
+    panel = make_panel(other.judge, judge_models(other.judge), other.model)
+    assert panel.active == ["served_judge"] and not panel.excluded
 
 
 def test_a_judge_needs_a_model_or_a_jury() -> None:

@@ -14,6 +14,7 @@ Every reason is scrubbed of the API key (`secrets.SecretScrubber`, whole text fi
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import importlib
 import json
@@ -175,7 +176,9 @@ class AiohttpTransport:
                 if response.status >= 400:
                     text = raw.decode("utf-8", errors="replace")
                     raise status_failure(response.status, text, response.headers, self._scrub)
-        except TimeoutError as e:  # aiohttp's ServerTimeoutError is one too
+        # What aiohttp raises on timeout (ServerTimeoutError is one too): the builtin TimeoutError
+        # from Python 3.11, a class of its own on 3.10, which `except TimeoutError` lets through.
+        except asyncio.TimeoutError as e:
             raise _timed_out(self.cfg.timeout_s) from e
         except aiohttp.ClientPayloadError as e:
             raise CallFailed(self._scrub(f"malformed response: {type(e).__name__}: {e}")) from e
