@@ -1,8 +1,9 @@
 """The nomiracl adapter on upstream's layout: the authors' baseline-run files, one prompt a line.
 
-fixtures/nomiracl_upstream/ is made up in upstream's format (short made-up prompts, not copied
-data): `{relevant,non_relevant}/<language>.test.vanilla_prompt.jsonl`, rows `query_id, docids,
-prompt, template, results`, one prompt with a null `prompt` (as 421 hi/te/bn rows are upstream).
+fixtures/nomiracl_upstream/ holds real excerpts of upstream's `results/baselines/` at the pinned
+commit (its README lists the lines): `{relevant,non_relevant}/<language>.test.vanilla_prompt.jsonl`,
+rows `query_id, docids, prompt, template, results`, a null-prompt row in each (as 1,409 of the
+8,045 rows upstream), a blank stored output, and an Indonesian row without aya-101's output.
 The mirror test rebuilds upstream's files from the shared mirror's parsed queries and passages
 and checks that both layouts give the same questions, passages, outputs and KB documents.
 """
@@ -16,16 +17,17 @@ from pathlib import Path
 import pytest
 
 from parakh.datasets import load_dataset
-from parakh.datasets.nomiracl import PromptError, parse_prompt
+from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE, PromptError, parse_prompt
 from parakh.errors import InputError
 from tests.datasets.mirror import mirror_folder
 
-FIXTURE = Path(__file__).parent / "fixtures" / "nomiracl_upstream"
+FIXTURE = Path(__file__).parent / "fixtures" / "nomiracl_upstream" / "results" / "baselines"
 INSTRUCTION = (
     "I will give you a question and several contexts containing information about the question. "
     "Read the contexts carefully. If any of the contexts answers the question, respond as either "
     '"Yes, answer is present" or "I don\'t know".'
 )
+ELEVEN = 11  # models with stored outputs in every upstream row (aya-101 missing in 26 id rows)
 
 
 def vanilla_prompt(query: str, passages: list[str]) -> str:
@@ -34,55 +36,70 @@ def vanilla_prompt(query: str, passages: list[str]) -> str:
     return f"{INSTRUCTION}\n\nQUESTION:\n{query}\n\nCONTEXTS:\n{contexts}\n\nOUTPUT:\n"
 
 
-def test_questions_passages_and_outputs_come_out_of_the_prompts() -> None:
-    loaded = load_dataset("nomiracl", FIXTURE, {})
-    by_id = {q.id: q for q in loaded.questions}
-    assert sorted(by_id) == ["101#0-hi", "101#0-te", "103#0-hi"]  # ids are per language
+def _rows(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
-    q = by_id["101#0-hi"]
+
+def test_questions_passages_and_outputs_come_out_of_the_prompts() -> None:
+    loaded = load_dataset("nomiracl", FIXTURE, {}, strict=True)
+    by_id = {q.id: q for q in loaded.questions}
+    assert len(by_id) == 26 and loaded.rejected == []  # every upstream row, ids per language
+    assert {q.language for q in loaded.questions} == {"hi", "te", "bn", "id"}
+
+    q = by_id["217379#0-hi"]
     assert (q.text, q.language, q.subset, q.answerable) == (
-        "नीला पहाड़ कहाँ है?", "hi", "relevant", True,
+        "वृक्ष के तनों में रहने वाले प्राणियों को क्या कहा जाता है?", "hi", "relevant", True,
     )  # fmt: skip
-    assert [p.id for p in q.contexts] == ["7#1", "7#2", "9#0"]
-    # Kept exactly as in the prompt: a passage cut at the token limit keeps its trailing space.
-    assert q.contexts[1].text == "नीला पहाड़: इसकी ऊँचाई दो हज़ार मीटर मानी "
-    assert q.contexts[0].title == "नीला पहाड़"
-    assert all(p.relevant is None for p in q.contexts)
-    assert q.meta == {
-        "query_id": "101#0",
-        "split": "test",
-        "model_outputs": {"model-a": "Yes, answer is present", "model-b": "I don't know"},
-    }
-    abstain = by_id["103#0-hi"]
+    [row] = [r for r in _rows(FIXTURE / "relevant" / "hi.test.vanilla_prompt.jsonl")
+             if r["query_id"] == "217379#0"]  # fmt: skip
+    assert [p.id for p in q.contexts] == row["docids"]
+    for i, p in enumerate(q.contexts, start=1):  # kept exactly as the prompt has them
+        assert f"[{i}] {p.text}" in row["prompt"]
+        assert p.title is not None and p.text.startswith(f"{p.title}: ")
+        assert p.relevant is None
+    assert q.meta == {"query_id": "217379#0", "split": "test", "model_outputs": row["results"]}
+    abstain = by_id["748478-0-hi"]  # upstream's Hindi non-relevant ids use '-', not '#'
     assert (abstain.subset, abstain.answerable) == ("non_relevant", False)
-    assert abstain.contexts[1].title == "शहर"  # split at the first ": " only
-    assert abstain.contexts[2].title is None
-    assert abstain.meta["model_outputs"]["model-b"] == "\nYes, answer is present in [2]."
-    # The role-template file beside the vanilla one is not read.
-    assert all(len(q.contexts) > 1 for q in loaded.questions)
 
     docs = {d.id: d for d in loaded.documents}
-    assert sorted(docs) == ["hi:5#2", "hi:7#1", "hi:7#2", "hi:8#4", "hi:9#0", "te:3#0", "te:3#1"]
-    assert docs["hi:9#0"].source == "relevant/hi.test.vanilla_prompt.jsonl"  # where first seen
-    assert docs["hi:5#2"].source == "non_relevant/hi.test.vanilla_prompt.jsonl"
-    assert docs["hi:7#2"].text == q.contexts[1].text
+    assert docs["hi:798125#7"].source == "relevant/hi.test.vanilla_prompt.jsonl"
+    assert docs["hi:798125#7"].text == q.contexts[0].text
+    asked = [q for q in loaded.questions if PROMPT_UNAVAILABLE not in q.meta]
+    assert len(docs) == len({(q.language, p.id) for q in asked for p in q.contexts})
 
 
-def test_a_null_prompt_is_a_recorded_row_not_a_silent_drop() -> None:
+def test_a_null_prompt_row_keeps_its_stored_outputs() -> None:
+    """A row whose prompt is null upstream is a question with a placeholder text, no passages
+    and every model's output; meta says why and which passages it was asked with."""
     loaded = load_dataset("nomiracl", FIXTURE, {}, strict=True)
-    assert "102#0-hi" not in {q.id for q in loaded.questions}
-    [row] = loaded.rejected
-    assert row.file.endswith("relevant/hi.test.vanilla_prompt.jsonl")
-    assert (row.line, row.field, row.reason) == (2, "prompt", "no_prompt")
-    assert "query text and its passages are unknown" in row.message
-    assert json.loads(row.record)["query_id"] == "102#0"
+    by_id = {q.id: q for q in loaded.questions}
+    q = by_id["690356#0-hi"]
+    [row] = _rows(FIXTURE / "relevant" / "hi.test.vanilla_prompt.jsonl")[:1]
+    assert row["prompt"] is None
+    assert q.text == "[NoMIRACL query 690356#0: text not in relevant/hi.test.vanilla_prompt.jsonl]"
+    assert (q.language, q.subset, q.contexts, q.romanized) == ("hi", "relevant", [], False)
+    assert q.meta["model_outputs"] == row["results"] and len(row["results"]) == ELEVEN
+    assert q.meta[PROMPT_UNAVAILABLE] == {
+        "reason": "prompt is null in relevant/hi.test.vanilla_prompt.jsonl, line 1: the query "
+        "text and its passages are unknown",
+        "docids": row["docids"],
+    }
+    unavailable = sorted(q.id for q in loaded.questions if PROMPT_UNAVAILABLE in q.meta)
+    assert unavailable == [
+        "108359#0-te", "15745#0-id", "42973#0-bn", "49983#0-te", "503636-0-hi", "690356#0-hi",
+        "7481#0-bn", "876331-0-hi",
+    ]  # fmt: skip
 
 
 def test_languages_option_reads_only_those_files() -> None:
     loaded = load_dataset("nomiracl", FIXTURE, {"languages": ["te"]})
-    assert [q.id for q in loaded.questions] == ["101#0-te"]
-    assert [d.id for d in loaded.documents] == ["te:3#0", "te:3#1"]
+    assert sorted(q.id for q in loaded.questions) == [
+        "108359#0-te", "16875#0-te", "240579#0-te", "49816#0-te", "49983#0-te",
+    ]  # fmt: skip
+    assert {d.id.split(":")[0] for d in loaded.documents} == {"te"}
     assert loaded.rejected == []
+    every = load_dataset("nomiracl", FIXTURE, {"languages": "all"})
+    assert every.questions == load_dataset("nomiracl", FIXTURE, {}).questions
 
 
 def test_a_folder_in_neither_layout_names_both(tmp_path: Path) -> None:
@@ -101,29 +118,40 @@ def _copy_fixture(tmp_path: Path) -> Path:
 def test_a_prompt_with_too_few_passages_names_file_line_and_field(tmp_path: Path) -> None:
     root = _copy_fixture(tmp_path)
     path = root / "relevant" / "te.test.vanilla_prompt.jsonl"
-    row = json.loads(path.read_text(encoding="utf-8"))
-    row["docids"].append("3#2")  # three ids, two passages in the prompt
-    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    rows = _rows(path)
+    rows[2]["docids"].append("1#0")  # 11 ids, 10 passages in the prompt
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     with pytest.raises(InputError) as err:
         load_dataset("nomiracl", root, {}, strict=True)
-    assert (err.value.line, err.value.field) == (1, "prompt")
+    assert (err.value.line, err.value.field) == (3, "prompt")
     assert "te.test.vanilla_prompt.jsonl" in str(err.value)
-    assert "3 passage ids but no passage [3]" in str(err.value)
+    assert "11 passage ids but no passage [11]" in str(err.value)
     lenient = load_dataset("nomiracl", root, {}, strict=False)
-    assert "101#0-te" not in {q.id for q in lenient.questions}
-    assert {r.reason for r in lenient.rejected} == {"no_prompt", "bad_prompt"}
+    assert "49816#0-te" not in {q.id for q in lenient.questions}
+    assert [r.reason for r in lenient.rejected] == ["bad_prompt"]
 
 
-def test_one_docid_with_two_texts_is_an_error(tmp_path: Path) -> None:
+def test_a_docid_with_other_text_in_another_prompt_keeps_each_prompts_text(
+    tmp_path: Path,
+) -> None:
+    """Upstream cuts some passages at other lengths in other prompts (156 docids of sw, fi,
+    fr, zh) and gives zh '481#123' two passages: each question keeps its own prompt's text,
+    the KB document the first, and the question says which of its ids differ."""
     root = _copy_fixture(tmp_path)
-    path = root / "non_relevant" / "hi.test.vanilla_prompt.jsonl"
-    row = json.loads(path.read_text(encoding="utf-8"))
-    row["prompt"] = vanilla_prompt("लाल झील किसने बनाई?", ["हरी नदी: अन्य पाठ", "x: y", "z"])
-    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
-    with pytest.raises(InputError) as err:
-        load_dataset("nomiracl", root, {}, strict=True)
-    assert (err.value.line, err.value.field) == (1, "docids[0]")
-    assert "'9#0' repeats with other text" in str(err.value)
+    path = root / "relevant" / "hi.test.vanilla_prompt.jsonl"
+    rows = _rows(path)
+    first = rows[1]["docids"][0]  # line 2's first passage id, on line 3 for another text
+    rows[2]["docids"][0] = first
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    loaded = load_dataset("nomiracl", root, {}, strict=True)
+    by_id = {q.id: q for q in loaded.questions}
+    line2, line3 = by_id["1217804#0-hi"], by_id["217379#0-hi"]
+    assert line3.contexts[0].id == first
+    assert f"[1] {line3.contexts[0].text}\n\n[2] " in rows[2]["prompt"]
+    assert line3.contexts[0].text != line2.contexts[0].text
+    assert line3.meta["kb_text_differs"] == [first] and "kb_text_differs" not in line2.meta
+    docs = {d.id: d for d in loaded.documents}
+    assert docs[f"hi:{first}"].text == line2.contexts[0].text
 
 
 def test_parse_prompt_keeps_passage_text_verbatim() -> None:
@@ -169,9 +197,9 @@ def test_upstream_files_rebuilt_from_the_mirror_give_the_mirror_dataset(
 
     parsed = load_dataset("nomiracl", mirror, {}, strict=True)
     rebuilt = load_dataset("nomiracl", tmp_path, {}, strict=True)
-    assert len(rebuilt.rejected) == len(files) == 5  # hi, te: both subsets; bn: non_relevant
-    assert {r.reason for r in rebuilt.rejected} == {"no_prompt"}
-    by_id = {q.id: q for q in rebuilt.questions}
+    assert rebuilt.rejected == [] and len(files) == 5  # hi, te: both subsets; bn: non_relevant
+    by_id = {q.id: q for q in rebuilt.questions if PROMPT_UNAVAILABLE not in q.meta}
+    assert len(rebuilt.questions) - len(by_id) == len(files)  # the null-prompt rows, kept
     assert len(by_id) == len(parsed.questions) == 661
     assert [by_id[q.id] for q in parsed.questions] == parsed.questions
     assert [d.id for d in rebuilt.documents] == [d.id for d in parsed.documents]
@@ -200,18 +228,25 @@ def test_replay_reads_the_stored_outputs_of_either_layout_from_curated_questions
     curated = tmp_path / "questions.jsonl"
     write_jsonl(curated, loaded.questions)
     backend = make_backend(
-        cfg.model_copy(update={"answers": str(curated), "model_value": "model-b"})
+        cfg.model_copy(update={"answers": str(curated), "model_value": "aya-101"})
     )
     assert isinstance(backend, ReplayBackend)
     backend.prepare([q.id for q in loaded.questions])
-    assert {qid: a.response for qid, a in backend.table.answers.items()} == {
-        "101#0-hi": "I don't know",
-        "103#0-hi": "\nYes, answer is present in [2].",
-        "101#0-te": "Yes",
+    stored = {
+        f"{row['query_id']}-{path.name.split('.')[0]}": row["results"]
+        for path in sorted(FIXTURE.glob("*/*.jsonl"))
+        for row in _rows(path)
     }
+    # Every stored output, null-prompt rows included; the id row without one is not answered.
+    assert {qid: a.response for qid, a in backend.table.answers.items()} == {
+        qid: (outputs["aya-101"] if outputs["aya-101"].strip() else None)
+        for qid, outputs in stored.items()
+        if "aya-101" in outputs
+    }
+    assert len(backend.table.answers) == len(stored) - 1 == 25
     # A file without the nested field names it (a raw queries.jsonl given by mistake).
     raw = tmp_path / "raw.jsonl"
-    raw.write_text(json.dumps({"id": "101#0-hi", "results": {}}) + "\n", encoding="utf-8")
+    raw.write_text(json.dumps({"id": "217379#0-hi", "results": {}}) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match="missing field 'meta'") as err:
         make_backend(cfg.model_copy(update={"answers": str(raw)}))
     assert (err.value.line, err.value.field) == (1, "meta.model_outputs")

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from parakh.backends.replay import BLANK_ANSWER
 from parakh.config import compose
 from parakh.metrics.nomiracl import classify_nomiracl_output
 from parakh.schema import Generation, Question
@@ -78,7 +79,12 @@ def _generations(queries: list[dict[str, Any]], model: str) -> list[Generation]:
         qid = f"{q['query_id']}-{q['language']}"
         if output is None or not output.strip():
             generations.append(
-                Generation(question_id=qid, model=model, status="error", error="blank answer")
+                Generation(
+                    question_id=qid,
+                    model=model,
+                    status="error",
+                    error=f"{BLANK_ANSWER} queries.jsonl:1, field 'results.{model}'",
+                )
             )
         else:
             generations.append(

@@ -14,6 +14,7 @@ from parakh.errors import ConfigError
 from parakh.text import langid
 from parakh.text.langid import LanguageLabel, label_language, label_languages
 from parakh.text.languages import (
+    INDIC_LANGUAGES,
     LANGUAGES,
     check_language,
     is_known,
@@ -159,7 +160,10 @@ def test_identifiers_are_lazy_singletons() -> None:
 
 
 def test_language_table() -> None:
-    assert len(LANGUAGES) == 20
+    assert len(LANGUAGES) == 34  # English, 19 Indian languages, NoMIRACL's 14 others
+    assert len(INDIC_LANGUAGES) == 19
+    assert "en" not in INDIC_LANGUAGES and "fr" not in INDIC_LANGUAGES
+    assert languages_for_script("Arabic") == ["ur", "sd", "ar", "fa"]
     assert LANGUAGES["hi"].iso639_3 == "hin"
     assert LANGUAGES["mni"].primary_script == "Meetei_Mayek"
     assert languages_for_script("Bengali") == ["bn", "as"]
@@ -193,7 +197,7 @@ def test_unknown_language_names_close_matches_and_available() -> None:
         check_language("hindii")
     message = str(excinfo.value)
     assert message.startswith("Unknown language 'hindii'. Did you mean 'hi' (Hindi)")
-    assert "Available: as, bn, doi, en, gu, hi," in message
+    assert "Available: ar, as, bn, de, doi, en, es, fa, fi, fr, gu, hi," in message
     with pytest.raises(ConfigError, match=r"Unknown language 'zz'\. Available: "):
         check_language("zz")
 

@@ -6,6 +6,10 @@ a `model_value` the file never names all stop the run with the file, line and fi
 with no stored answer, or a blank one, becomes an error row that names the file and the reason.
 `prepare(question_ids)` checks the answers against the run's questions (unknown ids); the
 response cache is not needed, since an answer is read, never computed.
+
+A stored answer needs no prompt: a question whose source lacks its prompt
+(`meta.prompt_unavailable`, e.g. a NoMIRACL row whose prompt is null upstream) is replayed like
+any other, and only a model that would be asked skips it (`unasked_reason`).
 """
 
 from __future__ import annotations
@@ -18,10 +22,18 @@ from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.config.model import ReplayModel
+from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_path
 from parakh.io import iter_json_objects, read_text
 from parakh.project import resolve
+from parakh.schema import Question
+
+# How a replayed answer that is blank in its file begins its error (a summary tells these
+# stored-but-blank answers from answers the file does not hold).
+BLANK_ANSWER = "blank answer at"
+# How the error row of a question a generating model is not asked begins.
+NOT_ASKED = "not asked:"
 
 
 @dataclass(frozen=True)
@@ -286,6 +298,16 @@ class ReplayBackend(Backend):
                 else self.cfg.response_field
             )
             return Completion(
-                text=None, error=f"blank answer at {self.table.label}:{answer.line}, field '{name}'"
+                text=None, error=f"{BLANK_ANSWER} {self.table.label}:{answer.line}, field '{name}'"
             )
         return Completion(text=answer.response)
+
+
+def unasked_reason(question: Question, backend: Backend) -> str | None:
+    """Why `backend` is not asked `question`, or None when it is: a question whose prompt the
+    source lacks is answered only by replaying a stored answer."""
+    unavailable = question.meta.get(PROMPT_UNAVAILABLE)
+    if unavailable is None or isinstance(backend, ReplayBackend):
+        return None
+    detail = unavailable.get("reason") if isinstance(unavailable, dict) else unavailable
+    return f"{NOT_ASKED} the question's prompt is unavailable ({detail})"

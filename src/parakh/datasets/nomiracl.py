@@ -11,8 +11,11 @@ nomiracl` brings):
 `prompt` is the whole vanilla prompt: the instruction, `QUESTION:` and the query, `CONTEXTS:` and
 the passages as `[1] <title>: <text>` .. `[10] ...`, then `OUTPUT:`; the query and the passages
 are parsed back out of it. `results` holds the authors' 11 models' outputs. A row whose prompt is
-null upstream (its query text and passages are unknown) is recorded as a rejected row with
-reason `no_prompt`, never silently dropped.
+null upstream (421 of hi/te/bn's 1,250 rows) still carries every model's
+output, so it is kept: its text is a placeholder naming the query id, it has no passages, and
+`meta.prompt_unavailable` says why and lists its docids (the passages it was asked with are
+unknown). A replayed model is evaluated on it; a new model is not asked
+(`parakh.backends.replay.unasked_reason`), and curate's report counts such questions.
 
 Parsed (a folder made from upstream, the layout of a hand-made subset):
 
@@ -41,6 +44,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 
@@ -50,6 +54,8 @@ from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import KBDocument, Passage, Question
 
 SUBSETS = ("relevant", "non_relevant")
+# Question.meta key of a question whose prompt (query text and passages) the source lacks.
+PROMPT_UNAVAILABLE = "prompt_unavailable"
 
 # Upstream file names: <language>.<split>.<template>_prompt.jsonl, e.g. hi.test.vanilla_prompt.jsonl
 _WORD = re.compile(r"\S+")
@@ -64,10 +70,10 @@ OUTPUT_HEADER = "\n\nOUTPUT:"
 class NoMiraclOptions(AdapterOptions):
     queries: str = Field(default="queries.jsonl", description="parsed layout: the query file")
     passages: str = Field(default="passages.jsonl", description="parsed layout: the passage file")
-    languages: list[str] | None = Field(
+    languages: list[str] | Literal["all"] | None = Field(
         default=None,
-        description="upstream layout: read only these languages' files (upstream has 18); "
-        "None: every language found",
+        description="upstream layout: read only these languages' files; `all` or None: every "
+        "language found (upstream has 18)",
     )
     template: str = Field(
         default="vanilla", description="upstream layout: the prompt template whose runs are read"
@@ -176,35 +182,39 @@ class _Collector:
         self.sources: dict[tuple[str, str], str] = {}  # passage -> the file it was read from
         self.cut: set[tuple[str, str]] = set()  # passages cut to options.passage_tokens
 
-    def passage(self, record: Record, field: str, language: str, docid: str, text: str) -> Passage:
-        """The passage `docid` with `text` (cut to the word budget); the same docid with another
-        text is an error."""
+    def passage(self, language: str, docid: str, text: str) -> Passage:
+        """The passage `docid` as this prompt gives it (cut to the word budget). Upstream gives
+        some docids other text in another prompt (cut at another length, or, once, another
+        passage): each question keeps its own prompt's text (`add` notes where it differs from
+        the KB document, which keeps the first)."""
         whole = text
         text = cut_to_words(text, self.options.passage_tokens)
         if text != whole:
             self.cut.add((language, docid))
         previous = self.passages.get((language, docid))
-        if previous is not None:
-            if previous.text != text:
-                raise record.error(
-                    field, f"docid {docid!r} repeats with other text", "duplicate_id_conflict"
-                )
+        if previous is not None and previous.text == text:
             return previous
         title, _ = split_title(text)
         return Passage(id=docid, text=text, title=title)
 
     def add(
         self, record: Record, *, language: str, subset: str, split: object, query: str,
-        contexts: list[Passage], source: str,
+        contexts: list[Passage], source: str, unavailable: dict[str, object] | None = None,
     ) -> None:  # fmt: skip
         query_id = record.text("query_id")
         meta: dict[str, object] = {"query_id": query_id, "split": split}
+        if unavailable is not None:
+            meta[PROMPT_UNAVAILABLE] = unavailable
         outputs = record.values.get("results")
         if self.options.keep_model_outputs and isinstance(outputs, dict):
             meta["model_outputs"] = outputs
         cut = [p.id for p in contexts if (language, p.id) in self.cut]
         if cut:
             meta["cut_passages"] = cut
+        known = [self.passages.get((language, p.id)) for p in contexts]
+        differs = [p.id for p, k in zip(contexts, known, strict=True) if k and k.text != p.text]
+        if differs:  # the KB document of these ids holds another prompt's text
+            meta["kb_text_differs"] = differs
         fields = {
             "id": f"{query_id}-{language}",
             "text": query,
@@ -215,10 +225,32 @@ class _Collector:
             "subset": subset,
             "meta": meta,
         }
+        if unavailable is not None:  # the placeholder text says nothing of the query's script
+            given = ("language", "romanized", "code_mixed")
+            fields["label_source"] = dict.fromkeys(given, "dataset")
+            fields["romanized"] = fields["code_mixed"] = False
         self.sink.add_question(record.build(Question, fields), record.origin)
         for p in contexts:
             self.passages.setdefault((language, p.id), p)
             self.sources.setdefault((language, p.id), source)
+
+    def add_without_prompt(
+        self, record: Record, *, language: str, subset: str, split: object, docids: list[str],
+        source: str,
+    ) -> None:  # fmt: skip
+        """A row whose prompt is null upstream: kept for its stored outputs, its text a
+        placeholder, its passages unknown (listed by id in meta, not as contexts)."""
+        query_id = record.text("query_id")
+        self.add(
+            record, language=language, subset=subset, split=split,
+            query=f"[NoMIRACL query {query_id}: text not in {source}]", contexts=[],
+            source=source,
+            unavailable={
+                "reason": f"prompt is null in {source}, line {record.origin.line}: the query "
+                "text and its passages are unknown",
+                "docids": docids,
+            },
+        )  # fmt: skip
 
     def add_documents(self) -> None:
         """Every passage some question uses, once, as a KB document `<language>:<docid>`."""
@@ -299,11 +331,12 @@ def upstream_files(root: Path, options: NoMiraclOptions) -> list[tuple[str, Path
             match = UPSTREAM_FILE.match(path.name)
             if match is None or match["template"] != options.template:
                 continue
-            if options.languages is not None and match["language"] not in options.languages:
+            wanted = options.languages
+            if wanted not in (None, "all") and match["language"] not in wanted:
                 continue
             found.append((subset, path, match))
     if not found:
-        wanted = f"{options.languages}" if options.languages is not None else "any language"
+        wanted = "any language" if options.languages in (None, "all") else f"{options.languages}"
         raise RowError(
             root,
             f"neither {options.queries} (parsed layout) nor "
@@ -326,15 +359,10 @@ def load_upstream(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
                 )
                 docids = _docids(record)
                 if record.values.get("prompt") is None:
-                    sink.reject(
-                        record.error(
-                            "prompt",
-                            "prompt is null upstream: the query text and its passages are "
-                            "unknown, so the query is left out",
-                            "no_prompt",
-                        ),
-                        line.text,
-                    )
+                    collector.add_without_prompt(
+                        record, language=language, subset=subset, split=match["split"],
+                        docids=docids, source=f"{subset}/{path.name}",
+                    )  # fmt: skip
                     continue
                 try:
                     parsed = parse_prompt(record.text("prompt", strip=False), len(docids))
@@ -345,8 +373,8 @@ def load_upstream(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
                         "prompt", "the question in the prompt is empty", "empty_text"
                     )
                 contexts = [
-                    collector.passage(record, f"docids[{i}]", language, docid, text)
-                    for i, (docid, text) in enumerate(zip(docids, parsed.passages, strict=True))
+                    collector.passage(language, docid, text)
+                    for docid, text in zip(docids, parsed.passages, strict=True)
                 ]
                 collector.add(
                     record, language=language, subset=subset, split=match["split"],

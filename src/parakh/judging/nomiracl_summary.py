@@ -8,11 +8,17 @@ says how a row carries the other parser's verdict):
   FP / (FP + TN) and FN / (FN + TP), invalid outputs excluded, as Parakh has always reported;
 - `other_parser`: the same rates under the other parser;
 - `released_code`: the released ConfusionMetric's rates over the released parser's verdicts
-  (all outputs in the denominator, a missing output counted as invalid, its 0.0 reproduced;
-  see `parakh.metrics.nomiracl_released`);
+  (all outputs in the denominator, its 0.0 reproduced; see `parakh.metrics.nomiracl_released`);
+- `released_table`: the released script's own table, per subset: Accuracy, Hallucination or
+  Error, Invalid, in its units (percent, 4 places; `RELEASED_TABLE_UNITS`), None for a subset
+  with no outputs;
 - `parser_disagreements`: outputs on which `lenient` and `released` give different verdicts;
 - `missing_outputs`: queries whose row is an `error` (no stored or generated output), by
   subset. They are in no paper-style rate, and are counted here rather than dropped.
+
+The released figures are over the outputs the released code would read: a replayed output
+stored blank is one ("" parses as invalid there), while a query with no output (none stored,
+not asked, a failed request) is in none of them, as the released code never sees it.
 """
 
 from __future__ import annotations
@@ -21,17 +27,32 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from parakh.backends.replay import BLANK_ANSWER
 from parakh.metrics.nomiracl import (
     INVALID,
     SUBSET_OF_METRIC,
+    SUBSETS,
     NomiraclOutcome,
     nomiracl_rates_from_rows,
 )
 from parakh.metrics.nomiracl_parsers import NomiraclParser, labels_of_row, other_parser
-from parakh.metrics.nomiracl_released import released_code_rates
+from parakh.metrics.nomiracl_released import (
+    RELEASED_TABLE_UNITS,
+    released_code_rates,
+    released_table_row,
+)
 from parakh.schema import Judgment
 
 ALL = "all"
+
+
+def _released_table(released: Sequence[NomiraclOutcome]) -> dict[str, Any]:
+    """The released script's cells per subset; None for a subset with no outputs."""
+    table: dict[str, Any] = {}
+    for subset in SUBSETS:
+        labels = [o.label for o in released if o.subset == subset]
+        table[subset] = released_table_row(subset, labels) if labels else None
+    return table
 
 
 def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[str, Any]:
@@ -45,7 +66,8 @@ def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[
         subset = SUBSET_OF_METRIC[r.metric]
         if r.status == "error":
             missing[subset] += 1
-            released.append(NomiraclOutcome(subset, INVALID))
+            if BLANK_ANSWER in (r.reason or ""):  # stored, but blank: the released code reads it
+                released.append(NomiraclOutcome(subset, INVALID))
             continue
         if r.label is None:
             raise ValueError(f"{r.metric} row of {r.question_id!r} ({r.status}) has no label")
@@ -60,6 +82,7 @@ def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[
         "parser": parser,
         "other_parser": {"parser": other, **nomiracl_rates_from_rows(others).model_dump()},
         "released_code": released_code_rates(released).model_dump(),
+        "released_table": _released_table(released),
         "parser_disagreements": disagreements,
         "missing_outputs": missing,
     }
@@ -86,5 +109,6 @@ def nomiracl_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[s
             "parser": parser,
             "disagreements": overall["parser_disagreements"],
             "missing_outputs": sum(overall["missing_outputs"].values()),
+            "released_table_units": RELEASED_TABLE_UNITS,
         },
     }

@@ -8,6 +8,11 @@ Source: github.com/project-miracl/nomiracl at commit 9c787da (the commit the sha
 `examples/hallucination_evaluation.py` writes them to its table. This module re-implements both
 from their rules; nothing is imported from the authors' package.
 
+That table (`released_table_row`) has, per subset, language and model: Accuracy, then
+Hallucination (non-relevant subset) or Error (relevant), then Invalid, each a percentage of the
+model's outputs in that file rounded to 4 places (`round(fraction * 100, 4)`), and 0.0 where
+ConfusionMetric leaves the entry unset.
+
 Parakh's own parser is the lenient one in `parakh.metrics.nomiracl`; the two are compared in
 `bench/nomiracl_rates.py` and in every NoMIRACL judge summary.
 """
@@ -142,3 +147,48 @@ def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedC
         invalid_relevant=_rate(relevant[INVALID], n_relevant),
         invalid_non_relevant=_rate(non_relevant[INVALID], n_non_relevant),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The released script's table (examples/hallucination_evaluation.py)
+# ---------------------------------------------------------------------------------------------
+
+# ConfusionMetric's name for the wrong verdict on each subset, and the subset's right one.
+ERROR_NAME = {"non_relevant": "Hallucination", "relevant": "Error"}
+_RIGHT = {"non_relevant": I_DONT_KNOW, "relevant": ANSWER_PRESENT}
+_WRONG = {"non_relevant": ANSWER_PRESENT, "relevant": I_DONT_KNOW}
+RELEASED_TABLE_UNITS = (
+    "percent of the model's outputs in the subset's file, rounded to 4 places, 0.0 where the "
+    "released ConfusionMetric sets no value (as examples/hallucination_evaluation.py writes it)"
+)
+
+
+def _percent(count: int, total: int) -> float:
+    """The released script's cell: `round(count / total * 100, 4)`, in that float order."""
+    return round(count / total * 100, 4)
+
+
+def released_table_row(subset: str, labels: Iterable[NomiraclLabel]) -> dict[str, float | int]:
+    """One model's cells for one language and subset, from its outputs' `classify_released`
+    labels: {"outputs", "Accuracy", "Hallucination" or "Error", "Invalid"}.
+
+    As ConfusionMetric.evaluate: Accuracy and the error cell are set only when the model gave
+    the subset's right verdict at least once (else the script writes 0.0), the error cell 0.0
+    when it never gave the wrong one; Invalid whenever it gave an invalid output. ValueError on
+    an unknown subset or on no outputs (the script has nothing to divide by then).
+    """
+    if subset not in ERROR_NAME:
+        raise ValueError(f"unknown subset {subset!r}; expected one of {tuple(ERROR_NAME)}")
+    counts = dict.fromkeys(LABELS, 0)
+    for label in labels:
+        counts[label] += 1
+    total = sum(counts.values())
+    if total == 0:
+        raise ValueError(f"no outputs on the {subset} subset")
+    right, wrong = counts[_RIGHT[subset]], counts[_WRONG[subset]]
+    return {
+        "outputs": total,
+        "Accuracy": _percent(right, total),
+        ERROR_NAME[subset]: _percent(wrong, total) if right and wrong else 0.0,
+        "Invalid": _percent(counts[INVALID], total) if counts[INVALID] else 0.0,
+    }

@@ -40,6 +40,7 @@ from parakh.curation.redaction import policy_of, redact_questions, redact_value
 from parakh.curation.report import CURATION_EXPERIMENT, build_report, report_metrics
 from parakh.curation.slices import per_language_mask
 from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_options
+from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE
 from parakh.hashing import sha256_obj
 from parakh.io import write_json, write_jsonl
 from parakh.project import resolve
@@ -125,6 +126,7 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     )
     if loaded.cut:  # only then: a report without cuts stays as it was
         report["truncated"] = loaded.cut
+    report.update(_without_prompt(questions))
     return Curated(
         questions=questions,
         documents=loaded.documents,
@@ -132,6 +134,13 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         quarantine=_quarantine_rows(rejected, cfg),
         report=report,
     )
+
+
+def _without_prompt(questions: list[Question]) -> dict[str, Any]:
+    """`prompt_unavailable`: questions per language kept for their stored answers, with no
+    prompt to ask a new model (`meta.prompt_unavailable`); nothing when there are none."""
+    unavailable = Counter(q.language for q in questions if q.meta.get(PROMPT_UNAVAILABLE))
+    return {"prompt_unavailable": dict(sorted(unavailable.items()))} if unavailable else {}
 
 
 def _selected(hygiene: Hygiene, ds: DatasetConfig, seed: int) -> Hygiene:

@@ -44,6 +44,7 @@ from parakh.backends.accounting import (
 from parakh.backends.base import Backend, estimate_tokens
 from parakh.backends.cache import ResponseCache
 from parakh.backends.failed_run import check_failed_share
+from parakh.backends.replay import NOT_ASKED, unasked_reason
 from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
@@ -166,8 +167,12 @@ def generate(
 ) -> GenerateResult:
     """Every question answered exactly once (or an error row), with the run's accounting."""
     name = generation_name(cfg)
+    unasked = {q.id: r for q in questions if (r := unasked_reason(q, backend)) is not None}
     requests, truncations = build_requests(
-        cfg, questions, {r.question_id: r for r in retrievals}, backend.count_tokens
+        cfg,
+        [q for q in questions if q.id not in unasked],
+        {r.question_id: r for r in retrievals},
+        backend.count_tokens,
     )
     run_id = uuid.uuid4().hex  # tells this run's rows from those resumed from a progress file
     start = time.perf_counter()
@@ -181,6 +186,9 @@ def generate(
         show_progress=cfg.progress,
     )
     wall = time.perf_counter() - start
+    for qid, reason in unasked.items():  # an error row each, so judge sees every question
+        error = Generation(question_id=qid, model=name, status="error", error=reason)
+        rows[qid] = {"generation": error.model_dump(mode="json"), "attempts": 0, "run": run_id}
     prices = cfg.model.prices
     generations, items = [], []
     for q in questions:
@@ -206,6 +214,7 @@ def generate(
         # Timing and cache-hit fields vary between runs; the output keeps what the model said.
         generations.append(g.model_copy(update={"latency_s": 0.0, "cached": False}))
     summary = summarize(items, wall_s=wall, prices=prices, truncated=len(truncations))
+    summary["not_asked"] = len(unasked)
     return GenerateResult(generations, items, summary)
 
 
@@ -367,7 +376,11 @@ def _account(
 
 def _check_failures(cfg: ParakhConfig, generations: list[Generation], path: Path) -> None:
     """A FailedRunError (non-zero exit) once the rows are written, if too many are errors."""
-    errors = [None if g.status == "ok" else g.error or g.status for g in generations]
+    errors = [
+        None if g.status == "ok" else g.error or g.status
+        for g in generations
+        if not (g.error or "").startswith(NOT_ASKED)
+    ]
     model = cfg.model
     check_failed_share(model.name, model.backend, errors, cfg.generation.max_failed_share, path)
 
@@ -377,7 +390,9 @@ def _report(what: str, s: dict[str, Any], path: Path) -> None:
     print(
         f"generate ({what}): {s['items']} answers, {s['errors']} errors, {s['cached']} cached, "
         f"{s['truncated_prompts']} truncated, {s.get('truncated_answers', 0)} answers cut by "
-        f"max_tokens{cost} -> {path}"
+        f"max_tokens{cost}"
+        + (f", {s['not_asked']} not asked (prompt unavailable)" if s.get("not_asked") else "")
+        + f" -> {path}"
     )
 
 

@@ -49,10 +49,28 @@ LANGUAGES: dict[str, Language] = {
         Language("mai", "mai", "Maithili", ("Devanagari",)),
         Language("doi", "doi", "Dogri", ("Devanagari",)),
         Language("mni", "mni", "Manipuri", ("Meetei_Mayek", "Bengali")),
+        # NoMIRACL's other languages (its upstream results hold 18)
+        Language("ar", "ara", "Arabic", ("Arabic",)),
+        Language("de", "deu", "German", ("Latin",)),
+        Language("es", "spa", "Spanish", ("Latin",)),
+        Language("fa", "fas", "Persian", ("Arabic",)),
+        Language("fi", "fin", "Finnish", ("Latin",)),
+        Language("fr", "fra", "French", ("Latin",)),
+        Language("id", "ind", "Indonesian", ("Latin",)),
+        Language("ja", "jpn", "Japanese", ("Han", "Hiragana", "Katakana")),
+        Language("ko", "kor", "Korean", ("Hangul",)),
+        Language("ru", "rus", "Russian", ("Cyrillic",)),
+        Language("sw", "swa", "Swahili", ("Latin",)),
+        Language("th", "tha", "Thai", ("Thai",)),
+        Language("yo", "yor", "Yoruba", ("Latin",)),
+        Language("zh", "zho", "Chinese", ("Han",)),
     )
 }
 
-INDIC_LANGUAGES: frozenset[str] = frozenset(code for code in LANGUAGES if code != "en")
+INDIC_LANGUAGES: frozenset[str] = frozenset(
+    ("hi", "bn", "gu", "kn", "ml", "mr", "or", "pa", "ta", "te", "ur", "as", "ne", "sa", "sd")
+    + ("kok", "mai", "doi", "mni")
+)
 
 # Other names and codes people write for our languages; keys are lower-case.
 _EXTRA_ALIASES: dict[str, str] = {
