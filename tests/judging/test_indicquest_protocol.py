@@ -37,19 +37,23 @@ def test_rubric_has_the_papers_criteria_keys_titles_and_scale() -> None:
         assert (spec.direction, spec.scale_min, spec.scale_max) == ("higher", 1.0, 5.0)
 
 
-def test_the_judge_config_ranks_by_overall_and_reports_both_rouges() -> None:
+def test_the_judge_config_ranks_by_overall_and_reports_the_papers_f1_and_rouge_l() -> None:
     cfg = compose(["judge=indicquest"])
-    assert cfg.judge.primary_metric == "iq_overall"
+    assert cfg.judge.primary_metric == "iq_overall"  # Parakh's choice (the paper combines)
     assert cfg.judge.rubrics == ["indicquest"] and cfg.judge.prompt == "judge_indicquest"
     metrics = cfg.judge.reference_metrics
-    assert "rouge_l" in metrics and "ascii_rouge" in metrics
+    assert "token_f1" in metrics and "rouge_l" in metrics
+    # the paper names no tokenizer, so no rouge-score compatibility metric stands for it
+    assert "ascii_rouge" not in metrics
+    ranked_by_f1 = compose(["judge=indicquest", "judge.primary_metric=token_f1"])
+    assert ranked_by_f1.judge.primary_metric == "token_f1"
 
 
 def _rows(model: str, overall: list[float], other: float) -> list[Judgment]:
     """`overall` per question on iq_overall; `other` on every other criterion and metric."""
     rubric = load_rubric("indicquest")
     scored: dict[str, tuple[float, float]] = {c.name: (other, 5.0) for c in rubric.criteria}
-    scored |= {"rouge_l": (other / 5, 1.0), "ascii_rouge": (other / 5, 1.0)}
+    scored |= {"rouge_l": (other / 5, 1.0)}
     scored |= {"chrf": (other * 20, 100.0), "token_f1": (other / 5, 1.0)}
     rows = []
     for i, value in enumerate(overall):
@@ -83,7 +87,7 @@ def test_leaderboard_is_ranked_by_overall_not_by_any_other_criterion_or_metric()
     assert result.primary == "iq_overall"
     board = result.board
     assert board.ranking("iq_overall") == ["overall_best", "leads_elsewhere"]
-    for metric in ("iq_factual_accuracy", "iq_clarity", "rouge_l", "ascii_rouge", "chrf"):
+    for metric in ("iq_factual_accuracy", "iq_clarity", "rouge_l", "token_f1", "chrf"):
         assert board.ranking(metric) == ["leads_elsewhere", "overall_best"], metric
     assert board.get("overall_best", "iq_overall").mean == pytest.approx(4.125)
     text = render_markdown(cfg, result)

@@ -173,7 +173,7 @@ def ascii_rouge(prediction: str, references: Sequence[str], language: str | None
     """ROUGE-L F-measure as rouge-score computes it by default (`RougeScorer(["rougeL"])`).
 
     A compatibility metric: identical Hindi strings score 0 because the tokenizer keeps only
-    [a-z0-9]. Report it beside `rouge_l` to show why published Indic ROUGE-L is near zero;
+    [a-z0-9]. Report it beside `rouge_l` to show what that tokenizer does to non-Latin text;
     do not rank models on it for non-Latin text. `language` is accepted and ignored.
     """
     check_references(references)
