@@ -1,6 +1,6 @@
-"""Dataset translation of context passages and through a pivot language (INDIC QA BENCHMARK:
-context, question and answer translated, English -> Hindi -> the other languages, every field
-filtered on its round-trip chrF)."""
+"""Dataset translation of context passages and through a pivot language (context, question and
+answer translated, English -> Hindi -> the other languages, every field filtered on its
+round-trip chrF; per-hop filtering: tests/translation/test_roundtrip_per_hop.py)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_contexts_keep_copies_the_passages_and_leaves_them_out_of_the_filter() -
 EN_HI_TA = {"hQ": "tQ", "hA": "tA", "h1।": "t1.", "h2।": "t2.", "h3।": "t3."}
 
 
-def test_pivot_goes_through_hindi_both_ways_and_records_the_pivot_text() -> None:
+def test_end_to_end_goes_through_hindi_both_ways_and_records_the_pivot_text() -> None:
     tables = {
         ("eng_Latn", "hin_Deva"): EN_HI,
         ("hin_Deva", "tam_Taml"): EN_HI_TA,
@@ -106,7 +106,7 @@ def test_pivot_goes_through_hindi_both_ways_and_records_the_pivot_text() -> None
         ("hin_Deva", "eng_Latn"): HI_EN,
     }
     service, _ = _service(tables)
-    rows, kept = round_trip(service, [_item()], ["ta", "hi"], pivot="hi")
+    rows, kept = round_trip(service, [_item()], ["ta", "hi"], pivot="hi", filtering="end_to_end")
     ta, hi = rows
     assert (ta.status, ta.pivot_language, hi.pivot_language) == ("kept", "hi", None)
     question = ta.fields[0]
@@ -124,7 +124,7 @@ def test_a_failure_at_the_pivot_hop_is_an_error_row_naming_field_and_hop() -> No
         ("hin_Deva", "tam_Taml"): {k: v for k, v in EN_HI_TA.items() if k != "h3।"},
     }
     service, _ = _service(tables)
-    rows, kept = round_trip(service, [_item()], ["ta"], pivot="hi")
+    rows, kept = round_trip(service, [_item()], ["ta"], pivot="hi", filtering="end_to_end")
     assert rows[0].status == "error" and kept["ta"] == []
     assert rows[0].reason == "text: ta->hi: cannot translate 'tQ'"
 

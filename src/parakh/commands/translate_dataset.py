@@ -4,14 +4,17 @@
     parakh translate-dataset --input my_questions.jsonl --languages kn --threshold 60 \\
         translator=nllb translator.model.path=/models/nllb-200-distilled-600M
     parakh translate-dataset --input squad_en.jsonl --languages hi ta te --pivot hi \\
-        translator=indictrans2          # as the INDIC QA BENCHMARK: English -> Hindi -> target
+        translator=indictrans2          # English -> Hindi -> target, each hop filtered
 
 Reads Question rows (default: the dataset's curated questions), translates each question, its
 reference answers and its context passages (sentence by sentence when the translator segments;
 `--contexts keep` copies passages unchanged, the behaviour before passages were translated)
-into every language and back, optionally through a pivot language (`--pivot hi`: source ->
-Hindi -> target, and back target -> Hindi -> source), keeps an item only when every translated
-field's round-trip chrF reaches `--threshold`, and writes under `--out` (default
+into every language, optionally through a pivot language (`--pivot hi`: source -> Hindi ->
+target), and checks each by back-translation: `--filter per-hop` (default) back-translates
+every hop on its own (Hindi -> source for the first, target -> Hindi for the second), as the
+INDIC QA BENCHMARK built its data; `--filter end-to-end` makes one round trip, target -> Hindi
+-> source. An item is kept only when every translated field's chrF reaches `--threshold`
+(on every hop, per hop). It writes under `--out` (default
 data/processed/<dataset>/translate-dataset/<translator>/):
 
     <lang>/questions.jsonl   the kept items in <lang> (ids `<id>-<lang>`), ready for a
@@ -36,7 +39,13 @@ from parakh.project import resolve
 from parakh.schema import Question
 from parakh.stage_outputs import Layout
 from parakh.text.languages import check_language
-from parakh.translation.roundtrip import DEFAULT_THRESHOLD, report, round_trip
+from parakh.translation.roundtrip import (
+    DEFAULT_THRESHOLD,
+    FILTERINGS,
+    Filtering,
+    report,
+    round_trip,
+)
 from parakh.translation.service import make_service
 
 
@@ -71,8 +80,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--pivot",
         default=None,
         metavar="LANG",
-        help="translate through this language: source -> LANG -> target, and back the same "
-        "way (e.g. --pivot hi, as the INDIC QA BENCHMARK built its data); default: direct",
+        help="translate through this language: source -> LANG -> target (e.g. --pivot hi, "
+        "as the INDIC QA BENCHMARK built its data); default: direct",
+    )
+    parser.add_argument(
+        "--filter",
+        dest="filtering",
+        choices=[f.replace("_", "-") for f in FILTERINGS],
+        default="per-hop",
+        help="per-hop (default): check every hop by its own back-translation (the INDIC QA "
+        "BENCHMARK's filter); end-to-end: one round trip back to the source language",
     )
     parser.add_argument(
         "--contexts",
@@ -97,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--threshold {args.threshold:g} is outside chrF's range 0..100")
     pivot = check_language(args.pivot) if args.pivot is not None else None
     contexts = args.contexts == "translate"
+    filtering: Filtering = "end_to_end" if args.filtering == "end-to-end" else "per_hop"
     source = resolve(args.input) if args.input else Layout.of(cfg).curated_questions
     out = (
         resolve(args.out)
@@ -108,7 +126,13 @@ def run(args: argparse.Namespace) -> int:
     service = make_service(cfg.translator, cache)
     try:
         rows, kept = round_trip(
-            service, items, args.languages, args.threshold, pivot=pivot, contexts=contexts
+            service,
+            items,
+            args.languages,
+            args.threshold,
+            pivot=pivot,
+            contexts=contexts,
+            filtering=filtering,
         )
     finally:
         service.close()
@@ -116,7 +140,14 @@ def run(args: argparse.Namespace) -> int:
     for language, questions in kept.items():
         write_jsonl(out / language / "questions.jsonl", questions)
     write_jsonl(out / "roundtrip.jsonl", rows)
-    summary = report(rows, cfg.translator.name, args.threshold, pivot=pivot, contexts=contexts)
+    summary = report(
+        rows,
+        cfg.translator.name,
+        args.threshold,
+        pivot=pivot,
+        contexts=contexts,
+        filtering=filtering,
+    )
     summary["input"] = str(source)
     write_json(out / "report.json", summary)
     for language, stats in summary["languages"].items():

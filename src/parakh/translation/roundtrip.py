@@ -1,14 +1,24 @@
-"""Dataset translation filtered by round-trip chrF, after the INDIC QA BENCHMARK's data building.
+"""Dataset translation filtered by round-trip chrF.
 
 Each item's question, reference answers and context passages (`contexts[i].text`, sentence by
-sentence when the translator segments) are translated into a target language and back into
-the item's own language; the item is kept when every one of those texts comes back with a
-sentence chrF (sacrebleu, 0-100, `parakh.metrics.lexical.chrf`) of at least the threshold
-(default 50). With a pivot language (the paper's Hindi), a text goes source -> pivot ->
-target, and back the same way (target -> pivot -> source); a target or source that is the
-pivot is translated directly. Every (item, language) gets a row saying kept, dropped, error
-(a translation failed, with the reason) or skipped (already in that language), and the report
-gives kept and dropped counts and the chrF distribution per language.
+sentence when the translator segments) are translated into a target language and checked by
+back-translation: an item is kept when every one of those texts scores a sentence chrF
+(sacrebleu, 0-100, `parakh.metrics.lexical.chrf`) of at least the threshold (default 50).
+
+With a pivot language (`pivot="hi"`), a text goes source -> pivot -> target; a target or source
+that is the pivot is translated directly. Two filters:
+
+- `per_hop` (the default): every hop is checked by its own back-translation, in the language it
+  left from: source -> pivot by pivot -> source against the source text, pivot -> target by
+  target -> pivot against the pivot text. The INDIC QA BENCHMARK built its data this way:
+  English -> Hindi filtered on the Hindi -> English back-translation, then the kept Hindi ->
+  each language filtered on the back-translation into Hindi (its §2.2 and Figures 12-17).
+- `end_to_end`: one round trip, target -> pivot -> source, scored against the source text.
+  Parakh's own variant: it also catches errors of the way back through the pivot.
+
+Without a pivot both are the same single round trip. Every (item, language) gets a row saying
+kept, dropped, error (a translation failed, with the reason) or skipped (already in that
+language), and the report gives kept and dropped counts and the chrF distribution per language.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from parakh.errors import ConfigError
 from parakh.metrics.lexical import chrf
 from parakh.schema import Question
 from parakh.translation.languages import LanguageTag
@@ -28,10 +39,25 @@ from parakh.translation.service import TranslationService
 from parakh.translation.translate_test import source_tag
 
 DEFAULT_THRESHOLD = 50.0
-METRIC = (
-    "chrF (sacrebleu sentence chrF, 0-100), the lowest over an item's question, answers and "
-    "context passages"
-)
+Filtering = Literal["per_hop", "end_to_end"]
+FILTERINGS: tuple[Filtering, ...] = ("per_hop", "end_to_end")
+METRIC = {
+    "per_hop": "chrF (sacrebleu sentence chrF, 0-100) of each hop's own back-translation, the "
+    "lowest over an item's hops, question, answers and context passages",
+    "end_to_end": "chrF (sacrebleu sentence chrF, 0-100) of the back-translation into the "
+    "source language, the lowest over an item's question, answers and context passages",
+}
+
+
+class HopRoundTrip(BaseModel):
+    """One hop of a text (a -> b), checked by its own back-translation (b -> a) in a."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hop: str
+    translation: str
+    back_translation: str | None = None
+    chrf: float | None = None
 
 
 class FieldRoundTrip(BaseModel):
@@ -46,6 +72,7 @@ class FieldRoundTrip(BaseModel):
     chrf: float | None = None
     pivot_translation: str | None = None
     pivot_back_translation: str | None = None
+    hops: list[HopRoundTrip] = []
 
 
 class RoundTripRow(BaseModel):
@@ -61,6 +88,7 @@ class RoundTripRow(BaseModel):
     reason: str | None = None
     fields: list[FieldRoundTrip]
     pivot_language: str | None = None
+    filtering: Filtering = "per_hop"
 
 
 def passes(score: float, threshold: float) -> bool:
@@ -128,13 +156,16 @@ def round_trip(
     *,
     pivot: str | None = None,
     contexts: bool = True,
+    filtering: Filtering = "per_hop",
 ) -> tuple[list[RoundTripRow], dict[str, list[Question]]]:
     """(a row per item and language, the kept items translated, by language).
 
-    `pivot`: a language every translation passes through (source -> pivot -> target and back
-    the same way). `contexts`: also translate and filter on the items' context passages; off,
-    the passages are copied unchanged.
+    `pivot`: a language every translation passes through (source -> pivot -> target).
+    `contexts`: also translate and filter on the items' context passages; off, the passages
+    are copied unchanged. `filtering`: `per_hop` or `end_to_end` (the module docstring).
     """
+    if filtering not in FILTERINGS:
+        raise ConfigError(f"round-trip filtering {filtering!r}: expected one of {FILTERINGS}")
     pivot_tag = LanguageTag.of(pivot) if pivot is not None else None
     rows: list[RoundTripRow] = []
     kept: dict[str, list[Question]] = {}
@@ -148,10 +179,10 @@ def round_trip(
         lang_kept: list[Question] = []
         for source, group in by_source.items():
             if source.code == target.code:
-                lang_rows.extend(_skipped(q, source, target, contexts) for q in group)
+                lang_rows.extend(_skipped(q, source, target, contexts, filtering) for q in group)
                 continue
             path = hops(source, target, pivot_tag)
-            translated = _translate_group(service, group, path, contexts)
+            translated = _translate_group(service, group, path, contexts, filtering)
             for q, row in zip(group, translated, strict=True):
                 row = _judge(row, threshold)
                 lang_rows.append(row)
@@ -162,7 +193,9 @@ def round_trip(
     return rows, kept
 
 
-def _skipped(q: Question, source: LanguageTag, target: LanguageTag, contexts: bool) -> RoundTripRow:
+def _skipped(
+    q: Question, source: LanguageTag, target: LanguageTag, contexts: bool, filtering: Filtering
+) -> RoundTripRow:
     return RoundTripRow(
         id=q.id,
         source_language=source.code,
@@ -170,6 +203,7 @@ def _skipped(q: Question, source: LanguageTag, target: LanguageTag, contexts: bo
         status="skipped",
         reason=f"already in {target.code}",
         fields=[FieldRoundTrip(field=f, source=t) for f, t in _item_texts(q, contexts)],
+        filtering=filtering,
     )
 
 
@@ -178,44 +212,20 @@ def _translate_group(
     group: Sequence[Question],
     path: Sequence[LanguageTag],
     contexts: bool,
+    filtering: Filtering,
 ) -> list[RoundTripRow]:
     source, target = path[0], path[-1]
-    pivoted = len(path) > 2
     places = [(i, f, t) for i, q in enumerate(group) for f, t in _item_texts(q, contexts)]
-    forward = _translate_chain(service, [t for _, _, t in places], path)
-    ok = [k for k, chain in enumerate(forward) if chain.last is not None]
-    backward: dict[int, _Chain] = dict(
-        zip(
-            ok,
-            _translate_chain(service, [forward[k].last or "" for k in ok], path[::-1]),
-            strict=True,
-        )
-    )
+    names, texts = [f for _, f, _ in places], [t for _, _, t in places]
+    forward = _translate_chain(service, texts, path)
+    check = _check_end_to_end if filtering == "end_to_end" else _check_per_hop
+    checked = check(service, names, texts, forward, path)
     fields: dict[int, list[FieldRoundTrip]] = defaultdict(list)
     errors: dict[int, str] = {}
-    for k, (i, name, text) in enumerate(places):
-        there, back = forward[k], backward.get(k)
-        error = there.error if there.error is not None else (back.error if back else None)
+    for (i, name, _), (field_trip, error) in zip(places, checked, strict=True):
         if error is not None:
             errors.setdefault(i, f"{name}: {error}")
-        back_text = back.last if back is not None else None
-        fields[i].append(
-            FieldRoundTrip(
-                field=name,
-                source=text,
-                translation=there.last,
-                back_translation=back_text,
-                chrf=(
-                    round(chrf(back_text, [text], source.code), 4)
-                    if back_text is not None
-                    else None
-                ),
-                pivot_translation=there.steps[0] if pivoted and there.steps else None,
-                pivot_back_translation=(
-                    back.steps[0] if pivoted and back is not None and back.steps else None
-                ),
-            )
-        )
+        fields[i].append(field_trip)
     return [
         RoundTripRow(
             id=q.id,
@@ -224,10 +234,98 @@ def _translate_group(
             status="error" if i in errors else "dropped",
             reason=errors.get(i),
             fields=fields[i],
-            pivot_language=path[1].code if pivoted else None,
+            pivot_language=path[1].code if len(path) > 2 else None,
+            filtering=filtering,
         )
         for i, q in enumerate(group)
     ]
+
+
+# A text's round trip and the first failure on its way.
+Checked = tuple[FieldRoundTrip, str | None]
+
+
+def _check_end_to_end(
+    service: TranslationService,
+    names: Sequence[str],
+    texts: Sequence[str],
+    forward: Sequence[_Chain],
+    path: Sequence[LanguageTag],
+) -> list[Checked]:
+    """Back the whole way (target -> pivot -> source), scored against the source text."""
+    pivoted = len(path) > 2
+    ok = [k for k, chain in enumerate(forward) if chain.last is not None]
+    back_chains = _translate_chain(service, [forward[k].last or "" for k in ok], path[::-1])
+    backward: dict[int, _Chain] = dict(zip(ok, back_chains, strict=True))
+    checked: list[Checked] = []
+    for k, text in enumerate(texts):
+        there, back = forward[k], backward.get(k)
+        error = there.error if there.error is not None else (back.error if back else None)
+        back_text = back.last if back is not None else None
+        score = round(chrf(back_text, [text], path[0].code), 4) if back_text is not None else None
+        field_trip = FieldRoundTrip(
+            field=names[k],
+            source=text,
+            translation=there.last,
+            back_translation=back_text,
+            chrf=score,
+            pivot_translation=there.steps[0] if pivoted and there.steps else None,
+            pivot_back_translation=(
+                back.steps[0] if pivoted and back is not None and back.steps else None
+            ),
+        )
+        checked.append((field_trip, error))
+    return checked
+
+
+def _check_per_hop(
+    service: TranslationService,
+    names: Sequence[str],
+    texts: Sequence[str],
+    forward: Sequence[_Chain],
+    path: Sequence[LanguageTag],
+) -> list[Checked]:
+    """Each hop a -> b back by b -> a, scored against the text in a; the field's chrF is its
+    lowest hop's, or None when a hop is missing."""
+    pivoted = len(path) > 2
+    hop_trips: list[list[HopRoundTrip]] = [[] for _ in texts]
+    back_errors: dict[int, str] = {}
+    for h, (a, b) in enumerate(zip(path, path[1:], strict=False)):
+        reached = [k for k, chain in enumerate(forward) if len(chain.steps) > h]
+        results = service.translate_texts([forward[k].steps[h] for k in reached], b, a)
+        for k, result in zip(reached, results, strict=True):
+            left = texts[k] if h == 0 else forward[k].steps[h - 1]
+            back_text = result.text if result.ok else None
+            if back_text is None:
+                hop = f"{b.code}->{a.code}: " if pivoted else ""
+                back_errors.setdefault(k, f"{hop}{result.error or 'empty translation'}")
+            hop_trips[k].append(
+                HopRoundTrip(
+                    hop=f"{a.code}->{b.code}",
+                    translation=forward[k].steps[h],
+                    back_translation=back_text,
+                    chrf=(
+                        round(chrf(back_text, [left], a.code), 4) if back_text is not None else None
+                    ),
+                )
+            )
+    checked: list[Checked] = []
+    for k, text in enumerate(texts):
+        scores = [t.chrf for t in hop_trips[k] if t.chrf is not None]
+        complete = len(scores) == len(path) - 1
+        field_trip = FieldRoundTrip(
+            field=names[k],
+            source=text,
+            translation=forward[k].last,
+            # back in the source language: the first hop's own back-translation
+            back_translation=hop_trips[k][0].back_translation if hop_trips[k] else None,
+            chrf=min(scores) if complete else None,
+            pivot_translation=forward[k].steps[0] if pivoted and forward[k].steps else None,
+            hops=hop_trips[k],
+        )
+        # a failed back-translation is on an earlier hop than a failed forward one
+        checked.append((field_trip, back_errors.get(k, forward[k].error)))
+    return checked
 
 
 def _judge(row: RoundTripRow, threshold: float) -> RoundTripRow:
@@ -242,7 +340,10 @@ def _judge(row: RoundTripRow, threshold: float) -> RoundTripRow:
     if passes(score, threshold):
         return row.model_copy(update={"status": "kept", "round_trip_chrf": score})
     worst = min(row.fields, key=lambda f: f.chrf if f.chrf is not None else 0.0)
-    reason = f"{worst.field}: round-trip chrF {score:.2f} < {threshold:g}"
+    hop = ""
+    if worst.hops:
+        hop = min(worst.hops, key=lambda t: t.chrf if t.chrf is not None else 0.0).hop + " "
+    reason = f"{worst.field}: {hop}round-trip chrF {score:.2f} < {threshold:g}"
     return row.model_copy(update={"status": "dropped", "round_trip_chrf": score, "reason": reason})
 
 
@@ -267,6 +368,7 @@ def translated_question(
         "source_language": q.language,
         "translator": translator,
         "round_trip_chrf": row.round_trip_chrf,
+        "round_trip_filtering": row.filtering,
     }
     if row.pivot_language is not None:
         provenance["pivot_language"] = row.pivot_language
@@ -336,6 +438,7 @@ def report(
     *,
     pivot: str | None = None,
     contexts: bool = True,
+    filtering: Filtering = "per_hop",
 ) -> dict[str, Any]:
     """Kept, dropped, error and skipped counts, the chrF distribution and, for dropped items,
     which kind of field (question, answers, contexts) fell below the threshold, per language."""
@@ -363,7 +466,8 @@ def report(
     return {
         "translator": translator,
         "threshold": threshold,
-        "metric": METRIC,
+        "metric": METRIC[filtering],
+        "filtering": filtering,
         "pivot_language": pivot,
         "contexts": "translated" if contexts else "kept unchanged",
         "languages": languages,

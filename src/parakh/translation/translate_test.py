@@ -1,6 +1,7 @@
 """Translate-test: ask in English, answer in English, translate the answer back.
 
-The INDIC QA BENCHMARK found that for low-resource languages this beats direct inference.
+The INDIC QA BENCHMARK found that for low-resource languages this beats direct inference (its
+abstract and §4); it translated context and question into English (§3.2).
 Each step is its own DVC stage, with every intermediate text kept on the rows:
 
 1. `index` retrieves with the question as asked, so the chunks are those of direct runs.
