@@ -17,7 +17,9 @@ The stage streams, so its memory does not grow with the number of rows: it reads
 and answers a line at a time, keeps of each answer only what judging reads (`Answer`: not the
 prompt, most of a generations file), writes each row as it is scored and reads the rows back
 from the unfinished file for the summary. Rubric judging (an LLM call per answer) holds its
-questions, the retrieved chunks of its sample and its rows, as `judge_with_rubrics` does.
+questions, the chunks of its sample and its rows, as `judge_with_rubrics` does. The chunks are
+the question's retrieval (index/retrieval.jsonl), or with `judge.chunks_from=generation` those
+the answering model's prompt held, read from the generations file (`judge_chunks`).
 """
 
 from __future__ import annotations
