@@ -149,7 +149,7 @@ class Rubric(BaseModel):
         placeholder = f"<{kind} {self.scale.min} to {self.scale.max}>"
         parts = [f'"{c.key}": {placeholder}' for c in self.criteria_list()]
         if self.justification:
-            parts.append(f'"{JUSTIFICATION_KEY}": "<one short sentence>"')
+            parts.append(f'"{JUSTIFICATION_KEY}": "<a brief justification>"')
         return "{" + ", ".join(parts) + "}"
 
     def _score_schema(self) -> dict[str, Any]:
