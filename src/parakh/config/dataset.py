@@ -166,9 +166,10 @@ class DatasetConfig(Strict):
         "quarantine.jsonl",
     )
     dedupe: Literal["exact", "normalized", "none"] = Field(
-        default="normalized",
-        description="drop repeated questions: same text, or same text after case, space, "
-        "punctuation and Unicode normalisation",
+        default="none",
+        description="drop repeated questions of a chatbot log (same language and contexts): "
+        "same text, or same text after case, space, punctuation and Unicode normalisation; "
+        "none (benchmarks): every item is kept",
     )
     relevance_filter: str | None = Field(
         default=None,

@@ -3,10 +3,13 @@
 - The same id twice with the same content: the repeat is dropped (`duplicate_id`). With other
   content it is an error naming both places (strict), or every copy is quarantined (lenient),
   since there is no telling which one is right.
-- The same question text twice (exactly, or after Unicode, case, punctuation and space
-  normalisation) with the same context passages: the first is kept, the reference answers of
-  the others are merged into it, their ids listed in its `meta.duplicate_ids`, and the repeats
-  are dropped (`duplicate_text`).
+- `dataset.dedupe` (a chatbot-log step, off unless the config asks): the same question text
+  twice (exactly, or after Unicode, case, punctuation and space normalisation) with the same
+  context passages: the first is kept, the reference answers of the others are merged into it,
+  their ids listed in its `meta.duplicate_ids`, and the repeats are dropped (`duplicate_text`).
+  A patient who sends the same message twice asked one question; in a benchmark the same
+  question over another passage, or with another answer, is another item, so benchmark
+  configs leave it off and keep every item.
 - A relevance filter (`module:function`, given a `Question`, returns None to keep it or the
   reason to drop it) drops off-topic rows (`not_relevant`).
 """
