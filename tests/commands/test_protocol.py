@@ -13,9 +13,12 @@ import pytest
 import yaml
 
 from parakh.commands.protocol import check, exp_run_command, load_protocol
+from parakh.config import compose
 from parakh.config.loading import available
 from parakh.config.protocol import ProtocolConfig
 from parakh.errors import ConfigError
+from parakh.io import read_jsonl
+from parakh.schema import Question
 from tests.commands.cli import run_cli
 from tests.conftest import REPO
 
@@ -129,3 +132,66 @@ def test_every_fidelity_row_names_a_config_key_or_a_test() -> None:
         assert "`" in last or "tests/" in last, row[0]
         for test in re.findall(r"tests/[\w/]+\.py", last):
             assert (REPO / test).is_file(), test
+
+
+def _sets(protocol: ProtocolConfig) -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in exp_run_command(protocol)[6::2])
+
+
+def test_indicqa_runs_zero_one_and_three_shot_and_translate_test() -> None:
+    """The paper's modes (zero-shot direct, 1- and 3-shot, translate-test) are evaluation modes
+    of params.yaml; DVC reads -S values with Hydra's override grammar and gets them back."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    protocol = load_protocol("indicqa")
+    sets = _sets(protocol)
+    variants = yaml.safe_load(sets["variants"])
+    assert [(v["name"], v["prompt"], v["shots"]) for v in variants] == [
+        ("1shot", None, 1),
+        ("3shot", None, 3),
+    ]
+    (translate_test,) = yaml.safe_load(sets["translate_test"])
+    assert translate_test == {
+        "name": "translate-test",
+        "translator": "indictrans2",
+        "prompt": None,
+        "shots": 0,
+    }
+    parser = OverridesParser.create()
+    for key in ("variants", "translate_test"):
+        assert parser.parse_override(f"{key}={sets[key]}").value() == protocol.params[key]
+    for dataset in protocol.params["datasets"]:
+        pool = compose([f"dataset={dataset}"]).dataset.fewshot_pool
+        assert pool is not None
+        examples = read_jsonl(REPO / pool, Question)
+        language = dataset.removeprefix("xquad_")
+        same_language = [q for q in examples if q.language == language]
+        assert len(same_language) >= 3  # 3-shot examples in the question's language
+        for q in same_language:  # extractive: the answer is a span of the example's paragraph
+            assert q.reference_answers[0] in q.contexts[0].text
+
+
+def test_an_evaluation_mode_must_give_every_key() -> None:
+    document = {"name": "x", "study": "x", "fidelity": "x"}
+    with pytest.raises(ValueError, match=r"params.variants\[0\] must give exactly"):
+        ProtocolConfig.model_validate(
+            {**document, "params": {"variants": [{"name": "1shot", "shots": 1}]}}
+        )
+    tt = {"name": "tt", "prompt": None, "shots": 0}
+    with pytest.raises(ValueError, match=r"params.translate_test\[0\] must give exactly"):
+        ProtocolConfig.model_validate({**document, "params": {"translate_test": [tt]}})
+
+
+def test_a_k_shot_mode_without_a_pool_or_an_unknown_translator_fails_before_anything_runs(
+    project: Path,
+) -> None:
+    one_shot = {"name": "1shot", "prompt": None, "shots": 1}
+    protocol = _write(project, "bad", params={"datasets": ["xquad_hi"], "variants": [one_shot]})
+    check(protocol)
+    (project / "conf/prompt/xquad_fewshot.jsonl").unlink()
+    with pytest.raises(ConfigError, match="xquad_hi's fewshot_pool.*xquad_fewshot.jsonl"):
+        check(protocol)
+    tt = {"name": "tt", "translator": "indictrans", "prompt": None, "shots": 0}
+    protocol = _write(project, "bad2", params={"datasets": ["xquad_hi"], "translate_test": [tt]})
+    with pytest.raises(ConfigError, match="Did you mean 'indictrans2'"):
+        check(protocol)

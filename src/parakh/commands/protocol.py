@@ -67,9 +67,12 @@ def models_matching(glob: str, owner: str) -> list[str]:
 
 
 def flow(value: Any) -> str:
-    """A -S value as DVC parses it (YAML): lists in flow style, strings bare."""
+    """A -S value as DVC parses it (Hydra's override grammar, which reads like YAML's flow
+    style): lists and mappings in flow style, strings bare."""
     if isinstance(value, list):
         return "[" + ",".join(flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {flow(v)}" for k, v in value.items()) + "}"
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     return str(value)
@@ -136,6 +139,7 @@ def check(protocol: ProtocolConfig) -> None:
         ]
         overrides += [f"model={m}" for m in models[:1]]
         compose(overrides)  # raises ConfigError naming the bad key or name
+    check_modes(protocol)
     judge_model = protocol.params.get("judge_model")
     if judge_model is not None and "judge" in protocol.params:
         named = compose([f"judge={protocol.params['judge']}"]).judge.model
@@ -143,6 +147,26 @@ def check(protocol: ProtocolConfig) -> None:
             raise ConfigError(
                 f"protocol '{protocol.name}': judge_model {judge_model!r} is not the model "
                 f"conf/judge/{protocol.params['judge']}.yaml names ({named.name!r})"
+            )
+
+
+def check_modes(protocol: ProtocolConfig) -> None:
+    """Each translate-test entry names a translator config, and each dataset of a k-shot entry
+    has a few-shot pool on disk (the dataset's `fewshot_pool`, as the protocol sets it)."""
+    for entry in protocol.params.get("translate_test", []):
+        if entry["translator"] not in available("translator"):
+            known = available("translator")
+            raise ConfigError(unknown_name_message("translator", entry["translator"], known))
+    modes = [*protocol.params.get("variants", []), *protocol.params.get("translate_test", [])]
+    if not any(entry["shots"] > 0 for entry in modes):
+        return
+    for dataset in protocol.params.get("datasets", []):
+        cfg = compose([f"dataset={dataset}", *conf_overrides(protocol.conf, "dataset", dataset)])
+        pool = cfg.dataset.fewshot_pool
+        if pool is None or not (project_root() / pool).is_file():
+            raise ConfigError(
+                f"protocol '{protocol.name}': a k-shot variant needs dataset {dataset}'s "
+                f"fewshot_pool, a questions file that is never evaluated (now: {pool})"
             )
 
 

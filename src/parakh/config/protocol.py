@@ -1,10 +1,11 @@
 """Schema of conf/protocol/*.yaml: a study's settings, as the DVC params that reproduce it.
 
 A protocol is a preset of `dvc exp run -S` values: the params.yaml keys a study fixed (which
-datasets, models, judge, retriever, embedder, aggregate config) and the conf-file keys it fixed
-(`conf/judge/nomiracl.yaml:parser`). `parakh protocol <name>` prints (or runs) that one `dvc exp
-run`; docs/fidelity.md says, setting by setting, what the paper fixed and where Parakh's own
-defaults differ on purpose.
+datasets, models, judge, retriever, embedder, aggregate config, and the evaluation modes beside
+direct inference: `variants` for prompts and k-shot, `translate_test`) and the conf-file keys
+it fixed (`conf/judge/nomiracl.yaml:parser`). `parakh protocol <name>` prints (or runs) that
+one `dvc exp run`; docs/fidelity.md says, setting by setting, what the paper fixed and where
+Parakh's own defaults differ on purpose.
 """
 
 from __future__ import annotations
@@ -18,8 +19,23 @@ from parakh.config.base import Strict
 
 # params.yaml keys a protocol may set (the lists DVC fans out over and the names it passes on)
 PARAMS_KEYS = frozenset(
-    {"datasets", "models", "judge", "judge_model", "embedder", "retriever", "aggregate"}
+    {
+        "datasets",
+        "models",
+        "judge",
+        "judge_model",
+        "embedder",
+        "retriever",
+        "aggregate",
+        "variants",
+        "translate_test",
+    }
 )
+# every key an evaluation-mode entry must give (params.yaml: dvc.yaml reads each of them)
+MODE_KEYS = {
+    "variants": ("name", "prompt", "shots"),
+    "translate_test": ("name", "translator", "prompt", "shots"),
+}
 CONF_KEY = re.compile(r"^conf/[\w-]+/[\w.-]+\.yaml:[\w.]+$")
 
 
@@ -40,7 +56,7 @@ class ProtocolConfig(Strict):
     description: str = ""
     params: dict[str, Any] = Field(
         description="params.yaml keys the study fixed (datasets, models, judge, judge_model, "
-        "embedder, retriever, aggregate)"
+        "embedder, retriever, aggregate, variants, translate_test)"
     )
     conf: dict[str, Any] = Field(
         default_factory=dict,
@@ -64,6 +80,16 @@ class ProtocolConfig(Strict):
             raise ValueError(
                 f"unknown params.yaml keys {unknown}; a protocol sets {sorted(PARAMS_KEYS)}"
             )
+        for key, needed in MODE_KEYS.items():
+            entries = value.get(key, [])
+            if not isinstance(entries, list):
+                raise ValueError(f"params.{key} must be a list of {{{', '.join(needed)}}}")
+            for i, entry in enumerate(entries):
+                given = sorted(entry) if isinstance(entry, dict) else []
+                if given != sorted(needed):
+                    raise ValueError(
+                        f"params.{key}[{i}] must give exactly {list(needed)}, got {given}"
+                    )
         return value
 
     @field_validator("conf")
