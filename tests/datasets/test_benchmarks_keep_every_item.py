@@ -75,3 +75,27 @@ def test_mirror_benchmarks_keep_every_item(config: str, items: int, shared_data:
 def test_mirror_benchmarks_lose_nothing_to_dedupe(config: str, shared_data: Path) -> None:
     report = _curated(config, mirror_folder(shared_data, config))
     assert "duplicate_text" not in report["dropped"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("config", "source", "in_mirror"),
+    [
+        ("xquad_en", "xquad_upstream/xquad.en.json", 30),
+        ("xquad_hi", "xquad_upstream/xquad.hi.json", 30),
+        ("indicquest", "indicquest_upstream/L3Cube-IndicQuest", 40),
+        ("medquad", "medquad_upstream", 14),  # the mirror's subset holds 14 of the 16
+    ],
+)
+def test_fixture_items_are_the_mirrors_items(
+    config: str, source: str, in_mirror: int, shared_data: Path
+) -> None:
+    """The fixtures are upstream's own files: every item the mirror also holds has the same id,
+    text and reference answers there."""
+    ds = compose([f"dataset={config}"]).dataset
+    fixture = load_dataset(ds.adapter, FIXTURES / source, ds.options, strict=True).questions
+    mirror = load_dataset(ds.adapter, mirror_folder(shared_data, config), ds.options, strict=True)
+    by_id = {q.id: q for q in mirror.questions}
+    shared = [q for q in fixture if q.id in by_id]
+    assert len(shared) == in_mirror
+    for q in shared:
+        assert (q.text, q.reference_answers) == (by_id[q.id].text, by_id[q.id].reference_answers)

@@ -24,14 +24,13 @@ from tests.conftest import REPO
 pytestmark = pytest.mark.slow
 
 FIXTURES = REPO / "tests" / "datasets" / "fixtures"
-LIVEQA_QUESTIONS = 3
 # dataset -> (the --source the docs' command is given, questions upstream's files hold there)
 SOURCES = {
     "xquad_hi": ("xquad_upstream/xquad.hi.json", 30),
     "xquad_en": ("xquad_upstream/xquad.en.json", 30),
     "indicquest": ("indicquest_upstream/L3Cube-IndicQuest", 40),
     "medquad": ("medquad_upstream", 16),
-    "liveqa_judgments": ("liveqa_upstream", LIVEQA_QUESTIONS),
+    "liveqa_judgments": ("liveqa_upstream", 3),
 }
 
 
