@@ -323,6 +323,7 @@ def load_parsed(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
 def upstream_files(root: Path, options: NoMiraclOptions) -> list[tuple[str, Path, re.Match[str]]]:
     """(subset, file, name match) of every upstream run file to read, in a stable order."""
     found = []
+    wanted = None if options.languages == "all" else options.languages
     for subset in SUBSETS:
         folder = root / subset
         if not folder.is_dir():
@@ -331,17 +332,15 @@ def upstream_files(root: Path, options: NoMiraclOptions) -> list[tuple[str, Path
             match = UPSTREAM_FILE.match(path.name)
             if match is None or match["template"] != options.template:
                 continue
-            wanted = options.languages
-            if wanted not in (None, "all") and match["language"] not in wanted:
+            if wanted is not None and match["language"] not in wanted:
                 continue
             found.append((subset, path, match))
     if not found:
-        wanted = "any language" if options.languages in (None, "all") else f"{options.languages}"
         raise RowError(
             root,
             f"neither {options.queries} (parsed layout) nor "
             f"{{relevant,non_relevant}}/<language>.test.{options.template}_prompt.jsonl files "
-            f"for {wanted} (upstream layout) found",
+            f"for {wanted or 'any language'} (upstream layout) found",
             reason="missing_file",
         )
     return found
