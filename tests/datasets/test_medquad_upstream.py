@@ -1,12 +1,15 @@
 """The medquad adapter on upstream's layout: XML folders `<n>_<Collection>_QA/` at the repo root.
 
-The fixture documents are made up in upstream's format; the mirror test rebuilds upstream's XML
-from the shared subset's pairs and checks both layouts give the same questions and KB passages.
+The fixture is upstream's own files at the pinned commit (tests/datasets/fixtures/medquad_upstream,
+README there); the mirror test rebuilds upstream's XML from the shared subset's pairs and checks
+both layouts give the same questions and KB passages.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+from collections import Counter
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -16,6 +19,8 @@ from parakh.config import compose
 from parakh.datasets import load_dataset
 from parakh.errors import InputError
 from tests.datasets.mirror import mirror_folder
+
+FIXTURE = Path(__file__).parent / "fixtures" / "medquad_upstream"
 
 
 def document_xml(
@@ -46,115 +51,55 @@ def _write(root: Path, folder: str, name: str, text: str) -> None:
 
 @pytest.fixture
 def upstream(tmp_path: Path) -> Path:
+    """A copy of the real fixture (fixtures/README.md): upstream's files at the pinned commit."""
     root = tmp_path / "MedQuAD"
-    _write(
-        root,
-        "5_NIDDK_QA",
-        "0000001.xml",
-        document_xml(
-            "0000001",
-            "NIDDK",
-            "Type 9 Diabetes",
-            [
-                (
-                    "0000001-1",
-                    "information",
-                    "What is (are) Type 9 Diabetes ?",
-                    "A made-up & <b>form</b>.",
-                ),
-                (
-                    "0000001-2",
-                    "treatment",
-                    "What are the treatments for Type 9 Diabetes ?",
-                    "  Rest.\n  ",
-                ),
-            ],
-        ),
-    )
-    _write(
-        root,
-        "5_NIDDK_QA",
-        "0000002.xml",
-        document_xml(
-            "0000002",
-            "NIDDK",
-            "Kidney Stones",
-            [
-                (
-                    "0000002-1",
-                    "information",
-                    "What is (are) Kidney Stones ?",
-                    "Not a selected topic.",
-                ),
-            ],
-        ),
-    )
-    _write(
-        root,
-        "1_CancerGov_QA",
-        "0000001_1.xml",
-        document_xml(
-            "0000001_1",
-            "CancerGov",
-            "Retinoblastoma",
-            [("0000001_1-1", "information", "What is it ?", "An eye cancer.")],
-        ),
-    )
-    _write(
-        root,
-        "3_GHR_QA",
-        "0000001.xml",
-        document_xml(
-            "0000001",
-            "GHR",
-            "Diabetic eye gene",
-            [("0000001-1", "information", "What is it ?", "Excluded source.")],
-        ),
-    )
-    _write(
-        root,
-        "11_MPlusDrugs_QA",
-        "0000001.xml",
-        document_xml(
-            "0000001",
-            "MPlusDrugs",
-            "Diabetes drug",
-            [("0000001-1", "information", "What is it ?", "Withheld.")],
-        ),
-    )
-    _write(
-        root,
-        "4_MPlus_Health_Topics_QA",
-        "0000001.xml",
-        document_xml(
-            "0000001",
-            "MPlusHealthTopics",
-            "Malaria",
-            [("0000001-1", "information", "What is it ?", "")],
-        ),
-    )
+    shutil.copytree(FIXTURE, root)
     return root
+
+
+SELECTED = [
+    "4_MPlus_Health_Topics_QA/0000158-1",  # Cataract
+    "4_MPlus_Health_Topics_QA/0000406-1",  # Glaucoma
+    *(
+        f"7_SeniorHealth_QA/0000027-{pid}"
+        for pid in (1, 2, 3, 4, 7, 8, 9, 13, 14, 15, 18, 22, 23, 25)
+    ),
+]
 
 
 def test_upstream_pairs_are_selected_by_source_and_focus_topic(upstream: Path) -> None:
     loaded = load_dataset("medquad", upstream, _options())
-    assert [q.id for q in loaded.questions] == [
-        "1_CancerGov_QA/0000001_1-1",  # folders in number order, not name order
-        "5_NIDDK_QA/0000001-1",
-        "5_NIDDK_QA/0000001-2",
-    ]  # Kidney Stones: no topic; GHR: excluded; folder 11: not read; an empty answer: left out
+    # folders in number order; CDC's Yellow Fever: no topic; GARD and GHR: excluded sources
+    # (their cataract documents too); folders 10-12 (answers withheld upstream): not read
+    assert [q.id for q in loaded.questions] == SELECTED
     q = loaded.questions[1]
-    assert q.reference_answers == ["A made-up & <b>form</b>."]  # entities decoded
-    assert q.meta["topics"] == ["diabetes"] and q.meta["qtype"] == "information"
-    assert q.meta["gold_document"] == "answer:5_NIDDK_QA/0000001-1"
-    assert loaded.questions[2].reference_answers == ["Rest."]
-    assert loaded.questions[0].meta["topics"] == ["eye"]
-    doc = loaded.documents[1]
-    assert (doc.id, doc.title, doc.source) == (
-        "answer:5_NIDDK_QA/0000001-1", "Type 9 Diabetes", "5_NIDDK_QA/0000001.xml",
-    )  # fmt: skip
+    assert q.text == "What is (are) Glaucoma ?"
+    assert q.reference_answers[0].startswith(
+        "Glaucoma is a group of diseases that can damage the eye's"
+    )
+    assert q.meta["topics"] == ["eye"] and q.meta["qtype"] == "information"
+    assert q.meta["gold_document"] == "answer:4_MPlus_Health_Topics_QA/0000406-1"
+    doc = loaded.documents[0]
+    assert (doc.id, doc.title) == ("answer:4_MPlus_Health_Topics_QA/0000158-1", "Cataract")
+    assert doc.source == "4_MPlus_Health_Topics_QA/0000158.xml"
     every = load_dataset("medquad", upstream, _options(topics=None, exclude_sources=[]))
-    assert len(every.questions) == 5  # + Kidney Stones, + GHR; still not folder 11 or the empty
+    assert Counter(q.id.split("/")[0] for q in every.questions) == {
+        "4_MPlus_Health_Topics_QA": 2, "7_SeniorHealth_QA": 14, "9_CDC_QA": 1, "2_GARD_QA": 1,
+        "3_GHR_QA": 5,
+    }  # fmt: skip
+
+
+def test_an_empty_answer_is_left_out_and_spaces_are_trimmed(upstream: Path) -> None:
+    path = upstream / "4_MPlus_Health_Topics_QA" / "0000406.xml"
+    text = path.read_text(encoding="utf-8")
+    answer = text[text.index("<Answer>") : text.index("</Answer>") + len("</Answer>")]
+    path.write_text(text.replace(answer, "<Answer>\n  \n</Answer>"), encoding="utf-8")
+    cataract = upstream / "4_MPlus_Health_Topics_QA" / "0000158.xml"
+    text = cataract.read_text(encoding="utf-8")
+    cataract.write_text(text.replace("<Answer>", "<Answer>\n   "), encoding="utf-8")
+    loaded = load_dataset("medquad", upstream, _options())
+    assert [q.id for q in loaded.questions] == [SELECTED[0], *SELECTED[2:]]
+    assert loaded.questions[0].reference_answers[0].startswith("A cataract is a clouding")
 
 
 def test_bad_xml_names_the_file(upstream: Path) -> None:
@@ -163,7 +108,7 @@ def test_bad_xml_names_the_file(upstream: Path) -> None:
         load_dataset("medquad", upstream, _options(), strict=True)
     lenient = load_dataset("medquad", upstream, _options(), strict=False)
     assert [r.reason for r in lenient.rejected] == ["invalid_xml"]
-    assert len(lenient.questions) == 3
+    assert len(lenient.questions) == len(SELECTED)
 
 
 def test_a_folder_in_neither_layout_names_both(tmp_path: Path) -> None:
