@@ -114,6 +114,18 @@ def test_translate_test_rows_are_their_own_entry() -> None:
     assert any(c.model_b == "alpha via indictrans2" for c in board.paired)
 
 
+def test_a_translate_test_variant_has_no_empty_direct_entry() -> None:
+    """A `<model>@translate-test` variant is listed by its name but every row it has is
+    translated: its one entry is `... via <translator>`, with no empty direct row beside it."""
+    variant = "alpha@translate-test"
+    translated = [
+        r.model_copy(update={"model": variant, "translator": "indictrans2"})
+        for r in synth.judgments("beta")
+    ]
+    board = build_leaderboard(synth.judgments("alpha") + translated, ["alpha", variant], WEIGHTS)
+    assert board.models == ["alpha", f"{variant} via indictrans2"]
+
+
 def test_a_model_without_rows_stays_on_the_board_without_cells() -> None:
     board = build_leaderboard(_rows(["alpha"]), ["alpha", "missing"], WEIGHTS)
     assert board.models == ["alpha", "missing"]

@@ -119,7 +119,8 @@ def test_adding_variants_runs_only_their_stages_and_aggregate(
     board = _leaderboard(root)
     for model in ("extractive", "echo"):
         assert model in board and f"{model}@abstractive" in board
-        assert any(m.startswith(f"{model}@tt-dict") for m in board), board
+        assert any(m.startswith(f"{model}@tt-dict via ") for m in board), board
+        assert f"{model}@tt-dict" not in board, board  # no empty direct entry beside it
     _commit(root, env, "variants")
     assert _ran(_run(["dvc", "repro"], root, env)) == set()
 

@@ -56,6 +56,11 @@ def _generations(root: Path, name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+def _board_entries(report: Path) -> set[str]:
+    with (report / "leaderboard.csv").open(encoding="utf-8") as f:
+        return {r["model"] for r in csv.DictReader(f)}
+
+
 def test_the_protocol_puts_every_mode_on_one_leaderboard(shared_data: Path, tmp_path: Path) -> None:
     root = tmp_path / "project"
     env = _project(root, shared_data)
@@ -65,6 +70,7 @@ def test_the_protocol_puts_every_mode_on_one_leaderboard(shared_data: Path, tmp_
     ranked = re.findall(r"^\| \d+ \| (.+?) \|", (report / "leaderboard.md").read_text(), re.M)
     # one table ranks all four; translate-test names its translator (`... via <translator>`)
     assert sorted(m.split(" via ")[0] for m in ranked) == MODES
+    assert "extractive@translate-test" not in _board_entries(report)  # no empty direct row
     with (report / "leaderboard.csv").open(encoding="utf-8") as f:
         assert set(ranked) <= {r["model"] for r in csv.DictReader(f)}
     for name, shots in (("extractive@1shot", 1), ("extractive@3shot", 3)):

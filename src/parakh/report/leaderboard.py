@@ -151,9 +151,13 @@ def metric_specs_of(
 
 def _systems(columns: JudgeColumns, models: list[str]) -> dict[str, tuple[str, str | None]]:
     """Leaderboard entries in order: each listed model, its translate-test entries after it,
-    then any model found in the rows but not listed."""
+    then any model found in the rows but not listed. A listed model whose rows are all
+    translate-test (a `<model>@translate-test` variant) has no direct entry."""
     order = {m: i for i, m in enumerate(models)}
-    pairs: set[tuple[str, str | None]] = {(m, None) for m in models} | row_systems(columns)[2]
+    found = row_systems(columns)[2]
+    translated_only = {m for m, via in found if via} - {m for m, via in found if not via}
+    listed = {(m, None) for m in models if m not in translated_only}
+    pairs: set[tuple[str, str | None]] = listed | found
     ordered = sorted(pairs, key=lambda p: (order.get(p[0], len(order)), p[0], p[1] or ""))
     return {system_name(*p): p for p in ordered}
 
