@@ -26,6 +26,11 @@ REFUSAL_EN = (
     "please schedule a consultation."
 )
 
+# Question.meta key of a question whose prompt (query text and passages) its source lacks,
+# though stored answers to it exist (NoMIRACL rows whose upstream prompt is null): replay
+# scores those answers, a new model is not asked.
+PROMPT_UNAVAILABLE = "prompt_unavailable"
+
 
 # Judge scores are written at a fixed precision: a score computed through float arithmetic
 # that differs in its last bits between machines (a float32 embedding cosine through another

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from parakh.datasets import load_dataset
-from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE, PromptError, parse_prompt
+from parakh.datasets.nomiracl import PromptError, parse_prompt
 from parakh.errors import InputError
+from parakh.schema import PROMPT_UNAVAILABLE
 from tests.datasets.mirror import mirror_folder
 
 FIXTURE = Path(__file__).parent / "fixtures" / "nomiracl_upstream" / "results" / "baselines"

@@ -22,12 +22,11 @@ from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.config.model import ReplayModel
-from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_path
 from parakh.io import iter_json_objects, read_text
 from parakh.project import resolve
-from parakh.schema import Question
+from parakh.schema import PROMPT_UNAVAILABLE, Question
 
 # How a replayed answer that is blank in its file begins its error (a summary tells these
 # stored-but-blank answers from answers the file does not hold).

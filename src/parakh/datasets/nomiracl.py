@@ -51,11 +51,9 @@ from pydantic import Field
 from parakh.datasets.records import Record, jsonl_lines, parse_language
 from parakh.datasets.registry import AdapterOptions, register
 from parakh.datasets.rows import RowError, RowSink
-from parakh.schema import KBDocument, Passage, Question
+from parakh.schema import PROMPT_UNAVAILABLE, KBDocument, Passage, Question
 
 SUBSETS = ("relevant", "non_relevant")
-# Question.meta key of a question whose prompt (query text and passages) the source lacks.
-PROMPT_UNAVAILABLE = "prompt_unavailable"
 
 # Upstream file names: <language>.<split>.<template>_prompt.jsonl, e.g. hi.test.vanilla_prompt.jsonl
 _WORD = re.compile(r"\S+")

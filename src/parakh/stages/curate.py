@@ -40,11 +40,10 @@ from parakh.curation.redaction import policy_of, redact_questions, redact_value
 from parakh.curation.report import CURATION_EXPERIMENT, build_report, report_metrics
 from parakh.curation.slices import per_language_mask
 from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_options
-from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE
 from parakh.hashing import sha256_obj
 from parakh.io import write_json, write_jsonl
 from parakh.project import resolve
-from parakh.schema import HumanJudgment, KBDocument, Question
+from parakh.schema import PROMPT_UNAVAILABLE, HumanJudgment, KBDocument, Question
 from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.client import tracking_configured, tracking_uri
 from parakh.tracking.runspec import write_run_spec
@@ -81,11 +80,7 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     rejected = [*loaded.rejected, *hygiene.rejected]
     questions, pii_matches, pii_questions = redact_questions(hygiene.questions, ds.pii)
     questions, disagreements = label_all(questions, ds.language)
-    if ds.domain is not None:
-        questions = [
-            q if q.domain else q.model_copy(update={"domain": ds.domain}) for q in questions
-        ]
-    hygiene.questions = questions
+    hygiene.questions = _with_domain(questions, ds.domain)
     hygiene = dedupe_texts(hygiene, ds.dedupe)
     languages_present = sorted({q.language for q in hygiene.questions})
     hygiene = _selected(hygiene, ds, cfg.seed)
@@ -134,6 +129,13 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         quarantine=_quarantine_rows(rejected, cfg),
         report=report,
     )
+
+
+def _with_domain(questions: list[Question], domain: str | None) -> list[Question]:
+    """The dataset's domain on each question that names none."""
+    if domain is None:
+        return questions
+    return [q if q.domain else q.model_copy(update={"domain": domain}) for q in questions]
 
 
 def _without_prompt(questions: list[Question]) -> dict[str, Any]:
