@@ -11,7 +11,7 @@ from parakh.backends.scripted import ScriptedBackend
 from parakh.config import compose
 from parakh.config.model import ScriptedModel
 from parakh.datasets import load_dataset
-from parakh.datasets.nomiracl import PROMPT_UNAVAILABLE
+from parakh.schema import PROMPT_UNAVAILABLE
 from parakh.stages import curate, generate
 from tests.datasets.test_nomiracl_upstream import FIXTURE
 
