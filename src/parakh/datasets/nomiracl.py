@@ -31,7 +31,8 @@ tokens of the answering model's own tokenizer (default 380, 370 in its usage exa
 examples/repro_nomiracl_generation.py); issue #14 gives ~375 as the paper's figure. A
 subword tokenizer counts an Indic word as several tokens, so this word budget cuts no more
 than theirs: the stored upstream passages, already cut by the authors, have at most 273 words
-(205 in hi/te/bn) and pass unchanged. A question whose passages were cut lists them in `meta.cut_passages`.
+(205 in hi/te/bn) and pass unchanged. A question whose passages were cut lists them in
+`meta.cut_passages`.
 
 `subset = relevant`: at least one passage answers the query, so a RAG system should answer;
 `non_relevant`: none does, so it should abstain (`answerable = False`). Which passage is
