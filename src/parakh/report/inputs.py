@@ -37,6 +37,7 @@ from parakh.report.judge_rows import (
     rows_table,
 )
 from parakh.report.question_rows import QuestionView, read_questions
+from parakh.report.released_table import ReleasedTable
 from parakh.schema import HumanGrade, HumanJudgment, Judgment
 from parakh.stage_outputs import DIRECT, Layout, variant_generation_name
 
@@ -54,6 +55,7 @@ class AggregateInputs:
     answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
     judgment_lines: dict[str, Sequence[int]] = field(default_factory=dict)  # each row's line
     curation: CurationSummary | None = None  # what curate dropped, per reason (report header)
+    released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
     _columns: JudgeColumns | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -103,6 +105,7 @@ class AggregateInputs:
             answer_grades=answer_grades,
             judgment_lines={model: f.lines for model, f in files.items()},
             curation=CurationSummary.read(layout.curation_report),
+            released_table=ReleasedTable.read({m: layout.judgments(judge, m) for m in files}),
         )
 
     @property

@@ -32,6 +32,7 @@ from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_bias import JudgeBias, judge_bias
 from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard
 from parakh.report.partial import PARTIAL_KEY, PartialRun
+from parakh.report.released_table import ReleasedTable
 from parakh.schema import HumanGrade
 
 
@@ -44,6 +45,7 @@ class AggregateResult:
     bias: JudgeBias | None = None  # shown in the HTML report only
     partial: PartialRun | None = None  # aggregate.allow_partial let missing judge rows through
     curation: CurationSummary | None = None  # what curate dropped; None: no curation report
+    released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
@@ -56,6 +58,8 @@ class AggregateResult:
             extra["partial"] = self.partial.marker()
         if self.curation is not None:
             extra["curation"] = self.curation.document()
+        if self.released_table is not None:
+            extra["released_code_table"] = self.released_table.document()
         return tables.leaderboard_document(
             self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )
@@ -174,7 +178,9 @@ def compute(
     agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
     bias = judge_bias(inputs.judgments, inputs.generations, grades)
-    return AggregateResult(board, primary, agreement, note, bias, partial, inputs.curation)
+    return AggregateResult(
+        board, primary, agreement, note, bias, partial, inputs.curation, inputs.released_table
+    )
 
 
 def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
@@ -185,6 +191,7 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         *_markdown_warnings(cfg, result),
         *_markdown_overall(board, primary),
         *_markdown_slices(board, primary),
+        *(result.released_table.markdown() if result.released_table else []),
         *_markdown_footnotes(cfg, board),
     ]
     return "\n".join(parts)
