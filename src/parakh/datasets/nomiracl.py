@@ -28,7 +28,8 @@ The layout is the parsed one when `queries` exists, else the upstream one.
 Passages are cut to their first `options.passage_tokens` whitespace-separated words (default
 375; null: whole). The authors' generation script cuts each passage to `--max_passage_tokens`
 tokens of the answering model's own tokenizer (default 380, 370 in its usage example,
-examples/repro_nomiracl_generation.py); issue #14 gives ~375 as the paper's figure. A
+examples/repro_nomiracl_generation.py); the paper cuts each passage to its first 375 tokens
+(§4.3, nomiracl-summary.txt line 108). A
 subword tokenizer counts an Indic word as several tokens, so this word budget cuts no more
 than theirs: the stored upstream passages, already cut by the authors, have at most 273 words
 (205 in hi/te/bn) and pass unchanged. A question whose passages were cut lists them in
@@ -85,7 +86,7 @@ class NoMiraclOptions(AdapterOptions):
         default=375,
         ge=1,
         description="cut each passage after this many whitespace-separated words (the paper's "
-        "~375-token passages, as issue #14 states; the authors' script cuts 370-380 tokens of "
+        "375-token passages, §4.3; the authors' script cuts 370-380 tokens of "
         "the answering model's tokenizer); null: keep passages whole",
     )
 

@@ -5,7 +5,8 @@ asks it to answer "Yes, answer is present" or "I don't know". On the non-relevan
 passage answers the question) saying "answer is present" is a hallucination; on the relevant
 subset saying "I don't know" is an error.
 
-Rates follow the paper's definition, with invalid outputs left out of the denominators:
+Rates follow the paper's formulas (§2.1). An output that is neither answer is Invalid (§4.1):
+it is no FP, TN, FN or TP, so it is in no denominator, and is counted on its own:
 
     hallucination rate = FP / (FP + TN)   non-relevant subset; FP = "answer present", TN = IDK
     error rate         = FN / (FN + TP)   relevant subset;     FN = IDK, TP = "answer present"
@@ -340,7 +341,7 @@ def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
 # hallucination (FP) and 0 for a correct "I don't know" (TN), so the mean over its scored rows is
 # FP / (FP + TN); a relevant query's row scores 1 for a wrong "I don't know" (FN) and 0 for
 # "answer present" (TP), so the mean is FN / (FN + TP). Invalid outputs are `invalid` rows
-# without a score: left out of the means (as the paper's rates leave them out) and counted.
+# without a score: left out of the means (§2.1's formulas count no Invalid output) and counted.
 HALLUCINATION_METRIC = "nomiracl_hallucination"
 ERROR_METRIC = "nomiracl_error"
 SUBSET_OF_METRIC: dict[str, NomiraclSubset] = {
