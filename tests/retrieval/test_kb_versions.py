@@ -124,7 +124,7 @@ def test_rank_documents_orders_by_score_and_respects_dates() -> None:
 
 @pytest.mark.parametrize("kind", ["faiss_flat", "faiss_hnsw", "faiss_ivf"])
 def test_total_chunks_keeps_the_best_scoring_across_raw_and_updates(kind: str) -> None:
-    """HEALTH-PARIKSHA's "three data chunks": three in all, KB updates included, by score."""
+    """Three chunks in all (HEALTH-PARIKSHA §3, lines 69 and 91), KB updates included, by score."""
     chunks = chunk_documents(_kb(), 32)
     both = retrieve_versioned(_questions(), chunks, _cfg(kind), _embedder())
     cfg = _cfg(kind).model_copy(update={"total_chunks": 3})
