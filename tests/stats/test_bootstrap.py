@@ -7,7 +7,12 @@ import numpy as np
 import pytest
 
 from parakh.stats import bootstrap
-from parakh.stats.bootstrap import ItemScores, bootstrap_interval, bootstrap_mean_interval
+from parakh.stats.bootstrap import (
+    ItemScores,
+    bootstrap_interval,
+    bootstrap_mean_interval,
+    multiplicities,
+)
 
 VALUES = [0.0, 0.5, 1.0, 1.0, 0.25, 0.75, 0.5, 0.0, 1.0, 0.5]
 
@@ -25,7 +30,7 @@ def test_a_different_seed_gives_a_different_draw() -> None:
 
 def test_interval_does_not_depend_on_block_size(monkeypatch: pytest.MonkeyPatch) -> None:
     reference = bootstrap_mean_interval(VALUES, seed=5, resamples=1000)
-    monkeypatch.setattr(bootstrap, "_BLOCK", 7)
+    monkeypatch.setattr(bootstrap, "_BLOCK_DRAWS", 7 * len(VALUES))
     assert bootstrap_mean_interval(VALUES, seed=5, resamples=1000) == reference
 
 
@@ -73,5 +78,6 @@ def test_resampling_is_by_item_with_all_its_rows() -> None:
     """Several rows of one question move together: the mean is rows-weighted."""
     scores = ItemScores.single(np.array([3.0, 0.0]), np.array([3.0, 1.0]))
     assert scores.point() == pytest.approx(0.75)
-    draws = scores.resampled(np.array([[0, 0], [1, 1], [0, 1]]))
+    drawn = multiplicities(np.array([[0, 0], [1, 1], [0, 1]]))
+    draws = scores.of_totals(drawn @ scores.sums, drawn @ scores.counts)
     assert draws.tolist() == pytest.approx([1.0, 0.0, 0.75])

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from tests.stats.ranking import rank_intervals
 
 from parakh.stats.bootstrap import ItemScores
 from parakh.stats.paired import paired_test
-from parakh.stats.ranks import competition_ranks, rank_intervals
+from parakh.stats.ranks import competition_ranks
 
 
 def _single(values: list[float]) -> ItemScores:

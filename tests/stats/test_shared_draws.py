@@ -1,7 +1,8 @@
-"""Shared draws (#19, `resampling: shared`) read every cell and pair off one resampling and one
-matrix of sign patterns: for the same seed they give what the per-cell functions give, to
-1e-12 for intervals and exactly for sampled and enumerated p-values; a pair that does not
-share every item is still a sign-flip test on its own items."""
+"""Shared draws (#19; the only engine since #27) read every cell and pair off one resampling and
+one matrix of sign patterns: for the same seed each cell's interval is the one gathered item by
+item from the same draws, and what one cell or one pair alone gives, to 1e-12; sampled and
+enumerated p-values are exact; a pair that does not share every item is still a sign-flip test
+on its own items."""
 
 from __future__ import annotations
 
@@ -9,14 +10,19 @@ import numpy as np
 import pytest
 
 from parakh.stats import sign_flip
-from parakh.stats.bootstrap import ItemScores, bootstrap_interval, resample_blocks
+from parakh.stats.bootstrap import (
+    ItemScores,
+    bootstrap_interval,
+    multiplicities,
+    percentile_interval,
+    resample_blocks,
+    resampled_totals,
+)
 from parakh.stats.paired import paired_test, sign_flip_p_value, threshold_of
 from parakh.stats.shared_draws import (
     PairedTest,
-    multiplicities,
-    resampled_totals,
     sampled_at_least,
-    shared_intervals,
+    shared_draws,
     shared_paired_tests,
 )
 
@@ -36,18 +42,29 @@ def _cells(rng: np.random.Generator, n: int) -> list[ItemScores]:
     return [*once, uneven, weighted, discrete]
 
 
+def _gathered(cell: ItemScores, seed: int, resamples: int) -> np.ndarray:
+    """The cell's statistic on each resample, summed item by item (no matrix product)."""
+    blocks = resample_blocks(cell.n_items, resamples, seed)
+    return np.concatenate(
+        [cell.of_totals(cell.sums[b].sum(axis=1), cell.counts[b].sum(axis=1)) for b in blocks]
+    )
+
+
 @pytest.mark.parametrize("n", [1, 7, 250, 4001])
 def test_shared_intervals_equal_each_cells_own_bootstrap_for_the_same_seed(n: int) -> None:
     cells = _cells(np.random.default_rng(n), n)
-    shared = shared_intervals(cells, seed=SEED, resamples=1000, confidence=0.95)
-    for cell, interval in zip(cells, shared, strict=True):
+    shared = shared_draws(cells, seed=SEED, resamples=1000)
+    for cell, draws in zip(cells, shared, strict=True):
+        interval = None if draws is None else percentile_interval(draws, 0.95)
         own = bootstrap_interval(cell, seed=SEED, resamples=1000, confidence=0.95)
         if own is None:
             assert interval is None
             continue
-        assert interval is not None
-        assert interval.low == pytest.approx(own.low, abs=1e-12)
-        assert interval.high == pytest.approx(own.high, abs=1e-12)
+        gathered = percentile_interval(_gathered(cell, SEED, 1000), 0.95)
+        assert interval is not None and gathered is not None
+        for expected in (own, gathered):
+            assert interval.low == pytest.approx(expected.low, abs=1e-12)
+            assert interval.high == pytest.approx(expected.high, abs=1e-12)
 
 
 def test_multiplicities_count_each_draw_and_totals_follow_the_same_stream() -> None:

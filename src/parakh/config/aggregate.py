@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field, field_validator
 
 from parakh.config.base import Strict
@@ -21,14 +19,6 @@ class StatisticsConfig(Strict):
     confidence: float = Field(default=0.95, gt=0.5, lt=1.0)
     permutations: int = Field(
         default=5000, ge=100, le=1_000_000, description="paired sign-flip test"
-    )
-    resampling: Literal["per_cell", "shared"] = Field(
-        default="per_cell",
-        # absent, not per_cell, from dumped configs: the default run's outputs stay unchanged
-        exclude_if=lambda value: value == "per_cell",
-        description="per_cell: each cell, rank table and pair draws from its own seed; shared: "
-        "one resampling per list of questions serves every cell over it, and one matrix of sign "
-        "patterns every paired test (a study's aggregate in a minute, not a quarter hour)",
     )
 
 

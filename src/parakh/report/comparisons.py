@@ -1,31 +1,22 @@
 """How the leaderboard's models compare: rank intervals per metric and paired tests between
 every two models, on the same per-item tables as the cells.
 
-With `per_cell` resampling (the default) each metric's rank table and each pair draw from their
-own seeds (`rank` and `paired` with the metric and models). With `shared` the rank intervals
-reuse the cells' draws and the paired tests of every metric share one resampling and one
-matrix of sign patterns (`parakh.report.shared_statistics`). Holm's correction is applied
-within each metric, across its pairs, either way.
+The rank intervals reuse the cells' draws, and the paired tests of every metric share one
+resampling and one matrix of sign patterns (`parakh.report.shared_statistics`). Holm's
+correction is applied within each metric, across its pairs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 from tqdm import tqdm
 
 from parakh.report.items import ItemIndex
-from parakh.report.shared_statistics import (
-    CellDraws,
-    MetricPlan,
-    per_item_matrix,
-    shared_paired,
-    shared_ranks,
-)
-from parakh.stats.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, derive_seed
-from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust, paired_test
-from parakh.stats.ranks import RankInterval, rank_intervals
+from parakh.report.shared_statistics import CellDraws, MetricPlan, shared_paired, shared_ranks
+from parakh.stats.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES
+from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust
+from parakh.stats.ranks import RankInterval
 
 
 @dataclass(frozen=True)
@@ -37,7 +28,6 @@ class Settings:
     confidence: float = DEFAULT_CONFIDENCE
     permutations: int = DEFAULT_PERMUTATIONS
     weighted_scale: float = 1.0  # the weighted aggregate is reported on 0..weighted_scale
-    resampling: str = "per_cell"  # or "shared": parakh.report.shared_statistics
 
 
 @dataclass(frozen=True)
@@ -85,30 +75,18 @@ def compare_models(
         plans, desc="aggregate: rank intervals, paired tests", unit="metric", disable=not progress
     )
     for plan in bar:
-        found.ranks[plan.metric] = _ranks(index, systems, plan, settings, known)
-        if settings.resampling != "shared":
-            found.paired += _paired(index, systems, plan, settings)
-    if settings.resampling == "shared":
-        found.paired = _shared_paired(index, systems, plans, settings)
-    return found
-
-
-def _ranks(
-    index: ItemIndex, systems: list[str], plan: MetricPlan, settings: Settings, known: CellDraws
-) -> dict[str, RankInterval]:
-    if settings.resampling == "shared":
-        return shared_ranks(
+        found.ranks[plan.metric] = shared_ranks(
             index, systems, plan.metric, plan.weights, known, seed=settings.seed,
             resamples=settings.resamples, confidence=settings.confidence,
             higher_is_better=plan.higher_is_better,
         )  # fmt: skip
-    return rank_intervals(
-        index.aligned(systems, plan.weights, goodness=plan.goodness),
-        seed=derive_seed(settings.seed, "rank", plan.metric),
-        resamples=settings.resamples,
-        confidence=settings.confidence,
-        higher_is_better=plan.higher_is_better,
-    )
+    tests = shared_paired(
+        index, systems, plans, seed=settings.seed, permutations=settings.permutations,
+        resamples=settings.resamples, confidence=settings.confidence,
+    )  # fmt: skip
+    for plan in plans:
+        found.paired += _holm(plan.metric, [(a, b, r) for m, a, b, r in tests if m == plan.metric])
+    return found
 
 
 def _holm(metric: str, found: list[tuple[str, str, PairedResult]]) -> list[PairedComparison]:
@@ -117,42 +95,3 @@ def _holm(metric: str, found: list[tuple[str, str, PairedResult]]) -> list[Paire
     return [
         PairedComparison(metric, a, b, r, p) for (a, b, r), p in zip(found, adjusted, strict=True)
     ]
-
-
-def _shared_paired(
-    index: ItemIndex, systems: list[str], plans: list[MetricPlan], settings: Settings
-) -> list[PairedComparison]:
-    """Every metric's paired tests from shared draws."""
-    found = shared_paired(
-        index, systems, plans, seed=settings.seed, permutations=settings.permutations,
-        resamples=settings.resamples, confidence=settings.confidence,
-    )  # fmt: skip
-    paired: list[PairedComparison] = []
-    for plan in plans:
-        paired += _holm(plan.metric, [(a, b, r) for m, a, b, r in found if m == plan.metric])
-    return paired
-
-
-def _paired(
-    index: ItemIndex, systems: list[str], plan: MetricPlan, settings: Settings
-) -> list[PairedComparison]:
-    """Every pair of models on the items both have a score for, each pair with its own seed."""
-    values, scored = per_item_matrix(index, systems, plan)
-    found: list[tuple[str, str, PairedResult]] = []
-    for i, a in enumerate(systems):
-        for j in range(i + 1, len(systems)):
-            common = np.flatnonzero(scored[i] & scored[j])
-            if len(common) < 2:
-                continue
-            b = systems[j]
-            result = paired_test(
-                values[i, common],
-                values[j, common],
-                seed=derive_seed(settings.seed, "paired", plan.metric, a, b),
-                permutations=settings.permutations,
-                resamples=settings.resamples,
-                confidence=settings.confidence,
-                higher_is_better=plan.higher_is_better,
-            )
-            found.append((a, b, result))
-    return _holm(plan.metric, found)

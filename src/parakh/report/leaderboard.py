@@ -30,9 +30,14 @@ from parakh.report.columns import JudgeColumns
 from parakh.report.comparisons import PairedComparison, Settings, compare_models
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
 from parakh.report.judge_rows import STATUSES
-from parakh.report.shared_statistics import CellDraws, MetricPlan, cell_draws, items_seed
+from parakh.report.shared_statistics import (
+    Bounds,
+    CellDraws,
+    MetricPlan,
+    cell_draws,
+    items_seed,
+)
 from parakh.schema import Judgment
-from parakh.stats.bootstrap import ItemScores, bootstrap_interval, derive_seed
 from parakh.stats.ranks import RankInterval
 
 DIMENSIONS = ("language", "category", "domain")
@@ -163,29 +168,12 @@ def _systems(columns: JudgeColumns, models: list[str]) -> dict[str, tuple[str, s
 
 
 def _interval(
-    scores: ItemScores,
-    settings: Settings,
-    system: str,
-    metric: str,
-    digest: str,
-    known: CellDraws,
-) -> tuple[float | None, float | None]:
-    """The cell's interval, seeded by the run seed, the model, the metric and the questions
-    (`digest`): a cell's interval never depends on other cells, and two slices holding the
-    same questions (a single-domain dataset's domain and `all`) get the same interval,
-    computed once (`known`). With shared resampling the seed is the run seed and the
-    questions, and `known` holds every cell's interval already."""
-    if settings.resampling == "shared":
-        seed = items_seed(settings.seed, digest)
-    else:
-        seed = derive_seed(settings.seed, system, metric, digest)
-    if (seed, system, metric) not in known.intervals:
-        interval = bootstrap_interval(
-            scores, seed=seed, resamples=settings.resamples, confidence=settings.confidence
-        )
-        bounds = (None, None) if interval is None else (interval.low, interval.high)
-        known.intervals[(seed, system, metric)] = bounds
-    return known.intervals[(seed, system, metric)]
+    settings: Settings, system: str, metric: str, digest: str, known: CellDraws
+) -> Bounds:
+    """The cell's interval from the shared draws of its questions (`digest`): seeded by the run
+    seed and the questions, so it never depends on other cells, and two slices holding the same
+    questions (a single-domain dataset's domain and `all`) get the same interval."""
+    return known.intervals[(items_seed(settings.seed, digest), system, metric)]
 
 
 def _check_rate_rows(columns: JudgeColumns, specs: Mapping[str, MetricSpec]) -> None:
@@ -244,12 +232,10 @@ def build_leaderboard(
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     weighted = {m: w for m, w in weights.items() if m in index.metrics}
-    known = CellDraws()
-    if settings.resampling == "shared":
-        known = cell_draws(
-            index, board.models, metrics, weighted, slices, seed=settings.seed,
-            resamples=settings.resamples, confidence=settings.confidence, progress=progress,
-        )  # fmt: skip
+    known = cell_draws(
+        index, board.models, metrics, weighted, slices, seed=settings.seed,
+        resamples=settings.resamples, confidence=settings.confidence, progress=progress,
+    )  # fmt: skip
     systems_bar = tqdm(
         board.models, desc="aggregate: bootstrap intervals", unit="model", disable=not progress
     )
@@ -284,7 +270,7 @@ def _metric_cells(
             if table is None:
                 continue
             scores, counts, digest = table
-            low, high = _interval(scores, settings, system, metric, digest, known)
+            low, high = _interval(settings, system, metric, digest, known)
             board.cells[(system, metric, *key)] = Cell(
                 mean=scores.point(),
                 n=int(scores.counts.sum()),
@@ -315,6 +301,6 @@ def _weighted_cells(
         cell = weighted_cell(by_metric, weighted, index.specs)
         if cell is None:
             continue
-        scores, digest = index.weighted_table(system, weighted, key)
-        cell.ci_low, cell.ci_high = _interval(scores, settings, system, WEIGHTED, digest, known)
+        digest = index.weighted_table(system, weighted, key)[1]
+        cell.ci_low, cell.ci_high = _interval(settings, system, WEIGHTED, digest, known)
         board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)

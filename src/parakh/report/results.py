@@ -72,7 +72,6 @@ def settings_of(cfg: ParakhConfig) -> Settings:
         resamples=stats.bootstrap_resamples,
         confidence=stats.confidence,
         permutations=stats.permutations,
-        resampling=stats.resampling,
         weighted_scale=cfg.aggregate.weighted_scale,
     )
 

@@ -1,14 +1,11 @@
-"""The leaderboard's statistics from shared draws (`aggregate.statistics.resampling: shared`).
+"""The leaderboard's statistics from shared draws.
 
-With `per_cell` (the default) every cell, rank table and pair draws from its own seed (the run
-seed with the model, metric and questions), as Parakh always has. With `shared` the seed of a
-bootstrap is the run seed and the questions alone, so every cell over the same questions (all
-models, all metrics, the weighted aggregate) reads the same resamples, and the rank intervals
-reuse those draws; the paired tests of all metrics and pairs share one resampling and one matrix
-of sign patterns over the run's questions (`parakh.stats.shared_draws`). Each figure is the
-same estimator on other random draws: an interval moves by its Monte Carlo error, no more.
-What it buys is time: a study's aggregate draws a few hundred million numbers, not hundreds of
-billions (bench/results/scale.json).
+The seed of a bootstrap is the run seed and the questions alone, so every cell over the same
+questions (all models, all metrics, the weighted aggregate) reads the same resamples, and the
+rank intervals reuse those draws; the paired tests of all metrics and pairs share one
+resampling and one matrix of sign patterns over the run's questions
+(`parakh.stats.shared_draws`). A study's aggregate draws a few hundred million numbers, not the
+hundreds of billions that drawing per cell and per pair would take (bench/results/scale.json).
 """
 
 from __future__ import annotations

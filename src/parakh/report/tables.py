@@ -135,12 +135,6 @@ def metrics_dict(board: Leaderboard) -> dict[str, dict[str, dict[str, float]]]:
     return out
 
 
-def _resampling(board: Leaderboard) -> dict[str, str]:
-    """The resampling, named only when it is not the default (default outputs unchanged)."""
-    shared = board.settings.resampling != "per_cell"
-    return {"resampling": board.settings.resampling} if shared else {}
-
-
 def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
     """The JSON leaderboard: settings, every cell, rank intervals and paired tests."""
     return {
@@ -149,7 +143,6 @@ def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
             "bootstrap_resamples": board.settings.resamples,
             "confidence": board.settings.confidence,
             "permutations": board.settings.permutations,
-            **_resampling(board),
         },
         "models": board.models,
         "metrics": board.metrics,

@@ -1,22 +1,18 @@
 """Seeded bootstrap confidence intervals, resampling items (questions), not rows.
 
-Each interval gets its own seed, derived from the run seed and the key of what it describes
-(model, metric, slice), so an interval does not change when other cells are added, removed or
-computed in another order. Resampling is by item: every row of a resampled question comes
-along, which keeps a question's metrics together for the weighted aggregate and for paired
-comparisons between models.
-
-The resample indices of a seed are numpy's `integers(0, n_items)` draws from PCG64(seed), in
-blocks whose size never changes them. A one-metric statistic (every leaderboard cell but the
-weighted aggregate) gathers its sums with `np.take` and skips gathering counts that are the same
-for every item: the same numbers as the general formula, bit for bit, in a fraction of the time.
+Resampling is by item: every row of a resampled question comes along, which keeps a question's
+metrics together for the weighted aggregate and for paired comparisons between models. The
+resample indices of a seed are numpy's `integers(0, n_items)` draws from PCG64(seed), in blocks
+whose size never changes them. A resample is read as the multiplicity of each item (how often
+the draw picked it), so every statistic over the same items is one matrix product of the
+multiplicities with its per-item sums and counts (`resampled_totals`): the leaderboard reads
+all its cells over one list of questions off one such draw (`parakh.stats.shared_draws`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
@@ -28,6 +24,9 @@ DEFAULT_CONFIDENCE = 0.95
 # memory at block x items x metrics floats (and keeps a block in cache at 100,000 items).
 _BLOCK = 200
 _BLOCK_ITEMS = 1 << 20
+# Bootstrap indices per block of `resampled_totals` (resamples x items): a block's
+# multiplicities are 16 MB at most.
+_BLOCK_DRAWS = 2 << 20
 
 
 def derive_seed(seed: int, *key: str) -> int:
@@ -100,32 +99,33 @@ class ItemScores:
         value = float(self.of_totals(self.sums.sum(axis=0), self.counts.sum(axis=0)))
         return None if np.isnan(value) else value
 
-    @cached_property
-    def _single(self) -> bool:
-        """One metric of weight 1: the statistic is the sum of sums over the sum of counts."""
-        return self.sums.shape[1] == 1 and float(self.weights[0]) == 1.0
 
-    @cached_property
-    def _same_count(self) -> float | None:
-        """The count every item has, when they all have the same (one row each, mostly)."""
-        counts = self.counts[:, 0]
-        return float(counts[0]) if counts.size and bool((counts == counts[0]).all()) else None
+def multiplicities(block: np.ndarray) -> np.ndarray:
+    """How often each item is drawn in each resample of a (block, items) index block."""
+    rows, n_items = block.shape
+    offsets = block + (np.arange(rows) * n_items)[:, None]
+    counts = np.bincount(offsets.ravel(), minlength=rows * n_items)
+    return counts.reshape(rows, n_items).astype(float)
 
-    def resampled(self, index: np.ndarray) -> np.ndarray:
-        """The statistic on each resample of an index block of shape (block, n_items)."""
-        if not self._single:
-            return self.of_totals(self.sums[index].sum(axis=1), self.counts[index].sum(axis=1))
-        # The general formula with one weight of 1 is sums / counts where counts > 0, NaN
-        # elsewhere (x * 1.0 and x / 1.0 are exact). Counts are whole numbers, so any order of
-        # adding them gives the same total.
-        sums = np.take(self.sums[:, 0], index).sum(axis=1)
-        same = self._same_count
-        if same is not None:
-            counts = np.full(sums.shape, same * index.shape[1])
-        else:
-            counts = np.take(self.counts[:, 0], index).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(counts > 0, sums / counts, np.nan)
+
+def resampled_totals(
+    sums: np.ndarray, counts: np.ndarray, *, seed: int, resamples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (resamples, columns) totals of each column of (items, columns) `sums` and `counts`
+    over each bootstrap resample of the items drawn from `seed` (the draws of
+    `resample_blocks`, taken in larger blocks: the block size never changes them)."""
+    n_items, width = sums.shape
+    rng = np.random.Generator(np.random.PCG64(seed))
+    both = np.hstack([sums, counts])
+    rows = max(1, min(resamples, _BLOCK_DRAWS // max(1, n_items)))
+    found = []
+    done = 0
+    while done < resamples:
+        size = min(rows, resamples - done)
+        found.append(multiplicities(rng.integers(0, n_items, size=(size, n_items))) @ both)
+        done += size
+    totals = np.concatenate(found)
+    return totals[:, :width], totals[:, width:]
 
 
 def bootstrap_interval(
@@ -138,10 +138,8 @@ def bootstrap_interval(
     """Percentile bootstrap interval of `scores`' statistic, resampling items."""
     if scores.n_items == 0 or scores.point() is None:
         return None
-    draws = np.concatenate(
-        [scores.resampled(block) for block in resample_blocks(scores.n_items, resamples, seed)]
-    )
-    return percentile_interval(draws, confidence)
+    sums, counts = resampled_totals(scores.sums, scores.counts, seed=seed, resamples=resamples)
+    return percentile_interval(scores.of_totals(sums, counts), confidence)
 
 
 def bootstrap_mean_interval(

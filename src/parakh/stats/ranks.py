@@ -1,9 +1,10 @@
 """Rank intervals: which places on a leaderboard the data can tell apart.
 
-All models are resampled on the same bootstrap draws of items, each draw ranks them, and the
-central interval of each model's ranks is reported. Two models whose rank intervals overlap
-are not reliably ordered by this data. Rank 1 is the best value in the metric's direction:
-the highest by default, the lowest for a lower-is-better metric (`higher_is_better=False`).
+All models are resampled on the same bootstrap draws of items (`shared_draws`), each draw
+ranks them, and the central interval of each model's ranks is reported. Two models whose rank
+intervals overlap are not reliably ordered by this data. Rank 1 is the best value in the
+metric's direction: the highest by default, the lowest for a lower-is-better metric
+(`higher_is_better=False`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parakh.stats.bootstrap import (
-    DEFAULT_CONFIDENCE,
-    DEFAULT_RESAMPLES,
-    ItemScores,
-    resample_blocks,
-)
+from parakh.stats.bootstrap import DEFAULT_CONFIDENCE
 
 
 @dataclass(frozen=True)
@@ -39,35 +35,6 @@ def competition_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> n
     filled = np.where(np.isnan(signed), -np.inf, signed)
     better = filled[..., None, :] > filled[..., :, None]
     return 1 + better.sum(axis=-1)
-
-
-def rank_intervals(
-    scores: dict[str, ItemScores],
-    *,
-    seed: int,
-    resamples: int = DEFAULT_RESAMPLES,
-    confidence: float = DEFAULT_CONFIDENCE,
-    higher_is_better: bool = True,
-) -> dict[str, RankInterval]:
-    """Rank intervals of the models in `scores` (all aligned on the same items); rank 1 is
-    the best in the metric's direction.
-
-    Models without any score are left out: they have no place to be uncertain about.
-    """
-    names = [name for name, s in scores.items() if s.point() is not None]
-    if not names:
-        return {}
-    n_items = {scores[name].n_items for name in names}
-    if len(n_items) != 1:
-        raise ValueError(f"models are not aligned on the same items: {sorted(n_items)}")
-    blocks = resample_blocks(n_items.pop(), resamples, seed)
-    draws = np.concatenate(
-        [np.stack([scores[name].resampled(block) for name in names], axis=-1) for block in blocks]
-    )
-    points = np.array([scores[name].point() for name in names], dtype=float)
-    return ranks_of_draws(
-        names, points, draws, confidence=confidence, higher_is_better=higher_is_better
-    )
 
 
 def ranks_of_draws(

@@ -1,6 +1,6 @@
 """Many statistics from one draw: intervals of every cell over the same items from one matrix
 of bootstrap resamples, and every paired test over the same items from one matrix of sign
-patterns (`aggregate.statistics.resampling: shared`).
+patterns.
 
 Drawing per cell (each cell, pair and metric with its own seed) costs resamples x items random
 numbers per cell and permutations x items per pair: at a study's size, billions, most of the
@@ -16,8 +16,9 @@ cell over those items is read off the same draws with matrix products:
 
 The draws are the same streams as `bootstrap.resample_blocks` and
 `sign_flip.sampled_at_least` for the same seed: a cell's interval equals
-`bootstrap_interval(scores, seed=seed)`, and a pair's sampled p-value equals
-`sign_flip_p_value(d, seed=seed + 1)`, up to the order of additions (1e-12; tested).
+`bootstrap_interval(scores, seed=seed)` (the same product for one cell) and the percentile
+interval of the statistic gathered item by item from those draws, up to the order of additions
+(1e-12); a pair's sampled p-value equals `sign_flip_p_value(d, seed=seed + 1)` (tested).
 """
 
 from __future__ import annotations
@@ -27,41 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parakh.stats.bootstrap import Interval, ItemScores, percentile_interval
+from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled_totals
 from parakh.stats.paired import PairedResult, sign_flip_p_value, threshold_of
 
 # Sign-pattern elements per chunk (rows x items): bounds memory at a few tens of MB.
 _CHUNK_SIGNS = 1 << 22
-# Bootstrap indices per block (resamples x items): a block's multiplicities are 16 MB at most.
-_BLOCK_DRAWS = 2 << 20
-
-
-def multiplicities(block: np.ndarray) -> np.ndarray:
-    """How often each item is drawn in each resample of a (block, items) index block."""
-    rows, n_items = block.shape
-    offsets = block + (np.arange(rows) * n_items)[:, None]
-    counts = np.bincount(offsets.ravel(), minlength=rows * n_items)
-    return counts.reshape(rows, n_items).astype(float)
-
-
-def resampled_totals(
-    sums: np.ndarray, counts: np.ndarray, *, seed: int, resamples: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The (resamples, columns) totals of each column of (items, columns) `sums` and `counts`
-    over each bootstrap resample of the items drawn from `seed` (the draws of
-    `resample_blocks`, taken in larger blocks: the block size never changes them)."""
-    n_items, width = sums.shape
-    rng = np.random.Generator(np.random.PCG64(seed))
-    both = np.hstack([sums, counts])
-    rows = max(1, min(resamples, _BLOCK_DRAWS // max(1, n_items)))
-    found = []
-    done = 0
-    while done < resamples:
-        size = min(rows, resamples - done)
-        found.append(multiplicities(rng.integers(0, n_items, size=(size, n_items))) @ both)
-        done += size
-    totals = np.concatenate(found)
-    return totals[:, :width], totals[:, width:]
 
 
 def shared_draws(
@@ -88,16 +59,6 @@ def shared_draws(
         found.append(cell.of_totals(sums[:, start:stop], counts[:, start:stop]) if scored else None)
         start = stop
     return found
-
-
-def shared_intervals(
-    cells: Sequence[ItemScores], *, seed: int, resamples: int, confidence: float
-) -> list[Interval | None]:
-    """Each cell's percentile bootstrap interval, all from one resampling of their items."""
-    return [
-        None if draws is None else percentile_interval(draws, confidence)
-        for draws in shared_draws(cells, seed=seed, resamples=resamples)
-    ]
 
 
 def sampled_at_least(
