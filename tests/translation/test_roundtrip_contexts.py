@@ -74,7 +74,7 @@ def test_a_context_that_fails_its_round_trip_drops_the_item() -> None:
     rows, kept = round_trip(service, [_item()], ["hi"], threshold=50.0)
     (row,) = rows
     assert row.status == "dropped" and kept["hi"] == []
-    assert (row.reason or "").startswith("contexts[2].text: round-trip chrF")
+    assert (row.reason or "").startswith("contexts[2].text: en->hi round-trip chrF")
     scores = {f.field: f.chrf for f in row.fields}
     assert scores["text"] == scores["reference_answers[0]"] == scores["contexts[0].text"] == 100.0
     assert row.round_trip_chrf == scores["contexts[2].text"] < 50.0

@@ -101,7 +101,7 @@ def test_translate_test_end_to_end(cfg, questions, tmp_path: Path) -> None:
     assert query_for_prompt(translated[2]) == (questions[2].text, "kn")
     asked = [question_for_prompt(q) for q in translated]
     system, user = _generations(asked)[0].messages
-    assert "The query is in English and you must respond in English." in system["content"]
+    assert "The query is in English; always reply in English." in system["content"]
     assert f"Query: {hi1.text}" in user["content"]
     assert [p.text for p in asked[3].contexts] == ["medicine four times put them।", "Rest well."]
 
