@@ -2,11 +2,11 @@
 cataractbot` into a fresh git + DVC project, commit, then `dvc exp run` with the README's
 settings (the extractive model alone and the hashing embedder, to keep it short).
 
-Two imports of the fixture (tests/datasets/fixtures/cataractbot_upstream, upstream's paths at
-the pinned commit with the first lines of each file): `--source <documents folder>` (dvc
-import-url), and the command as documented, with no `--source`, whose `dvc import` here reads a
-local git repository holding the fixture at upstream's path (the project copy's
-conf/dataset/cataractbot.yaml points `source.repo`/`rev` at it)."""
+The fixture (tests/datasets/fixtures/cataractbot_upstream, upstream's paths at the pinned
+commit with the first lines of each file) is imported by the command as documented, with no
+`--source`: its `dvc import` here reads a local git repository holding the fixture at upstream's
+path (the project copy's conf/dataset/cataractbot.yaml points `source.repo`/`rev` at it). The
+`--source` form (dvc import-url) runs through DVC in tests/scale/test_upstream_route.py."""
 
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from parakh.testing.dvc_project import copy_project, git_init, run_command, stag
 from tests.conftest import REPO
 from tests.datasets.test_cataractbot_upstream import (
     BLR_QUESTIONS,
-    DOCUMENTS,
     FIXTURE,
     GENERIC_QUESTIONS,
 )
@@ -60,21 +59,16 @@ def _point_source_at(root: Path, repo: str, rev: str) -> None:
     conf.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
 
 
-@pytest.fixture(params=["source", "upstream"])
-def imported(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[tuple[Path, dict[str, str]]]:
+@pytest.fixture
+def imported(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     """A fresh project with CataractBot imported and committed, as the README says."""
     root = tmp_path / "project"
     copy_project(REPO, root)
     env = stage_env(root)
     git_init(root, env)
-    if request.param == "source":
-        _run(["parakh", "import-data", "cataractbot", "--source", str(DOCUMENTS)], root, env)
-    else:
-        _point_source_at(root, *_upstream_repo(tmp_path / "byoeb", env))
-        _run(["git", "commit", "-q", "-am", "byoeb here"], root, env)
-        _run(["parakh", "import-data", "cataractbot"], root, env)
+    _point_source_at(root, *_upstream_repo(tmp_path / "byoeb", env))
+    _run(["git", "commit", "-q", "-am", "byoeb here"], root, env)
+    _run(["parakh", "import-data", "cataractbot"], root, env)
     _run(["git", "add", "data/raw/cataractbot.dvc", "data/raw/.gitignore"], root, env)
     _run(["git", "commit", "-q", "-m", "Import CataractBot"], root, env)
     yield root, env
