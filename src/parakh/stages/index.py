@@ -11,6 +11,7 @@ Where the dataset marks which documents answer a question, the stage also scores
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,29 +30,23 @@ from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.runspec import write_run_spec
 
 
-def build(
-    cfg: ParakhConfig, documents: list[KBDocument], embedder: Embedder
-) -> tuple[list[Chunk], VersionedKB]:
-    r = cfg.retriever
-    chunks = chunk_documents(documents, r.chunk_tokens, r.chunk_overlap, embedder.count_tokens)
-    return chunks, VersionedKB.build(chunks, r, embedder)
+@dataclass(frozen=True)
+class IndexOutputs:
+    chunks: list[Chunk]
+    retrievals: list[Retrieval]
+    metrics: dict[str, Any] | None  # None where no question carries gold documents
 
 
 def run(
     cfg: ParakhConfig, questions: list[Question], documents: list[KBDocument], embedder: Embedder
-) -> tuple[list[Chunk], list[Retrieval]]:
-    chunks, kb = build(cfg, documents, embedder)
+) -> IndexOutputs:
+    """The chunks of `documents`, the top-k of each question and the retrieval metrics."""
+    r = cfg.retriever
+    chunks = chunk_documents(documents, r.chunk_tokens, r.chunk_overlap, embedder.count_tokens)
+    kb = VersionedKB.build(chunks, r, embedder)
     queries = QueryBatch([q.text for q in questions], embedder)
-    return chunks, kb.retrieve(questions, queries, cfg.retriever.top_k, cfg.retriever.top_k_updates)
-
-
-def evaluate(
-    cfg: ParakhConfig, questions: list[Question], documents: list[KBDocument], embedder: Embedder
-) -> dict[str, Any] | None:
-    """Retrieval metrics where the questions carry gold documents; None where none do."""
-    _, kb = build(cfg, documents, embedder)
-    queries = QueryBatch([q.text for q in questions], embedder)
-    return evaluate_kb(questions, kb, queries, cfg.retriever.eval_depth)
+    retrievals = kb.retrieve(questions, queries, r.top_k, r.top_k_updates)
+    return IndexOutputs(chunks, retrievals, evaluate_kb(questions, kb, queries, r.eval_depth))
 
 
 def embedding_cache_path(cfg: ParakhConfig) -> Path:
@@ -91,14 +86,11 @@ def main_task(cfg: ParakhConfig) -> None:
     questions = read_jsonl(layout.curated_questions, Question)
     documents = read_jsonl(layout.curated_kb, KBDocument)
     embedder = make_embedder(cfg.embedder, embedding_cache_path(cfg), progress=cfg.progress)
-    chunks, kb = build(cfg, documents, embedder)
-    queries = QueryBatch([q.text for q in questions], embedder)
-    retrievals = kb.retrieve(questions, queries, cfg.retriever.top_k, cfg.retriever.top_k_updates)
-    metrics = evaluate_kb(questions, kb, queries, cfg.retriever.eval_depth)
+    out = run(cfg, questions, documents, embedder)
     inputs = {"questions": layout.curated_questions, "kb": layout.curated_kb}
-    write_jsonl(layout.chunks, chunks)
-    write_jsonl(layout.retrieval, retrievals)
-    if metrics is None:
+    write_jsonl(layout.chunks, out.chunks)
+    write_jsonl(layout.retrieval, out.retrievals)
+    if out.metrics is None:
         metrics_path(layout).unlink(missing_ok=True)
     else:
         summary = {
@@ -106,20 +98,21 @@ def main_task(cfg: ParakhConfig) -> None:
             "embedder": cfg.embedder.name,
             "retriever": cfg.retriever.name,
             "depth": cfg.retriever.eval_depth,
-            **metrics,
+            **out.metrics,
         }
         write_json(metrics_path(layout), summary)
-        _log_metrics(cfg, metrics, inputs)
+        _log_metrics(cfg, out.metrics, inputs)
     write_run_spec(
         spec_path(layout.retrieval),
         stage="index",
         config={"embedder": cfg.embedder.model_dump(), "retriever": cfg.retriever.model_dump()},
         inputs=inputs,
     )
-    scored = "" if metrics is None else f"; retrieval metrics -> {metrics_path(layout)}"
+    scored = "" if out.metrics is None else f"; retrieval metrics -> {metrics_path(layout)}"
     print(
-        f"index ({cfg.embedder.name}, {cfg.retriever.name}): {len(chunks)} chunks, "
-        f"top-{cfg.retriever.top_k} for {len(retrievals)} questions -> {layout.retrieval}{scored}"
+        f"index ({cfg.embedder.name}, {cfg.retriever.name}): {len(out.chunks)} chunks, "
+        f"top-{cfg.retriever.top_k} for {len(out.retrievals)} questions -> {layout.retrieval}"
+        f"{scored}"
     )
 
 
