@@ -11,10 +11,13 @@ an explicit error row with its reason; the re-run asks the backend only for the 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from parakh.io import write_json
-from parakh.testing.drills import fault_drill
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: tests.support
+from tests.support.drills import fault_drill  # noqa: E402
 
 OUTPUT = Path(__file__).resolve().parent / "results" / "faults.json"
 

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
 
 from parakh.io import write_json
-from parakh.testing.drills import throughput_drill
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: tests.support
+from tests.support.drills import throughput_drill  # noqa: E402
 
 OUTPUT = Path(__file__).resolve().parent / "results" / "generate_throughput.json"
 BOUND = 1.05

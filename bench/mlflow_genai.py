@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tests.support: the MLflow server on loopback
 MODELS = ["alpha", "beta"]
 LANGUAGES = ["en", "hi", "ta", "te", "kn"]
 METRICS = {"factual_correctness": 2.0, "coherence": 2.0, "token_f1": 1.0, "chrf": 100.0}
@@ -107,12 +108,13 @@ def folder_mb(path: Path) -> float:
 
 def log_once(project: Path, store: Path, kind: str, genai: bool) -> dict[str, Any]:
     """Compute nothing new: build the sweep and time `log_sweep` into a new store."""
+    from tests.support.servers import start_mlflow_server
+
     from parakh.config import compose
     from parakh.report.files import ReportFiles
     from parakh.report.results import compute
     from parakh.stage_outputs import Layout
     from parakh.stages.aggregate import load_inputs
-    from parakh.testing.servers import start_mlflow_server
     from parakh.tracking.client import open_client
     from parakh.tracking.mlflow_log import log_sweep
     from parakh.tracking.sweep import build_sweep

@@ -35,7 +35,7 @@ LAYERS: list[set[str]] = [
     {"judging", "translation"},
     {"report"},
     {"tracking", "scale"},
-    {"stages", "commands", "results", "evaluate_metrics", "testing", "cli"},
+    {"stages", "commands", "results", "evaluate_metrics", "cli"},
 ]
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from parakh.testing.servers import ServerProcess, start_python_server
+from tests.support.servers import ServerProcess, start_python_server
 
 
 def server_stats(server: ServerProcess) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def fault_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 
     def start(*args: str) -> ServerProcess:
         server = start_python_server(
-            ["parakh.testing.fault_server", *args],
+            ["tests.support.fault_server", *args],
             log_path=tmp_path / f"fault_server_{len(started)}.log",
             timeout_s=30,
         )

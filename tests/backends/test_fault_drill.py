@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from parakh.testing.drills import fault_drill
+from tests.support.drills import fault_drill
 
 pytestmark = pytest.mark.server
 

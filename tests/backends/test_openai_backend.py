@@ -13,7 +13,7 @@ from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend, retry_after_seconds
 from parakh.backends.request_builder import chat_body
 from parakh.config.model import OpenAIModel, Sampling
-from parakh.testing.fault_server import answer_text
+from tests.support.fault_server import answer_text
 
 from .conftest import server_stats
 

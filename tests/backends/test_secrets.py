@@ -31,10 +31,10 @@ from parakh.secrets import (
     require_api_key,
     scrubber_for,
 )
-from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body, leaked_forms
-from parakh.testing.servers import ServerProcess
 from tests.badinput.harness import make_project, run_parakh
 from tests.conftest import write_answerable_inputs
+from tests.support.key_echo import ECHO_ENCODINGS, echo_body, leaked_forms
+from tests.support.servers import ServerProcess
 
 from .conftest import server_stats
 

@@ -13,7 +13,7 @@ from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.server_pool import TIMEOUTS_TO_DOWN, Outcome, ServerPool
 from parakh.config.model import OpenAIModel, Sampling
-from parakh.testing.servers import free_port
+from tests.support.servers import free_port
 
 from .conftest import server_stats
 

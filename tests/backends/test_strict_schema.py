@@ -33,8 +33,8 @@ from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.schema import Generation, Question
 from parakh.stage_outputs import Layout
 from parakh.stages import judge
-from parakh.testing.servers import ServerProcess
-from parakh.testing.strict_schema import strict_schema_error
+from tests.support.servers import ServerProcess
+from tests.support.strict_schema import strict_schema_error
 
 from .conftest import server_stats
 

@@ -17,7 +17,7 @@ from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.request_builder import chat_body
 from parakh.config.model import OpenAIModel, Sampling
-from parakh.testing.fault_server import FaultSettings, FaultState, answer_text
+from tests.support.fault_server import FaultSettings, FaultState, answer_text
 
 from .conftest import server_stats
 

@@ -21,10 +21,10 @@ import yaml
 from parakh.io import write_jsonl
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 from parakh.secrets import REDACTED, decodes_to_secret
-from parakh.testing.key_echo import ECHO_ENCODINGS, leaked_forms
-from parakh.testing.servers import ServerProcess, free_port, start_python_server
 from tests.backends.conftest import server_control, server_stats
 from tests.badinput.harness import Outcome, assert_rejected, make_project, run_parakh, snapshot
+from tests.support.key_echo import ECHO_ENCODINGS, leaked_forms
+from tests.support.servers import ServerProcess, free_port, start_python_server
 
 KEY_ENV = "PARAKH_BADINPUT_KEY"
 KEY = "sk-Badinput/Key+9xQ/7bZ+mW3rT5yU0aLp"
@@ -273,7 +273,7 @@ def test_item6_bad_max_failed_share(tmp_path, monkeypatch, capsys) -> None:
 def echo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     log = tmp_path_factory.mktemp("echo") / "server.log"
     server = start_python_server(
-        ["parakh.testing.fault_server", "--fail-rate", "1", "--faults", "echo"],
+        ["tests.support.fault_server", "--fail-rate", "1", "--faults", "echo"],
         log_path=log,
         timeout_s=30,
     )

@@ -25,8 +25,8 @@ from parakh.backends.runner import run_requests
 from parakh.config.model import OpenAIModel, Sampling
 from parakh.io import write_jsonl
 from parakh.schema import Question, Retrieval, RetrievedChunk
-from parakh.testing.servers import ServerProcess, start_python_server
 from tests.badinput.harness import assert_rejected, make_project, run_parakh, snapshot
+from tests.support.servers import ServerProcess, start_python_server
 
 N = 3
 IDS = [f"q{i}" for i in range(N)]
@@ -191,7 +191,7 @@ def _fault_servers(tmp_path: Path, count: int) -> Iterator[list[ServerProcess]]:
         for i in range(count):
             log = tmp_path / f"fault_server_{i}.log"
             servers.append(
-                start_python_server(["parakh.testing.fault_server"], log_path=log, timeout_s=30)
+                start_python_server(["tests.support.fault_server"], log_path=log, timeout_s=30)
             )
         yield servers
     finally:

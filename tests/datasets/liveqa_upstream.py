@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from parakh.testing.dvc_project import git_init, stage_env
+from tests.support.dvc_project import git_init, stage_env
 
 ZIP = "QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip"
 FOLDER = "QA-TestSet-LiveQA-Med-Qrels-2479-Answers"

@@ -20,13 +20,13 @@ import yaml
 
 from parakh.io import read_jsonl
 from parakh.schema import Question
-from parakh.testing.dvc_project import copy_project, git_init, run_command, stage_env
 from tests.conftest import REPO
 from tests.datasets.test_cataractbot_upstream import (
     BLR_QUESTIONS,
     FIXTURE,
     GENERIC_QUESTIONS,
 )
+from tests.support.dvc_project import copy_project, git_init, run_command, stage_env
 
 pytestmark = pytest.mark.slow
 

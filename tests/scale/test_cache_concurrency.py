@@ -8,7 +8,7 @@ from typing import Any
 
 from parakh.backends.base import Completion
 from parakh.backends.cache import ResponseCache
-from parakh.testing.together import run_together
+from tests.support.together import run_together
 
 PROCESSES = 4
 WRITES = 500

@@ -24,8 +24,8 @@ from parakh.config.dvc_run import (
     pin_project_root_to_stage_folder,
 )
 from parakh.errors import ConfigError, InputError
-from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
+from tests.support.dvc_project import copy_project, git_init, stage_env, update_yaml
 
 QUESTIONS = 6
 METRICS = "reports/demo/reference/metrics.json"

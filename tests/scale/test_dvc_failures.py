@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
 from tests.scale.test_dvc_experiments import _outputs, _ran, _run
+from tests.support.dvc_project import copy_project, git_init, stage_env, update_yaml
 
 pytestmark = pytest.mark.slow
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
+from tests.support.dvc_project import copy_project, git_init, stage_env, update_yaml
 
 pytestmark = pytest.mark.slow
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from parakh.testing.dvc_project import copy_project, git_init, run_command, stage_env, update_yaml
 from tests.conftest import REPO
+from tests.support.dvc_project import copy_project, git_init, run_command, stage_env, update_yaml
 
 pytestmark = pytest.mark.slow
 

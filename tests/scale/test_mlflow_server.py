@@ -20,8 +20,6 @@ from parakh.config import compose
 from parakh.io import write_jsonl
 from parakh.schema import Question, Retrieval, RetrievedChunk
 from parakh.stages import generate
-from parakh.testing.servers import start_mlflow_server
-from parakh.testing.together import run_together
 from parakh.tracking.client import (
     PARENT,
     PARENT_RUN_ENV,
@@ -30,6 +28,8 @@ from parakh.tracking.client import (
     open_client,
     start_parent_run,
 )
+from tests.support.servers import start_mlflow_server
+from tests.support.together import run_together
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 REPO = Path(__file__).resolve().parents[2]

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.testing.dvc_project import copy_project, git_init, stage_env
 from tests.conftest import REPO
 from tests.datasets.test_nomiracl_upstream import FIXTURE
 from tests.judging.test_nomiracl_released_table import expected_table
+from tests.support.dvc_project import copy_project, git_init, stage_env
 
 pytestmark = pytest.mark.slow
 

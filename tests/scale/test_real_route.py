@@ -26,15 +26,15 @@ from parakh.io import read_jsonl
 from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
 from parakh.metrics.nomiracl_released import classify_released
 from parakh.schema import Generation, Question
-from parakh.testing.dvc_project import (
+from tests.conftest import REPO, SHARED_DATA
+from tests.datasets.liveqa_upstream import point_source_at, upstream_repos
+from tests.support.dvc_project import (
     copy_project,
     git_init,
     run_command,
     stage_env,
     update_yaml,
 )
-from tests.conftest import REPO, SHARED_DATA
-from tests.datasets.liveqa_upstream import point_source_at, upstream_repos
 
 pytestmark = [
     pytest.mark.slow,

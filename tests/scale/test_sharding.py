@@ -22,7 +22,7 @@ from parakh.io import write_jsonl
 from parakh.scale.shard import shard_of
 from parakh.schema import Question, Retrieval, RetrievedChunk
 from parakh.stages import generate, judge
-from parakh.testing.servers import start_python_server
+from tests.support.servers import start_python_server
 
 REPO = Path(__file__).resolve().parents[2]
 N_QUESTIONS = 30
@@ -290,7 +290,7 @@ def test_four_shard_processes_at_once_against_a_faulty_server_merge_to_the_singl
     run at once, sharing one response cache, then `python -m parakh.cli merge-shards`."""
     log = tmp_path / "server.log"
     faults = ["--fail-rate", "0.2", "--faults", "429,500", "--retry-after", "0.01"]
-    with start_python_server(["parakh.testing.fault_server", *faults], log_path=log) as server:
+    with start_python_server(["tests.support.fault_server", *faults], log_path=log) as server:
         roots = {}
         for name in ("single", "sharded"):
             root = roots[name] = make_project(tmp_path / name)

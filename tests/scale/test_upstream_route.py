@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.testing.dvc_project import copy_project, git_init, stage_env, update_yaml
 from tests.conftest import REPO
 from tests.datasets.liveqa_upstream import XML, ZIP, point_source_at
+from tests.support.dvc_project import copy_project, git_init, stage_env, update_yaml
 
 pytestmark = pytest.mark.slow
 

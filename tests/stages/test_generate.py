@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 from tests.conftest import write_answerable_inputs
+from tests.support.servers import ServerProcess, start_python_server
 
 from parakh.schema import Question
-from parakh.testing.servers import ServerProcess, start_python_server
 
 REPO = Path(__file__).resolve().parents[2]
 N_QUESTIONS = 60
@@ -45,7 +45,7 @@ def _reset(server: ServerProcess) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     log = tmp_path_factory.mktemp("fault") / "server.log"
     with start_python_server(
-        ["parakh.testing.fault_server", "--latency", "0.03"], log_path=log
+        ["tests.support.fault_server", "--latency", "0.03"], log_path=log
     ) as started:
         yield started
 
@@ -188,7 +188,7 @@ def test_an_api_key_in_the_environment_leaves_no_trace(
     Every request of fault2 fails (a wrong key): its rows are written, and the stage fails."""
     log = tmp_path_factory.mktemp("secret") / "server.log"
     with start_python_server(
-        ["parakh.testing.fault_server", "--require-key", SECRET, "--echo-auth-in-errors"],
+        ["tests.support.fault_server", "--require-key", SECRET, "--echo-auth-in-errors"],
         log_path=log,
     ) as keyed:
         root = make_project(tmp_path / "secret", keyed.base_url)

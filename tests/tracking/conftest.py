@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.report.synthetic_project import make_project
-
-from parakh.testing.servers import start_mlflow_server
+from tests.support.servers import start_mlflow_server
 
 BIN = Path(sys.executable).parent
 

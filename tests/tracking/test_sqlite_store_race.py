@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from parakh.testing.together import run_together
+from tests.support.together import run_together
+
 from parakh.tracking.client import experiment_id, open_client
 
 JOBS = 4

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from parakh.testing.servers import ServerProcess, start_python_server
+from tests.support.servers import ServerProcess, start_python_server
 from tests.translation.tiny_models import build_indictrans2_like, build_nllb_like
 
 

@@ -23,7 +23,7 @@ from parakh.backends.cache import ResponseCache
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.runner import run_requests
 from parakh.config.model import OpenAIModel, Sampling
-from parakh.testing.servers import ServerProcess, start_python_server
+from tests.support.servers import ServerProcess, start_python_server
 
 
 def drill_requests(n: int) -> list[ChatRequest]:
@@ -86,7 +86,7 @@ def throughput_drill(
         os.setpriority(os.PRIO_PROCESS, 0, niceness)
     with (
         tempfile.TemporaryDirectory(dir=workdir) as tmp,
-        start_python_server(["parakh.testing.fault_server", "--latency", str(latency_s)]) as server,
+        start_python_server(["tests.support.fault_server", "--latency", str(latency_s)]) as server,
     ):
         backend = OpenAIBackend(
             _model(server, concurrency=concurrency, timeout_s=30, transport=transport)
@@ -184,7 +184,7 @@ def fault_drill(
 def _fault_server_args(latency_s: float, fail_rate: float, seed: int) -> list[str]:
     """The fault server's command line for a drill (short Retry-After and timeout stall)."""
     return [
-        "parakh.testing.fault_server",
+        "tests.support.fault_server",
         "--latency",
         str(latency_s),
         "--fail-rate",

@@ -1,6 +1,6 @@
 """A fault-injecting OpenAI-compatible server for testing retries, resume and throughput.
 
-    python -m parakh.testing.fault_server --port 8123 --latency 0.2 --fail-rate 0.3
+    python -m tests.support.fault_server --port 8123 --latency 0.2 --fail-rate 0.3
 
 Answers `/v1/chat/completions` and `/v1/completions` after `--latency` seconds with a
 deterministic answer derived from the request (the same request always gets the same text), so
@@ -15,7 +15,7 @@ them (or through `--echo-encodings`): the secrets tests check that no encoding o
 anything a run writes.
 
 With `--strict-schema api` (or `fine_tuned`) a chat request whose `response_format` is a
-strict `json_schema` the OpenAI API would refuse gets the API's 400 (`testing.strict_schema`);
+strict `json_schema` the OpenAI API would refuse gets the API's 400 (`strict_schema`);
 `--refuse-keywords` refuses further keywords, as a stricter model would. `--answer` replaces
 every answer's text with the given one (a judge output to script).
 
@@ -32,16 +32,16 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
-from parakh.errors import MissingDependencyError
-from parakh.testing.key_echo import ECHO_ENCODINGS, echo_body
-from parakh.testing.strict_schema import StrictRules, strict_schema_error
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
-if TYPE_CHECKING:
-    from starlette.requests import Request
-    from starlette.responses import Response
-    from starlette.routing import Route
+from tests.support.key_echo import ECHO_ENCODINGS, echo_body
+from tests.support.strict_schema import StrictRules, strict_schema_error
 
 FAULT_KINDS = ("429", "500", "timeout", "garbage")  # the default mix
 KNOWN_FAULTS = (*FAULT_KINDS, "echo")  # echo: the API key quoted back, only when asked for
@@ -97,21 +97,12 @@ class FaultState:
         return s.faults[int(draw / s.fail_rate * len(s.faults)) % len(s.faults)]
 
 
-_INSTALL = "pip install 'parakh[testing]'"
-
-
-def create_app(settings: FaultSettings) -> Any:
-    try:
-        from starlette.applications import Starlette
-    except ImportError:
-        raise MissingDependencyError("the fault server (starlette, uvicorn)", _INSTALL) from None
+def create_app(settings: FaultSettings) -> Starlette:
     return Starlette(routes=_routes(FaultState(settings)))
 
 
 def _routes(state: FaultState) -> list[Route]:
     """The server's endpoints, all sharing one state."""
-    from starlette.responses import JSONResponse
-    from starlette.routing import Route
 
     async def generate(request: Request) -> Response:
         state.in_flight += 1
@@ -153,7 +144,6 @@ def _routes(state: FaultState) -> list[Route]:
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-    from starlette.responses import JSONResponse
 
     body = {"error": {"message": message, "type": "fault_injected", "code": status}}
     return JSONResponse(body, status_code=status, headers=headers)
@@ -161,7 +151,6 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 def _schema_rejection(settings: FaultSettings, body: dict[str, Any]) -> Response | None:
     """The API's 400 for a strict response_format schema it would refuse."""
-    from starlette.responses import JSONResponse
 
     if settings.strict_schema == "off":
         return None
@@ -210,7 +199,6 @@ async def _answer(state: FaultState, request: Request) -> Response:
 
 async def _fault_response(state: FaultState, fault: str, request: Request) -> Response | None:
     """The failed answer for a fault kind; None for a kind it does not know (answered)."""
-    from starlette.responses import Response
 
     s = state.settings
     if fault == "429":
@@ -238,7 +226,6 @@ async def _fault_response(state: FaultState, fault: str, request: Request) -> Re
 
 def _echo_response(state: FaultState, request: Request) -> Response:
     """401 or 500, alternately, quoting the request's API key in the next encoding."""
-    from starlette.responses import Response
 
     encodings = state.settings.echo_encodings or ECHO_ENCODINGS
     encoding = encodings[state.stats["echo"] % len(encodings)]
@@ -252,7 +239,6 @@ def _echo_response(state: FaultState, request: Request) -> Response:
 
 def _completion(state: FaultState, request: Request, body: dict[str, Any]) -> Response:
     """The deterministic (or scripted) answer, shaped as chat or text completion."""
-    from starlette.responses import JSONResponse
 
     s = state.settings
     text = answer_text(body) if s.answer is None else s.answer
@@ -339,8 +325,6 @@ def main(argv: list[str] | None = None) -> None:
         answer=args.answer,
         echo_encodings=echo_encodings,
     )
-    import uvicorn
-
     uvicorn.run(
         create_app(settings),
         host=args.host,

@@ -14,6 +14,8 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
@@ -25,13 +27,19 @@ def free_port() -> int:
 class ServerProcess:
     """A server child process; `url` is its root (`http://127.0.0.1:<port>`)."""
 
-    def __init__(self, args: Sequence[str], port: int, log_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        args: Sequence[str],
+        port: int,
+        log_path: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.log_path = log_path
         self._log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            list(args), stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+            list(args), stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True, env=env
         )
 
     @property
@@ -86,10 +94,13 @@ def start_python_server(
     timeout_s: float = 60.0,
     log_path: Path | None = None,
 ) -> ServerProcess:
-    """`python -m <module_args> --port <free>` on loopback, returned once it answers."""
+    """`python -m <module_args> --port <free>` on loopback, returned once it answers. The
+    repository root is on the child's path, so `tests.support.fault_server` runs from any folder."""
     port = free_port()
     args = [sys.executable, "-m", *module_args, "--host", "127.0.0.1", "--port", str(port)]
-    return ServerProcess(args, port, log_path).wait_ready(ready_path, timeout_s)
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
+    return ServerProcess(args, port, log_path, env).wait_ready(ready_path, timeout_s)
 
 
 def start_mlflow_server(root: Path, *, workers: int = 1, timeout_s: float = 120.0) -> ServerProcess:
