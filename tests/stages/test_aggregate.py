@@ -14,6 +14,7 @@ from tests.report.synthetic_project import MODELS, judgments, make_project
 from parakh.config import compose
 from parakh.errors import ConfigError, InputError
 from parakh.io import write_jsonl
+from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import ALL, WEIGHTED
 from parakh.report.tables import language_table, metrics_dict
 from parakh.schema import HumanGrade, Judgment
@@ -34,7 +35,9 @@ def _row(model, metric, language, score, status="ok"):
 
 
 def test_means_weights_and_counts() -> None:
-    cfg = compose()
+    """`run`, which main_task calls on the files' rows, on rows held in memory; they cover two
+    of the judge's metrics, so the run is reported partial."""
+    cfg = compose(["aggregate.allow_partial=true"])
     rows = [
         _row("a", "factual_correctness", "en", 2),
         _row("a", "factual_correctness", "hi", 0),
@@ -46,7 +49,10 @@ def test_means_weights_and_counts() -> None:
         _row("b", "factual_correctness", "hi", 1),
         _row("b", "coherence", "hi", 1),
     ]
-    board = aggregate.run(cfg, rows, ["a", "b"])
+    by_model = {m: [r for r in rows if r.model == m] for m in ("a", "b")}
+    result = aggregate.run(cfg, AggregateInputs(judge="j", models=["a", "b"], judgments=by_model))
+    assert result.partial is not None
+    board = result.board
     fc = board.get("a", "factual_correctness", ALL)
     assert fc is not None and fc.mean == 1.0 and fc.n == 2 and fc.invalid == 1
     w = cfg.aggregate.weights

@@ -18,25 +18,18 @@ from parakh.hashing import sha256_path
 from parakh.project import resolve
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
-from parakh.report.leaderboard import Leaderboard, build_leaderboard
 from parakh.report.partial import require_coverage
-from parakh.report.results import compute, settings_of, write_reports
-from parakh.schema import Judgment
+from parakh.report.results import AggregateResult, compute, write_reports
 from parakh.stage_outputs import Layout
 from parakh.tracking.runspec import git_commit, write_run_spec
 
 __all__ = ["load_inputs", "main", "main_task", "models_to_aggregate", "run"]
 
 
-def run(
-    cfg: ParakhConfig,
-    rows: list[Judgment],
-    models: list[str],
-    domains: dict[str, str | None] | None = None,
-) -> Leaderboard:
-    """The leaderboard of `rows` (pure: no files read or written)."""
-    weights = cfg.aggregate.weights
-    return build_leaderboard(rows, models, weights, domains=domains, settings=settings_of(cfg))
+def run(cfg: ParakhConfig, inputs: AggregateInputs) -> AggregateResult:
+    """The leaderboard, agreement and judge bias of `inputs` (no file written), once the judge
+    rows are known to cover the run (or `aggregate.allow_partial` marks it partial)."""
+    return compute(cfg, inputs, partial=require_coverage(cfg, inputs))
 
 
 def load_inputs(cfg: ParakhConfig, layout: Layout, models: list[str]) -> AggregateInputs:
@@ -55,8 +48,7 @@ def main_task(cfg: ParakhConfig) -> None:
     files = ReportFiles(layout.reports)
     models = models_to_aggregate(cfg)
     inputs = load_inputs(cfg, layout, models)
-    partial = require_coverage(cfg, inputs)  # before anything is computed or written
-    result = compute(cfg, inputs, partial=partial)
+    result = run(cfg, inputs)
     commit = git_commit()
     # What the report shows holds nothing that changes between identical runs: the commit
     # (tagged on the MLflow runs) would change report.html, a DVC output, with every commit,
@@ -74,8 +66,8 @@ def main_task(cfg: ParakhConfig) -> None:
         inputs=inputs.paths,
     )
     print(text)
-    if partial is not None:
-        print(f"aggregate: {partial.text}")
+    if result.partial is not None:
+        print(f"aggregate: {result.partial.text}")
     print(f"aggregate: report -> {files.report_html}")
     if not cfg.tracking.enabled:
         return
