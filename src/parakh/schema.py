@@ -53,10 +53,6 @@ class Passage(Row):
     title: str | None = None
 
 
-def _is_none(value: object) -> bool:
-    return value is None
-
-
 class QueryTranslation(Row):
     """Translate-test: a question as a translator put it into the pivot language (English)."""
 
@@ -106,9 +102,7 @@ class Question(Row):
     subset: str | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
     translation: QueryTranslation | None = Field(
-        default=None,
-        exclude_if=_is_none,  # absent, not null, in direct runs: their rows stay byte-identical
-        description="translate-test: the question in the pivot language; None: direct",
+        default=None, description="translate-test: the question in the pivot language; None: direct"
     )
 
     @field_validator("text")
@@ -223,16 +217,14 @@ class Generation(Row):
     request_hash: str | None = None
     translation: ResponseTranslation | None = Field(
         default=None,
-        exclude_if=_is_none,
         description="translate-test: the pivot-language answer and back-translation; None: direct",
     )
     prompt: str | None = Field(default=None, description="the text sent to a base model")
     truncation: Truncation | None = None
     finish_reason: str | None = Field(
         default=None,
-        exclude_if=_is_none,  # absent, not null, where unknown: older rows stay as they were
         description="why the model stopped, as its backend said: stop, length (cut by "
-        "max_tokens), ...; None: not known (an error, a stored answer, an older file)",
+        "max_tokens), ...; None: not known (an error or a stored answer)",
     )
 
 

@@ -142,8 +142,6 @@ def test_fit_records_what_was_cut() -> None:
     assert cut.chunks_given == 3 and cut.kb_tokens > budget
 
 
-def test_max_context_chars_is_gone_with_a_message_that_names_it() -> None:
-    with pytest.raises(ValueError, match="judge.max_context_chars was removed"):
-        JudgeConfig(name="j", prompt="judge_healthbot", max_context_chars=400)
+def test_an_unknown_judge_key_is_named() -> None:
     with pytest.raises(ValueError, match="nonsense_key"):
         JudgeConfig(name="j", prompt="judge_healthbot", nonsense_key=1)

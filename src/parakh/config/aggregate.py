@@ -8,10 +8,6 @@ from parakh.config.base import Strict
 from parakh.stats.scales import ScaleMapping
 
 
-def _is_false(value: object) -> bool:
-    return value is False
-
-
 class StatisticsConfig(Strict):
     """Seeded uncertainty: the same inputs and these settings give identical intervals."""
 
@@ -52,8 +48,6 @@ class AggregateConfig(Strict):
     )
     allow_partial: bool = Field(
         default=False,
-        # absent, not false, from dumped configs: a complete run's outputs stay byte-identical
-        exclude_if=_is_false,
         description="aggregate judge rows that miss some (question, model, metric) rows and "
         "mark every output as a partial run; false: missing rows are an error naming them",
     )
@@ -77,8 +71,6 @@ class TrackingConfig(Strict):
         "and the questions as an evaluation dataset, for MLflow's LLM-evaluation pages (about "
         "a request per answer: see bench/results/mlflow_genai.json); needs a database-backed "
         "store or a tracking server",
-        # absent when off: the reports that show the config stay as they were
-        exclude_if=lambda on: not on,
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -108,19 +108,6 @@ class JudgeConfig(Strict):
         "the others get `skipped` rubric rows. None judges every question.",
     )
     smoke_test: bool = False
-
-    @model_validator(mode="before")
-    @classmethod
-    def _removed_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "max_context_chars" in data:
-            raise ValueError(
-                "judge.max_context_chars was removed: the judge now reads every retrieved chunk "
-                "whole, cut only to fit the judge model's window (its model's context_window, "
-                "less judge.max_tokens and judge.margin_tokens), and rows whose knowledge base "
-                "was cut carry the `context_cut` flag. Delete the key; to give the judge less "
-                "context, lower judge.model.context_window"
-            )
-        return data
 
     @model_validator(mode="after")
     def _one_judge_source(self) -> JudgeConfig:
