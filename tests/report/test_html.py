@@ -67,6 +67,7 @@ def test_answers_page_lists_every_question_with_answers_and_scores(
 
 
 def test_translate_test_entries_get_their_own_comparison_table() -> None:
+    from parakh.report.columns import JudgeColumns
     from parakh.report.html import translate_test_section
     from parakh.report.leaderboard import build_leaderboard
 
@@ -75,9 +76,11 @@ def test_translate_test_entries_get_their_own_comparison_table() -> None:
         r.model_copy(update={"model": "alpha", "translator": "nllb"})
         for r in synth.judgments("beta")
     ]
-    board = build_leaderboard(direct + via, ["alpha"], {"factual_correctness": 1.0})
+    board = build_leaderboard(
+        JudgeColumns.of_rows(direct + via), ["alpha"], {"factual_correctness": 1.0}
+    )
     html = translate_test_section(board, "chrf")
     assert '<table id="translate-test">' in html
     assert "nllb" in html and "(p=" in html
-    alone = build_leaderboard(direct, ["alpha"], {"factual_correctness": 1.0})
+    alone = build_leaderboard(JudgeColumns.of_rows(direct), ["alpha"], {"factual_correctness": 1.0})
     assert "All rows are direct inference" in translate_test_section(alone, "chrf")

@@ -6,6 +6,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from parakh.report.judge_bias import bias_section, judge_bias
+from parakh.report.row_files import JudgeFile
 from parakh.schema import Generation, HumanGrade, Judgment
 
 ANSWERS = {
@@ -52,7 +53,7 @@ def test_length_correlation_self_judged_share_and_jurors() -> None:
         HumanGrade(question_id=q, model="m", metric="coherence", score=g)
         for q, g in (("q1", 0), ("q2", 1), ("q3", 2), ("q4", 1))
     ]
-    bias = judge_bias({"m": _rows("m")}, generations, grades)
+    bias = judge_bias({"m": JudgeFile.of_rows(_rows("m"))}, generations, grades)
     (metric,) = bias.metrics
     lengths = [len(ANSWERS[q]) for q in ANSWERS]
     expected = scipy_stats.spearmanr(list(SCORES.values()), lengths).statistic
@@ -73,7 +74,7 @@ def test_length_correlation_self_judged_share_and_jurors() -> None:
 
 def test_without_answers_or_jury_the_section_says_so() -> None:
     rows = [r.model_copy(update={"votes": {}}) for r in _rows("m")]
-    bias = judge_bias({"m": rows}, {})
+    bias = judge_bias({"m": JudgeFile.of_rows(rows)}, {})
     assert bias.metrics[0].length_spearman is None and not bias.jurors
     page = bias_section(bias)
     assert "No answer files were read" in page and 'id="jurors"' not in page

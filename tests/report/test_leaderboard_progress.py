@@ -6,15 +6,21 @@ from __future__ import annotations
 import pytest
 from tests.report.synthetic_project import MODELS, judgments
 
+from parakh.report.columns import JudgeColumns
 from parakh.report.leaderboard import build_leaderboard
 
 
 def test_bars_over_the_bootstrap_and_the_tests(capsys: pytest.CaptureFixture[str]) -> None:
     rows = [row for model in MODELS for row in judgments(model)]
-    quiet = build_leaderboard(rows, MODELS, {"factual_correctness": 1.0, "coherence": 1.0})
+    quiet = build_leaderboard(
+        JudgeColumns.of_rows(rows), MODELS, {"factual_correctness": 1.0, "coherence": 1.0}
+    )
     assert capsys.readouterr().err == ""
     shown = build_leaderboard(
-        rows, MODELS, {"factual_correctness": 1.0, "coherence": 1.0}, progress=True
+        JudgeColumns.of_rows(rows),
+        MODELS,
+        {"factual_correctness": 1.0, "coherence": 1.0},
+        progress=True,
     )
     err = capsys.readouterr().err
     assert "aggregate: bootstrap intervals: 100%" in err and f"{len(MODELS)}/{len(MODELS)}" in err

@@ -32,7 +32,9 @@ def rows():
 
 @pytest.fixture(scope="module")
 def board(rows):
-    return build_leaderboard(rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS)
+    return build_leaderboard(
+        JudgeColumns.of_rows(rows), synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS
+    )
 
 
 def _figures(board):
@@ -52,14 +54,20 @@ def _uncertainty(board):
 
 
 def test_the_same_rows_and_seed_give_the_same_leaderboard(rows, board) -> None:
-    again = build_leaderboard(rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS)
+    again = build_leaderboard(
+        JudgeColumns.of_rows(rows), synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS
+    )
     assert _figures(again) == _figures(board)
     assert _uncertainty(again) == _uncertainty(board)
 
 
 def test_another_seed_moves_only_intervals_and_sampled_p_values(rows, board) -> None:
     other = build_leaderboard(
-        rows, synth.MODELS, WEIGHTS, domains=DOMAINS, settings=replace(SETTINGS, seed=4)
+        JudgeColumns.of_rows(rows),
+        synth.MODELS,
+        WEIGHTS,
+        domains=DOMAINS,
+        settings=replace(SETTINGS, seed=4),
     )
     assert _figures(other) == _figures(board)
     assert _uncertainty(other)[0] != _uncertainty(board)[0]
@@ -93,9 +101,12 @@ def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, boar
 def test_a_models_intervals_do_not_depend_on_the_other_models(rows, board) -> None:
     first = synth.MODELS[0]
     alone = build_leaderboard(
-        [r for r in rows if r.model == first], [first], WEIGHTS, domains=DOMAINS,
+        JudgeColumns.of_rows([r for r in rows if r.model == first]),
+        [first],
+        WEIGHTS,
+        domains=DOMAINS,
         settings=SETTINGS,
-    )  # fmt: skip
+    )
     assert alone.cells
     for key, cell in alone.cells.items():
         together = board.cells[key]

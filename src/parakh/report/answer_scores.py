@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import row_systems
-from parakh.report.judge_rows import STATUSES
+from parakh.report.row_files import STATUSES, JudgeFile
 from parakh.schema import Judgment
 
 TEXTS = ("justification", "reason")  # the judge-row texts an answer card shows
@@ -65,10 +65,8 @@ class AnswerScores:
     @classmethod
     def of_rows(cls, rows: Sequence[Judgment]) -> AnswerScores:
         """From rows held as objects (tests, notebooks, a small project)."""
-        texts = pa.table(
-            {name: pa.array([getattr(r, name) for r in rows], pa.string()) for name in TEXTS}
-        )
-        return cls(JudgeColumns.of_rows(rows), texts)
+        read = JudgeFile.of_rows(rows)
+        return cls(JudgeColumns.of_table(read.stats_table()), read.columns(TEXTS))
 
     @property
     def question_ids(self) -> list[str]:

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from parakh.io import write_text
-from parakh.report.answer_rows import Answer
 from parakh.report.answer_scores import AnswerScores, ScoreRow
 from parakh.report.answers_html import (
     AnswerCard,
@@ -31,7 +30,7 @@ from parakh.report.answers_html import (
     score_lines,
 )
 from parakh.report.files import ReportFiles
-from parakh.report.question_rows import QuestionView
+from parakh.report.row_files import Answer, QuestionView
 from parakh.schema import Judgment
 
 MAX_PAGE_BYTES = 20_000_000

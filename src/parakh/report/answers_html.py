@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from parakh.report.answer_scores import ScoreRow
-from parakh.report.question_rows import QuestionView
+from parakh.report.row_files import QuestionView
 from parakh.report.templating import Markup, render
 
 Link = tuple[str, str]  # (href, text)

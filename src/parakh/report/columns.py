@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from parakh.report.judge_rows import STATUSES, rows_table
+from parakh.report.row_files import STATUSES, JudgeFile
 from parakh.schema import Judgment
 
 
@@ -43,11 +43,11 @@ class JudgeColumns:
 
     @classmethod
     def of_rows(cls, rows: Sequence[Judgment]) -> JudgeColumns:
-        return cls.of_table(rows_table(rows))
+        return cls.of_table(JudgeFile.of_rows(rows).stats_table())
 
     @classmethod
     def of_table(cls, table: pa.Table) -> JudgeColumns:
-        """From the `parakh.report.judge_rows.STATS_COLUMNS` of some rows."""
+        """From the `parakh.report.row_files.STATS_COLUMNS` of some rows."""
         ids = table.column("question_id")
         question_ids = sorted(pc.unique(ids).to_pylist())
         question = pc.index_in(ids, value_set=pa.array(question_ids, pa.string()))

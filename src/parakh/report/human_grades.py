@@ -20,8 +20,8 @@ from pathlib import Path
 
 from parakh.config.loading import unknown_name_message
 from parakh.errors import InputError
-from parakh.report.answer_rows import Answer
 from parakh.report.items import system_name
+from parakh.report.row_files import Answer
 from parakh.schema import HumanGrade, HumanJudgment, Judgment
 from parakh.stats.scales import ScaleMapping
 

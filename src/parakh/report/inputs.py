@@ -7,8 +7,9 @@ from an optional grades file (`aggregate.agreement.human_grades`).
 Loaded by path from a `Layout`, so the stage, `parakh reproduce` (from MLflow artifacts or a
 DVC revision laid out in a temporary folder) and notebooks all read results the same way.
 Judge rows are read into columns, validated once per file by schema
-(`parakh.report.judge_rows`): the statistics read `columns()`, and `judgments` builds a model's
-`Judgment` objects only when a page asks for them.
+(`parakh.report.row_files`): the statistics read `columns()`, and `judgments` builds a model's
+`Judgment` objects only when a page asks for them. Rows given in memory (tests, notebooks) are
+read the same way, as the judge stage writes them.
 """
 
 from __future__ import annotations
@@ -24,39 +25,46 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.project import project_root
-from parakh.report.answer_rows import Answer, read_answers
 from parakh.report.answer_scores import TEXTS, AnswerScores
 from parakh.report.columns import JudgeColumns
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.human_grades import CURATED_GRADES
-from parakh.report.judge_rows import (
-    _TYPES,
+from parakh.report.released_table import ReleasedTable
+from parakh.report.row_files import (
+    STATS_COLUMNS,
+    Answer,
     JudgeFile,
     JudgmentFiles,
+    QuestionView,
+    read_answers,
     read_judge_file,
-    rows_table,
+    read_questions,
 )
-from parakh.report.question_rows import QuestionView, read_questions
-from parakh.report.released_table import ReleasedTable
 from parakh.schema import HumanGrade, HumanJudgment, Judgment
 from parakh.stage_outputs import DIRECT, Layout, variant_generation_name
+
+_NO_ROWS = JudgeFile.of_rows([])
 
 
 @dataclass
 class AggregateInputs:
     judge: str
     models: list[str]
-    judgments: Mapping[str, list[Judgment]]  # by model; JudgmentFiles when read from files
-    questions: Sequence[QuestionView] = field(default_factory=list)  # report.question_rows
-    generations: dict[str, list[Answer]] = field(default_factory=dict)  # parakh.report.answer_rows
+    judgments: Mapping[str, list[Judgment]]  # by model: JudgmentFiles (rows given: read as such)
+    questions: Sequence[QuestionView] = field(default_factory=list)
+    generations: dict[str, list[Answer]] = field(default_factory=dict)
     human_grades: list[HumanGrade] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     human_grade_lines: list[int] = field(default_factory=list)  # file line of each grade
     answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
-    judgment_lines: dict[str, Sequence[int]] = field(default_factory=dict)  # each row's line
     curation: CurationSummary | None = None  # what curate dropped, per reason (report header)
     released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
     _columns: JudgeColumns | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.judgments, JudgmentFiles):
+            rows = self.judgments
+            self.judgments = JudgmentFiles({m: JudgeFile.of_rows(rows[m]) for m in rows})
 
     @classmethod
     def load(
@@ -103,42 +111,43 @@ class AggregateInputs:
             paths=paths,
             human_grade_lines=lines,
             answer_grades=answer_grades,
-            judgment_lines={model: f.lines for model, f in files.items()},
             curation=CurationSummary.read(layout.curation_report),
             released_table=ReleasedTable.read({m: layout.judgments(judge, m) for m in files}),
         )
 
     @property
+    def files(self) -> dict[str, JudgeFile]:
+        """Each model's judge file, as read."""
+        assert isinstance(self.judgments, JudgmentFiles)
+        return self.judgments.files
+
+    @property
+    def judgment_lines(self) -> dict[str, Sequence[int]]:
+        """Each model's rows' lines in its file."""
+        return {model: f.lines for model, f in self.files.items()}
+
+    @property
     def rows(self) -> list[Judgment]:
-        """Every model's rows as objects (built on each call when read from files)."""
+        """Every model's rows as objects (built on each call)."""
         return [row for model in self.models for row in self.judgments.get(model, [])]
 
     def columns(self) -> JudgeColumns:
         """Every model's rows as the columns the statistics read, in the order of `rows`."""
         if self._columns is None:
-            judgments = self.judgments
-            if isinstance(judgments, JudgmentFiles):
-                tables = [judgments.files[m].stats_table() for m in self.models if m in judgments]
-                table = pa.concat_tables(tables) if tables else rows_table([])
-            else:
-                table = rows_table([r for m in self.models for r in judgments.get(m, [])])
-            self._columns = JudgeColumns.of_table(table)
+            self._columns = JudgeColumns.of_table(self._all_models(STATS_COLUMNS))
         return self._columns
 
     def answer_scores(self) -> AnswerScores:
         """The judge rows under each answer of the answers page, from the columns."""
-        names = list(TEXTS)
-        tables = [judge_table(self.judgments, m, names) for m in self.models if m in self.judgments]
-        texts = (
-            pa.concat_tables(tables)
-            if tables
-            else pa.table({n: pa.array([], pa.string()) for n in names})
-        )
-        return AnswerScores(self.columns(), texts)
+        return AnswerScores(self.columns(), self._all_models(TEXTS))
 
     def judge_table(self, model: str, names: Sequence[str]) -> pa.Table:
-        """One model's judge rows as the named columns, in reading order (`judge_table`)."""
-        return judge_table(self.judgments, model, names)
+        """One model's judge rows as the named columns (any field but `votes`), in reading
+        order; no rows, an empty table."""
+        return self.files.get(model, _NO_ROWS).columns(names)
+
+    def _all_models(self, names: Sequence[str]) -> pa.Table:
+        return pa.concat_tables([self.judge_table(m, names) for m in self.models or [""]])
 
     @property
     def domains(self) -> dict[str, str | None]:
@@ -175,35 +184,6 @@ def _human_grades(path: Path | None, paths: dict[str, Path]) -> tuple[list[Human
             lines.append(line)
         paths["human_grades"] = path
     return grades, lines
-
-
-def judge_table(
-    judgments: Mapping[str, list[Judgment]], model: str, names: Sequence[str]
-) -> pa.Table:
-    """One model's judge rows as the named columns (any field but `votes`), plain arrays in
-    reading order: the file's own table when it was read by schema, else built from the rows
-    (a file read row by row, rows made in memory); no rows, an empty table."""
-    if isinstance(judgments, JudgmentFiles) and model in judgments:
-        table = judgments.files[model].table
-        if table is not None:
-            return pa.table([_plain(table.column(n)) for n in names], list(names))
-    rows = held_rows(judgments, model)
-    return pa.table({n: pa.array([getattr(r, n) for r in rows], _TYPES[n]) for n in names})
-
-
-def held_rows(judgments: Mapping[str, list[Judgment]], model: str) -> list[Judgment]:
-    """One model's rows as objects where they are held as objects, else none: a file read by
-    schema has no jury votes (`parakh.report.judge_rows` reads a file with votes row by row)."""
-    if isinstance(judgments, JudgmentFiles):
-        found = judgments.files.get(model)
-        return list(found.rows) if found is not None and found.rows is not None else []
-    return list(judgments.get(model, []))
-
-
-def _plain(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    if pa.types.is_dictionary(column.type):
-        return column.cast(column.type.value_type)
-    return column
 
 
 def models_to_aggregate(cfg: ParakhConfig) -> list[str]:

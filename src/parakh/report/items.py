@@ -19,7 +19,7 @@ from parakh.errors import InputError
 from parakh.hashing import sha256_obj
 from parakh.metrics.specs import MetricSpec, undeclared_spec
 from parakh.report.columns import JudgeColumns
-from parakh.report.judge_rows import STATUSES
+from parakh.report.row_files import STATUSES
 from parakh.stats.bootstrap import ItemScores
 
 SliceKey = tuple[str, str]

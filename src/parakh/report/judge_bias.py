@@ -17,8 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from parakh.report.agreement import judge_human_agreement
-from parakh.report.answer_rows import Answer
-from parakh.report.inputs import held_rows, judge_table
+from parakh.report.row_files import Answer, JudgeFile
 from parakh.report.templating import render
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
@@ -62,20 +61,20 @@ def _rho(a: list[float], b: list[float]) -> float | None:
 
 
 def judge_bias(
-    judgments: Mapping[str, list[Judgment]],
+    files: Mapping[str, JudgeFile],
     generations: Mapping[str, Sequence[Answer]],
     grades: list[HumanGrade] | None = None,
 ) -> JudgeBias:
-    """`judgments` and `generations` keyed alike (generations file stem); `grades` are the
-    human grades already paired with these rows' (question, model, metric), if any. Read from
-    the rows' columns (`judge_table`); only rows held as objects can carry jury votes."""
+    """`files` (judge rows) and `generations` keyed alike (generations file stem); `grades`
+    are the human grades already paired with these rows' (question, model, metric), if any.
+    Read from the rows' columns; rows become objects only in a file with jury votes."""
     length: dict[str, dict[str, int]] = defaultdict(dict)
     for model, answers in generations.items():
         for g in answers:
             if g.status == "ok" and g.response is not None:
                 length[model][g.question_id] = len(g.response)
     names = ("question_id", "metric", "status", "score", "flags")
-    tables = [_with_lengths(judge_table(judgments, m, names), length.get(m, {})) for m in judgments]
+    tables = [_with_lengths(f.columns(names), length.get(m, {})) for m, f in files.items()]
     read = pa.concat_tables(tables) if tables else None
     result = JudgeBias(answers_known=any(length.values()))
     if read is None or not read.num_rows:
@@ -92,8 +91,8 @@ def judge_bias(
     lengths = _numpy(read.column("length")).astype(float)
     self_judged = _numpy(read.column("self_judged"))
     juried: dict[str, list[Judgment]] = defaultdict(list)
-    for model in judgments:
-        for row in held_rows(judgments, model):
+    for file in files.values():
+        for row in file.judgments() if file.has_votes else []:
             if row.votes:
                 juried[row.metric].append(row)
     words = metric.dictionary.to_pylist()

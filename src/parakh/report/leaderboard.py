@@ -16,7 +16,7 @@ than pooled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,7 +29,7 @@ from parakh.report.cells import Cell, rescaled, weighted_cell, weighted_spec
 from parakh.report.columns import JudgeColumns
 from parakh.report.comparisons import PairedComparison, Settings, compare_models
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
-from parakh.report.judge_rows import STATUSES
+from parakh.report.row_files import STATUSES
 from parakh.report.shared_statistics import (
     Bounds,
     CellDraws,
@@ -37,7 +37,6 @@ from parakh.report.shared_statistics import (
     cell_draws,
     items_seed,
 )
-from parakh.schema import Judgment
 from parakh.stats.ranks import RankInterval
 
 DIMENSIONS = ("language", "category", "domain")
@@ -196,7 +195,7 @@ def _check_rate_rows(columns: JudgeColumns, specs: Mapping[str, MetricSpec]) -> 
 
 
 def build_leaderboard(
-    rows: Sequence[Judgment] | JudgeColumns,
+    columns: JudgeColumns,
     models: list[str],
     weights: dict[str, float],
     *,
@@ -208,13 +207,12 @@ def build_leaderboard(
     """Every cell of every slice, the weighted aggregate, rank intervals and paired tests;
     `progress`: a bar on stderr over the bootstrap (by model) and the tests (by metric).
 
-    `rows` are `Judgment` objects or their columns (`AggregateInputs.columns`). `domains`
+    `columns` are the judge rows' (`AggregateInputs.columns`, `JudgeColumns.of_rows`). `domains`
     maps question ids to their domain (from the questions file); rows whose question has none
     are left out of the domain slices only. `specs` overrides the declared `MetricSpec` of a
     metric (tests, notebooks); the rest come from `metric_specs_of`.
     """
     settings = settings or Settings()
-    columns = rows if isinstance(rows, JudgeColumns) else JudgeColumns.of_rows(rows)
     systems = _systems(columns, models)
     index = ItemIndex.of(columns, domains or {})
     index.specs = metric_specs_of(index.scale_max, specs)

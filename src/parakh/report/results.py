@@ -176,7 +176,7 @@ def compute(
     )
     agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
-    bias = judge_bias(inputs.judgments, inputs.generations, grades)
+    bias = judge_bias(inputs.files, inputs.generations, grades)
     return AggregateResult(
         board, primary, agreement, note, bias, partial, inputs.curation, inputs.released_table
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
-from parakh.report.question_rows import QuestionView
+from parakh.report.row_files import QuestionView
 from parakh.stage_outputs import Layout
 from parakh.tracking.samples import language_counts
 

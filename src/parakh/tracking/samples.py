@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from parakh.io import read_jsonl
-from parakh.report.answer_rows import Answer, read_answers
 from parakh.report.inputs import AggregateInputs
 from parakh.report.items import system_name
-from parakh.report.question_rows import QuestionView
+from parakh.report.row_files import Answer, QuestionView, read_answers
 from parakh.schema import Judgment, Retrieval
 from parakh.tracking.metric_names import ALL, CELL_FIGURES
 

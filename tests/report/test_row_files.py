@@ -1,8 +1,9 @@
-"""Judge files read by schema give the rows, lines and errors the row-by-row reader gave.
+"""Row files read as columns give the rows pydantic gives, and a bad file names its line.
 
-Each case is a judge file: the schema path's `Judgment` objects and line numbers must equal
-pydantic's row by row, and a file pydantic refuses must fail with the same message (file, line
-and field), whichever path read it.
+Each case is a judge file: the columnar reader's `Judgment` objects and line numbers must equal
+pydantic's row by row; a file pydantic refuses fails with the same message (file, line and
+field); a value pydantic would coerce (a number written as text) is refused, naming its line
+and field. Generations files likewise, keeping the five fields aggregate shows.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from tests.report import synthetic_project as synth
 
 from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
-from parakh.report.answer_rows import Answer
 from parakh.report.columns import JudgeColumns
 from parakh.report.inputs import AggregateInputs
-from parakh.report.judge_rows import JudgmentFiles, read_judge_file
+from parakh.report.row_files import Answer, JudgeFile, JudgmentFiles, read_answers, read_judge_file
 from parakh.schema import Generation, Judgment
 from parakh.stage_outputs import Layout
 
@@ -44,7 +44,7 @@ def _old(path: Path) -> tuple[list[Judgment], list[int]]:
     return [r for _, r in located], [n for n, _ in located]
 
 
-def _same_as_before(path: Path) -> None:
+def _same_as_pydantic(path: Path) -> None:
     try:
         rows, lines = _old(path)
     except InputError as e:
@@ -56,7 +56,6 @@ def _same_as_before(path: Path) -> None:
     assert list(read.lines) == lines
     got = read.judgments()
     assert [r.model_dump() for r in got] == [r.model_dump() for r in rows]
-    assert [r.model_fields_set for r in got] == [r.model_fields_set for r in rows]
     _same_columns(JudgeColumns.of_table(read.stats_table()), JudgeColumns.of_rows(rows))
 
 
@@ -69,11 +68,13 @@ def _same_columns(a: JudgeColumns, b: JudgeColumns) -> None:
             assert x == y, field.name
 
 
-def test_the_synthetic_rows_take_the_schema_path(tmp_path: Path) -> None:
+def test_the_synthetic_rows_read_as_pydantic_reads_them(tmp_path: Path) -> None:
     path = _synthetic_file(tmp_path)
     read = read_judge_file(path)
-    assert read.table is not None and read.lines == range(1, len(read) + 1)
-    _same_as_before(path)
+    assert read.lines == range(1, len(read) + 1)
+    _same_as_pydantic(path)
+    rows = _old(path)[0]
+    assert [r.model_fields_set for r in read.judgments()] == [r.model_fields_set for r in rows]
 
 
 CASES = {
@@ -86,14 +87,12 @@ CASES = {
     "a null category": _line(categories=["kb-update", None]),
     "scale_max absent": _line(scale_max="<absent>"),
     "scale_max null": _line(scale_max=None),
-    "a score as a string": _line(score="1.5"),
-    "a boolean score": _line(score=True),
     "a numeric question id": _line(question_id=7),
     "an unknown status": _line(status="great"),
     "an unknown field": _line(colour="red"),
     "a missing metric": _line(metric="<absent>"),
     "a null model": _line(model=None),
-    "jury votes": f"{_line(votes={'a': 1.0, 'b': None})}\n{_line(votes={'c': 2})}\n",
+    "jury votes": f"{_line(votes={'a': 1.0, 'b': None})}\n{_line(votes={'a': None, 'b': 2})}\n",
     "null votes": _line(votes=None),
     "two objects on one line": f"{_line()} {_line(question_id='q01')}\n",
     "a JSON array": "[1, 2]\n",
@@ -101,15 +100,52 @@ CASES = {
     "a byte order mark": "\ufeff" + _line(),
     "a form feed line": f"{_line()}\n\x0c\n{_line(question_id='q01')}\n",
     "a U+2028 inside a string": _line(reason="line\u2028separator"),
-    "a duplicated key": _line()[:-1] + ', "score": 2.0}',
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_every_file_reads_as_it_did_row_by_row(case: str, tmp_path: Path) -> None:
+def test_every_file_reads_as_pydantic_reads_it(case: str, tmp_path: Path) -> None:
     path = tmp_path / "alpha.jsonl"
     path.write_text(CASES[case] + "\n", encoding="utf-8")
-    _same_as_before(path)
+    _same_as_pydantic(path)
+
+
+REFUSED = {
+    "a score as a string": (_line(score="1.5"), "score"),
+    "a boolean score": (_line(score=True), "score"),
+    "a duplicated key": (_line()[:-1] + ', "score": 2.0}', "score"),
+    "a juror's vote as a string": (_line(votes={"a": "1"}), "votes.a"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_value_pydantic_would_coerce_is_refused_naming_line_and_field(
+    case: str, tmp_path: Path
+) -> None:
+    text, field = REFUSED[case]
+    path = tmp_path / "alpha.jsonl"
+    path.write_text(f"{_line()}\n{text}\n", encoding="utf-8")
+    with pytest.raises(InputError) as found:
+        read_judge_file(path)
+    error = found.value
+    assert (error.path, error.line, error.field) == (str(path), 2, field), str(error)
+
+
+def test_a_juror_left_out_of_a_row_reads_as_no_vote_and_a_row_without_votes_has_none(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "alpha.jsonl"
+    path.write_text(f"{_line(votes={'a': 1.0, 'b': 2.0})}\n{_line(votes={'a': 0.0})}\n")
+    votes = [r.votes for r in read_judge_file(path).judgments()]
+    assert votes == [{"a": 1.0, "b": 2.0}, {"a": 0.0, "b": None}]
+    path.write_text(f"{_line(votes={'a': None})}\n{_line(votes={})}\n")
+    assert [r.votes for r in read_judge_file(path).judgments()] == [{}, {}]  # no vote: none
+
+
+def test_rows_in_memory_read_as_the_file_they_would_be(tmp_path: Path) -> None:
+    path = _synthetic_file(tmp_path)
+    rows = _old(path)[0]
+    assert JudgeFile.of_rows(rows).judgments() == read_judge_file(path).judgments()
 
 
 def test_invalid_utf8_names_the_byte(tmp_path: Path) -> None:
@@ -149,7 +185,7 @@ def test_blank_lines_are_found_first_middle_and_last() -> None:
     import itertools
     import re
 
-    from parakh.report.judge_rows import nonblank_lines
+    from parakh.report.row_files import nonblank_lines
 
     old = re.compile(rb"(?:\A|\n)[ \t\r\x0b\x0c]*(?:\n|\Z)")
 
@@ -165,3 +201,56 @@ def test_blank_lines_are_found_first_middle_and_last() -> None:
             for tail in (b"", b"\n", b"\n\n", b" \n"):
                 data = b"\n".join(combo) + tail
                 assert list(nonblank_lines(data)) == expected(data), data
+
+
+ANSWER_ROWS = [
+    {"question_id": "q1", "model": "m", "status": "ok", "response": "नमस्ते <b>", "latency_s": 1.5,
+     "messages": [{"role": "user", "content": "long prompt " * 50}], "usage": {"prompt_tokens": 9}},
+    {"question_id": "q2", "model": "m", "status": "error", "error": "HTTP 500"},
+    {"question_id": "q3", "model": "m", "status": "ok", "response": "", "finish_reason": "length"},
+]  # fmt: skip
+
+
+def _write_answers(path: Path, rows: list[dict], prefix: bytes = b"") -> Path:
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    path.write_bytes(prefix + text.encode("utf-8"))
+    return path
+
+
+def test_the_answers_read_are_the_validated_rows_fields(tmp_path: Path) -> None:
+    path = _write_answers(tmp_path / "m.jsonl", ANSWER_ROWS)
+    assert read_answers(path) == [Answer.of(g) for g in read_jsonl(path, Generation)]
+
+
+def test_blank_lines_read_the_same_rows_and_a_byte_order_mark_is_refused(
+    tmp_path: Path,
+) -> None:
+    plain = read_answers(_write_answers(tmp_path / "a.jsonl", ANSWER_ROWS))
+    with pytest.raises(InputError, match="BOM"):
+        read_answers(_write_answers(tmp_path / "b.jsonl", ANSWER_ROWS, prefix=b"\xef\xbb\xbf"))
+    spaced = tmp_path / "c.jsonl"
+    spaced.write_text(
+        "\n" + "\n \n".join(json.dumps(r) for r in ANSWER_ROWS) + "\n", encoding="utf-8"
+    )
+    assert read_answers(spaced) == plain
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"response": 123}, "response"),
+        ({"status": "maybe"}, "status"),
+        ({"question_id": None}, "question_id"),
+        ({"latency_s": "slow"}, "latency_s"),  # not read here: the row is still validated
+        ({"surprise": 1}, "surprise"),
+    ],
+)
+def test_a_bad_answer_row_is_an_error_naming_file_line_and_field(
+    tmp_path: Path, change: dict, field: str
+) -> None:
+    rows = [ANSWER_ROWS[0], {**ANSWER_ROWS[1], **change}, ANSWER_ROWS[2]]
+    path = _write_answers(tmp_path / "m.jsonl", rows)
+    with pytest.raises(InputError) as found:
+        read_answers(path)
+    error = found.value
+    assert (error.path, error.line, error.field) == (str(path), 2, field), str(error)

@@ -1,0 +1,402 @@
+"""The row files aggregate reads: judge rows and answers as columns, questions as small views.
+
+A judge or generations file has one reader: pyarrow parses it against the schema (a C++
+reader, no object per row) and the file is checked as a whole: known fields only, required
+ones present, a status the schema allows, each value of its JSON type. A file that fails is
+bad input; its first bad line is then found (`first_bad_line`: each line parsed and
+validated strictly) so the error names file, line and field. A field left out takes its
+default; a juror left out of a row's votes reads as no vote (None), as a juror whose call
+failed does.
+
+The statistics read `parakh.report.columns` built from the judge tables; the pages that show
+rows get `Judgment` objects, built per model when asked for (`JudgmentFiles`). Of a
+generations file only what aggregate shows is kept (`Answer`); its other fields are checked by
+name and kind, the judge stage having validated them whole when it read the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pa_json
+from pydantic import BaseModel, ValidationError
+
+from parakh.errors import InputError
+from parakh.io import iter_jsonl
+from parakh.schema import Generation, Judgment, Question
+
+FIELDS = list(Judgment.model_fields)
+STATUSES = ("ok", "invalid", "error", "skipped")
+_TEXT = pa.string()
+_LIST = pa.list_(pa.string())
+_TYPES: dict[str, pa.DataType] = {
+    **dict.fromkeys(("question_id", "model", "judge", "metric", "language", "status"), _TEXT),
+    **dict.fromkeys(("justification", "raw_output", "reason", "label", "translator"), _TEXT),
+    **dict.fromkeys(("categories", "flags", "injection_cues"), _LIST),
+    "score": pa.float64(),
+    "scale_max": pa.float64(),
+}  # every field but `votes`, whose keys are juror names: read by inference, then checked
+_REQUIRED = ("question_id", "model", "judge", "metric", "language", "status")
+_DEFAULTS: dict[str, Any] = {"categories": [], "flags": [], "injection_cues": [], "scale_max": 1.0}
+_REPEATED = ("question_id", "model", "judge", "metric", "language", "status", "translator", "label")
+# the columns the statistics read (parakh.report.columns)
+STATS_COLUMNS: tuple[str, ...] = ("question_id", "model", "translator", "metric", "language")
+STATS_COLUMNS += ("status", "score", "scale_max", "categories")
+_BLANK_INSIDE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")  # a literal first: a fast scan
+_BLANKS = b" \t\r\x0b\x0c"
+_BOM = b"\xef\xbb\xbf"  # json.loads refuses it, arrow would not
+
+
+@dataclass
+class JudgeFile:
+    """One model's judge rows as an arrow table (repeated texts stored once), and each row's
+    line in the file."""
+
+    table: pa.Table
+    lines: Sequence[int]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[Judgment]) -> JudgeFile:
+        """Rows built in memory (tests, notebooks), read as the judge stage writes them."""
+        data = "".join(r.model_dump_json() + "\n" for r in rows).encode("utf-8")
+        return parse_judge_rows(data, Path("<judge rows in memory>"))
+
+    def judgments(self) -> list[Judgment]:
+        return _objects(self.table)
+
+    def columns(self, names: Sequence[str]) -> pa.Table:
+        """The named columns (any field but `votes`) as plain (not dictionary) arrays."""
+        return pa.table([_plain(self.table.column(n)) for n in names], list(names))
+
+    def stats_table(self) -> pa.Table:
+        """The columns the statistics read."""
+        return self.columns(STATS_COLUMNS)
+
+    @property
+    def has_votes(self) -> bool:
+        return "votes" in self.table.column_names
+
+
+def read_judge_file(path: Path) -> JudgeFile:
+    """Read a judge JSONL file by schema; a bad one is an error naming file, line and field."""
+    return parse_judge_rows(path.read_bytes(), path)
+
+
+def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
+    lines = nonblank_lines(data)
+    schema = pa.schema(list(_TYPES.items()))
+    table = _judge_table(_nonblank(data, lines), len(lines)) if lines else schema.empty_table()
+    if table is None:
+        raise _bad(data, path, Judgment)
+    if "votes" in table.column_names or any(table.column(n).null_count for n in _DEFAULTS):
+        table = _defaults_filled(data, path, table)
+    compact = _compact(table)
+    del table
+    pa.default_memory_pool().release_unused()  # the parser's buffers, back to the system
+    return JudgeFile(compact, lines)
+
+
+def _judge_table(data: bytes, rows: int) -> pa.Table | None:
+    """The file's rows if each is a `Judgment` row of JSON types, else None."""
+    table = _arrow(data, pa.schema(list(_TYPES.items())))
+    if table is None or table.num_rows != rows or set(table.column_names) - set(FIELDS):
+        return None
+    if "votes" in table.column_names:
+        votes = table.column("votes").type
+        kinds = (pa.types.is_null, pa.types.is_integer, pa.types.is_floating)
+        if not pa.types.is_struct(votes) or not all(
+            any(is_kind(f.type) for is_kind in kinds) for f in votes
+        ):
+            return None
+    if any(table.column(n).null_count for n in _REQUIRED):
+        return None
+    for name in ("categories", "flags", "injection_cues"):
+        if pc.list_flatten(table.column(name)).null_count:
+            return None
+    if set(pc.unique(table.column("status")).to_pylist()) - set(STATUSES):
+        return None
+    return table
+
+
+def _defaults_filled(data: bytes, path: Path, table: pa.Table) -> pa.Table:
+    """`table` with each field a row left out given its default (a null written out is an
+    error naming its line), and no votes column when no row has a vote."""
+    if any(table.column(n).null_count for n in (*_DEFAULTS, "votes") if n in table.column_names):
+        found = first_bad_line(data, path, Judgment)
+        if found is not None:
+            raise found
+    for name, default in _DEFAULTS.items():
+        column = table.column(name)
+        if column.null_count:
+            filled = pc.fill_null(column, pa.scalar(default, column.type))
+            table = table.set_column(table.column_names.index(name), name, filled)
+    if "votes" in table.column_names and not table.column("votes").type.num_fields:
+        table = table.drop_columns(["votes"])
+    return table
+
+
+def _arrow(data: bytes, schema: pa.Schema) -> pa.Table | None:
+    if data.startswith(_BOM):
+        return None
+    options = pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
+    try:
+        return pa_json.read_json(pa.py_buffer(data), parse_options=options)
+    except (pa.ArrowInvalid, UnicodeDecodeError):
+        return None
+
+
+def nonblank_lines(data: bytes) -> Sequence[int]:
+    """The number of each line holding more than whitespace."""
+    end = len(data) - 1 if data.endswith(b"\n") else len(data)  # no line after a final newline
+    if not _has_blank_line(data, end):
+        return range(1, data.count(b"\n", 0, end) + 2)
+    return [i for i, line in enumerate(data[:end].split(b"\n"), start=1) if line.strip()]
+
+
+def _nonblank(data: bytes, lines: Sequence[int]) -> bytes:
+    """`data` without its blank lines (arrow refuses a line of form feeds or vertical tabs)."""
+    if isinstance(lines, range):
+        return data
+    parts = data.split(b"\n")
+    return b"\n".join(parts[i - 1] for i in lines)
+
+
+def _has_blank_line(data: bytes, end: int) -> bool:
+    """Whether a line of `data[:end]` holds only whitespace (the first, a middle or the last)."""
+    first = data.find(b"\n", 0, end)
+    if not data[: end if first < 0 else first].strip(_BLANKS):
+        return True
+    last = data.rfind(b"\n", 0, end)
+    if last >= 0 and not data[last + 1 : end].strip(_BLANKS):
+        return True
+    return _BLANK_INSIDE.search(data, 0, end) is not None
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _RepeatedKey(key)
+        seen[key] = value
+    return seen
+
+
+def first_bad_line(data: bytes, path: Path, row_type: type[BaseModel]) -> InputError | None:
+    """The error of the first line of a JSONL file that is not a `row_type` row of JSON types
+    (strict: no text read as a number), naming file, line and field; None if there is none."""
+    offset = 0
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        start, offset = offset, offset + len(raw) + 1
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return InputError(path, f"invalid UTF-8 at byte {start + e.start}", line=number)
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text, object_pairs_hook=_unique_keys)
+        except json.JSONDecodeError as e:
+            return InputError(path, f"not valid JSON ({e.msg} at column {e.colno})", line=number)
+        except _RepeatedKey as e:
+            return InputError(path, "a key given twice", line=number, field=str(e))
+        if not isinstance(obj, dict):
+            message = f"expected a JSON object, got {type(obj).__name__}"
+            return InputError(path, message, line=number)
+        try:
+            row_type.model_validate(obj)  # pydantic's own message first
+            row_type.model_validate_json(text, strict=True)  # then no value coerced
+        except ValidationError as e:
+            err = e.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or None
+            return InputError(path, err["msg"], line=number, field=field)
+    return None
+
+
+def _bad(data: bytes, path: Path, row_type: type[BaseModel]) -> InputError:
+    found = first_bad_line(data, path, row_type)
+    return found or InputError(path, f"not readable as {row_type.__name__} rows")
+
+
+def _compact(table: pa.Table) -> pa.Table:
+    """Repeated strings stored once (dictionary-encoded): a fraction of the memory."""
+    for name in _REPEATED:
+        index = table.column_names.index(name)
+        table = table.set_column(index, name, pc.dictionary_encode(table.column(name)))
+    return table
+
+
+def _plain(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    if pa.types.is_dictionary(column.type):
+        return column.cast(column.type.value_type)
+    return column
+
+
+def _objects(table: pa.Table) -> list[Judgment]:
+    """The rows as `Judgment` objects, built without validating again: the schema has checked
+    every value, and pydantic's own `model_construct` is slower than validation."""
+    columns = [_values(table.column(n)) if n != "votes" else _votes(table) for n in FIELDS]
+    new, assign = Judgment.__new__, object.__setattr__
+    # Every field is set, so one set serves every row (pydantic adds a field's name to it on
+    # assignment: already there); a set per row would add 700 bytes to each.
+    fields_set = set(FIELDS)
+    rows = []
+    for values in zip(*columns, strict=True):
+        row = new(Judgment)
+        assign(row, "__dict__", dict(zip(FIELDS, values, strict=True)))
+        assign(row, "__pydantic_fields_set__", fields_set)
+        assign(row, "__pydantic_extra__", None)
+        assign(row, "__pydantic_private__", None)
+        rows.append(row)
+    return rows
+
+
+def _votes(table: pa.Table) -> list[dict[str, float | None]]:
+    """Each row's votes: every juror of the file, None where there is no vote; a row no
+    juror voted on has none."""
+    if "votes" not in table.column_names:
+        return [{} for _ in range(table.num_rows)]
+    return [
+        {k: None if v is None else float(v) for k, v in row.items()}
+        if row and any(v is not None for v in row.values())
+        else {}
+        for row in table.column("votes").to_pylist()
+    ]
+
+
+def _values(column: pa.ChunkedArray) -> list[Any]:
+    """A column as Python values, fast: arrow's to_pylist is slow on dictionary and list
+    arrays; each row gets its own list (rows are mutable objects)."""
+    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if pa.types.is_dictionary(array.type):
+        words = array.dictionary.to_pylist() + [None]
+        codes = pc.fill_null(array.indices, len(words) - 1).to_numpy(zero_copy_only=False)
+        return [words[i] for i in codes.tolist()]
+    if pa.types.is_list(array.type) and not array.null_count:
+        offsets = array.offsets.to_numpy(zero_copy_only=False).tolist()
+        items = array.values.to_pylist()
+        return [items[a:b] for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+    return array.to_pylist()
+
+
+class JudgmentFiles(Mapping[str, list[Judgment]]):
+    """Each model's judge rows as `Judgment` objects, built when asked for and not kept: the
+    statistics read columns, and a million objects would hold gigabytes."""
+
+    def __init__(self, files: dict[str, JudgeFile]) -> None:
+        self.files = files
+
+    def __getitem__(self, model: str) -> list[Judgment]:
+        return self.files[model].judgments()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.files)
+
+    def __contains__(self, model: object) -> bool:
+        return model in self.files
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __repr__(self) -> str:
+        return f"JudgmentFiles({ {m: len(f) for m, f in self.files.items()} })"
+
+
+ANSWER_FIELDS = ("question_id", "model", "status", "response", "error")
+# The kind of each other field of `Generation` (nulls are typed null by arrow when a column
+# has no value at all).
+_KINDS: dict[str, tuple[Callable[[pa.DataType], bool], ...]] = {
+    "messages": (pa.types.is_list,),
+    "usage": (pa.types.is_struct,),
+    "latency_s": (pa.types.is_integer, pa.types.is_floating),
+    "cached": (pa.types.is_boolean,),
+    "request_hash": (pa.types.is_string,),
+    "translation": (pa.types.is_struct,),
+    "prompt": (pa.types.is_string,),
+    "truncation": (pa.types.is_struct,),
+    "finish_reason": (pa.types.is_string,),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One generations row as aggregate shows it."""
+
+    question_id: str
+    model: str
+    status: str
+    response: str | None = None
+    error: str | None = None
+
+    @classmethod
+    def of(cls, generation: Generation) -> Answer:
+        g = generation
+        return cls(g.question_id, g.model, g.status, g.response, g.error)
+
+
+def read_answers(path: Path) -> list[Answer]:
+    """Every row of a generations file, in file order; a bad one is an error naming file,
+    line and field."""
+    data = path.read_bytes()
+    lines = nonblank_lines(data)
+    table = _answers_table(_nonblank(data, lines), len(lines))
+    if table is None:
+        raise _bad(data, path, Generation)
+    values = [table.column(name).to_pylist() for name in ANSWER_FIELDS]
+    del table, data
+    pa.default_memory_pool().release_unused()
+    return [Answer(*row) for row in zip(*values, strict=True)]
+
+
+def _answers_table(data: bytes, rows: int) -> pa.Table | None:
+    """The read fields of every row, if each is what `Generation` accepts, else None."""
+    table = _arrow(data, pa.schema([(name, pa.string()) for name in ANSWER_FIELDS]))
+    if table is None or table.num_rows != rows:
+        return None
+    for name, kind in zip(table.column_names, table.schema.types, strict=True):
+        if name not in ANSWER_FIELDS and not (
+            name in _KINDS and (pa.types.is_null(kind) or any(ok(kind) for ok in _KINDS[name]))
+        ):
+            return None
+    table = table.select(list(ANSWER_FIELDS))
+    if any(table.column(name).null_count for name in ("question_id", "model", "status")):
+        return None
+    if set(pc.unique(table.column("status")).to_pylist()) - {"ok", "error"}:
+        return None
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionView:
+    """A curated question as the reports and MLflow runs show it: of a `Question` (each row
+    validated whole, so a bad one names file, line and field) only these fields are kept."""
+
+    id: str
+    text: str
+    language: str
+    categories: list[str]
+    reference_answers: list[str]
+    domain: str | None = None
+
+    @classmethod
+    def of(cls, question: Question) -> QuestionView:
+        q = question
+        return cls(q.id, q.text, q.language, q.categories, q.reference_answers, q.domain)
+
+
+def read_questions(path: Path) -> list[QuestionView]:
+    """Every row of a questions file, in file order."""
+    return [QuestionView.of(q) for q in iter_jsonl(path, Question)]
