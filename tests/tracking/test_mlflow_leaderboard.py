@@ -289,7 +289,7 @@ def test_runs_carry_tags_params_and_artifacts(logged_project: Path, mlflow_serve
     assert {t["path"] for t in logged} == {CELLS_TABLE, RANKS_TABLE}
     hindi = _language_runs(runs)[("alpha", "hi")]
     assert hindi.data.tags["mlflow.parentRunId"] == child.info.run_id
-    assert hindi.info.run_name == "demo/alpha/smoke/hi"
+    assert hindi.info.run_name == "alpha · hi · demo · smoke"
     for key in ("dataset", "model", "judge", "language", "git_commit"):
         assert hindi.data.tags[key] == child.data.tags.get(key, "hi")
     assert hindi.data.params == child.data.params

@@ -173,7 +173,7 @@ def test_the_runs_page_filtered_by_language_and_sorted_is_its_leaderboard(
     assert sorted(shown) == sorted(r.info.run_name for r in runs), shown
     scores = {r.info.run_name: r.data.metrics["factual_correctness"] for r in runs}
     assert [scores[name] for name in shown] == sorted(scores.values(), reverse=True)
-    assert shown[0] == "demo/alpha/smoke/hi"  # alpha is the best model, in Hindi too
+    assert shown[0] == "alpha · hi · demo · smoke"  # alpha is the best model, in Hindi too
 
 
 def test_an_evaluation_item_shows_its_question_answer_and_assessments(

@@ -152,7 +152,7 @@ def _parent_run(
 ) -> RunLog:
     """The sweep's parent run: every model's settings, the paired and agreement metrics."""
     return RunLog(
-        name=f"{cfg.dataset.name}/{cfg.judge.name}",
+        name=f"{cfg.dataset.name} · {cfg.judge.name}",
         tags={**common, "models": ",".join(inputs.models), **dvc_hash_tags(input_files)},
         params={**params, "models": ",".join(inputs.models)},
         metrics=sweep_metrics(document["paired"], document["agreement"]),
@@ -225,7 +225,7 @@ def _model_run(
     """A system's child run, with one grandchild run per language (and `all`)."""
     languages = {
         language: RunLog(
-            name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}/{language}",
+            name=f"{system} · {language} · {cfg.dataset.name} · {cfg.judge.name}",
             tags={**tags, "language": language},
             params=model_params,
             metrics=language_run_metrics(
@@ -237,7 +237,7 @@ def _model_run(
         for language in languages_of(document["cells"], system)
     }
     return RunLog(
-        name=f"{cfg.dataset.name}/{system}/{cfg.judge.name}",
+        name=f"{system} · {cfg.dataset.name} · {cfg.judge.name}",
         tags=tags,
         params=model_params,
         metrics=model_run_metrics(document["cells"], system),
