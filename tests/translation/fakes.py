@@ -7,7 +7,7 @@ from typing import Any
 
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.translation.base import Translated, Translator
-from parakh.translation.languages import LanguageTag
+from parakh.translation.language_tags import LanguageTag
 
 
 class TableTranslator(Translator):

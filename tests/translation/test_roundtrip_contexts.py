@@ -8,7 +8,7 @@ import pytest
 
 from parakh.schema import Passage, Question
 from parakh.translation import TranslationService
-from parakh.translation.languages import LanguageTag
+from parakh.translation.language_tags import LanguageTag
 from parakh.translation.roundtrip import hops, report, round_trip
 from tests.translation.fakes import TableTranslator
 

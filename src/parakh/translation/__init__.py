@@ -3,7 +3,7 @@ sentence segmentation, batching and caching shared by all; translate-test and ro
 filtered dataset translation built on them."""
 
 from parakh.translation.base import Translated, Translator, make_translator
-from parakh.translation.languages import ENGLISH, LanguageTag
+from parakh.translation.language_tags import ENGLISH, LanguageTag
 from parakh.translation.service import TextTranslation, TranslationService, make_service
 
 __all__ = [

@@ -22,7 +22,7 @@ from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.errors import ConfigError
 from parakh.project import resolve
 from parakh.translation.base import Translated, Translator
-from parakh.translation.languages import ENGLISH, LanguageTag
+from parakh.translation.language_tags import ENGLISH, LanguageTag
 
 PhraseTable = dict[tuple[str, ...], str]
 

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from parakh.translation.languages import LanguageTag
+from parakh.translation.language_tags import LanguageTag
 
 # First code point of each Brahmic block, by Unicode script name.
 BLOCK_START: dict[str, int] = {

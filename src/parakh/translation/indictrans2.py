@@ -15,7 +15,7 @@ from parakh.config.translator import IndicTrans2Config, WeightsRef
 from parakh.translation import indic_processing
 from parakh.translation.base import Translated, Translator
 from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
-from parakh.translation.languages import ENGLISH, LanguageTag, model_tag, no_tag_error
+from parakh.translation.language_tags import ENGLISH, LanguageTag, model_tag, no_tag_error
 
 # The languages the public IndicTrans2 checkpoints were trained on (FLORES-200 tags).
 INDICTRANS2_TAGS = frozenset(

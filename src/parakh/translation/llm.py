@@ -18,7 +18,7 @@ from parakh.config.loading import load_named
 from parakh.config.translator import LLMTranslatorConfig
 from parakh.hashing import sha256_text
 from parakh.translation.base import Translated, Translator
-from parakh.translation.languages import LanguageTag
+from parakh.translation.language_tags import LanguageTag
 
 
 class TranslatePrompt(BaseModel):

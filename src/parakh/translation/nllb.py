@@ -12,7 +12,7 @@ from parakh.errors import ConfigError
 from parakh.translation.base import Translated, Translator
 from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
 from parakh.translation.indic_processing import normalize_punctuation
-from parakh.translation.languages import LanguageTag, model_tag, no_tag_error
+from parakh.translation.language_tags import LanguageTag, model_tag, no_tag_error
 
 
 class NLLBTranslator(Translator):

@@ -21,7 +21,7 @@ from parakh.backends.cache import ResponseCache
 from parakh.config.translator import TranslatorConfig
 from parakh.hashing import sha256_obj
 from parakh.translation.base import Translated, Translator, make_translator
-from parakh.translation.languages import LanguageTag
+from parakh.translation.language_tags import LanguageTag
 from parakh.translation.segments import Segmented, segment
 
 

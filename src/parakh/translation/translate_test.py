@@ -36,7 +36,7 @@ from parakh.schema import (
     RetrievedChunk,
 )
 from parakh.text.langid import label_language
-from parakh.translation.languages import ENGLISH, LanguageTag
+from parakh.translation.language_tags import ENGLISH, LanguageTag
 from parakh.translation.service import TranslationService, make_service
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parakh.errors import ConfigError
-from parakh.translation.languages import LanguageTag, model_tag
+from parakh.translation.language_tags import LanguageTag, model_tag
 
 
 @pytest.mark.parametrize(
