@@ -4,10 +4,10 @@ the answers page and the pages of a split answers page."""
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import yaml
+from markupsafe import escape
 from tests.report import synthetic_project as synth
 
 from parakh.config import compose
@@ -51,7 +51,7 @@ def _assert_escaped(page: str, *texts: str) -> None:
     assert page.count("<script>") == 2  # the page's own two scripts, none from the data
     assert BAD not in page and "alert('x&y')" not in page and '"zq"' not in page
     for text in texts:
-        assert html.escape(text, quote=True) in page, text
+        assert str(escape(text)) in page, text
 
 
 def test_report_and_answers_page_escape_the_data(tmp_path: Path) -> None:
@@ -62,12 +62,12 @@ def test_report_and_answers_page_escape_the_data(tmp_path: Path) -> None:
     report = files.report_html.read_text(encoding="utf-8")
     provenance = yaml.safe_dump({"note": BAD}, allow_unicode=True)  # the config section's YAML
     _assert_escaped(report, MODELS[1], provenance)
-    assert f"<td>{html.escape(MODELS[1], quote=True)}</td>" in report  # the leaderboard's row
+    assert f"<td>{escape(MODELS[1])}</td>" in report  # the leaderboard's row
     page = files.answers_html.read_text(encoding="utf-8")
     for text in (f"question {BAD}", f"answer {BAD}", f"why {BAD}", MODELS[1], f"cat {BAD}"):
         _assert_escaped(page, text)
-    assert f"<h4>{html.escape(MODELS[1], quote=True)}</h4>" in page
-    assert 'data-categories="[&quot;cat &lt;script&gt;' in page  # JSON in an attribute
+    assert f"<h4>{escape(MODELS[1])}</h4>" in page
+    assert 'data-categories="[&#34;cat &lt;script&gt;' in page  # JSON in an attribute
 
 
 def test_split_answers_pages_escape_the_data(tmp_path: Path) -> None:

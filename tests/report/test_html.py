@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -61,7 +62,7 @@ def test_answers_page_lists_every_question_with_answers_and_scores(
         assert f'id="{control}"' in page
     q00 = page.split('<article class="q"')[1]
     scores = json.loads(
-        re.search(r'data-scores="([^"]*)"', q00).group(1).replace("&quot;", '"')  # type: ignore[union-attr]
+        html.unescape(re.search(r'data-scores="([^"]*)"', q00).group(1))  # type: ignore[union-attr]
     )
     assert 0.0 <= scores["chrf"]["alpha"] <= 1.0
 

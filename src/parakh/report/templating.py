@@ -5,14 +5,6 @@ names, justifications, any text from the data), so no code escapes by hand. Mark
 package rendered itself (a section, a chart, an answer's article) is handed to another
 template as `Markup`, which the engine leaves as it is; nothing from the data is ever wrapped.
 
-The engine escapes with markupsafe (in C: the same five characters as Python's
-`html.escape`), and `render` then spells its two quote entities as `html.escape` does: `"` as
-`&quot;` for markupsafe's `&#34;`, `'` as `&#x27;` for `&#39;`. So the pages are byte-identical
-to those written before the templates: report.html and answers.html are DVC outputs, and a
-re-run on the same inputs must not change them. (Escaped data never holds `&#34;` or `&#39;`:
-its `&` became `&amp;`. Escaping in a `finalize` hook instead, a Python call per printed value,
-made the answers page, two million printed values at N = 100,000, 1.7 times slower.)
-
 Templates are package data (`templates/*.j2`); static CSS and scripts beside them are put into
 a page as they are (`asset`). Before a template is parsed, each line break with the blanks
 around it is dropped, so a page is one line of markup while its template is laid out to read;
@@ -76,6 +68,5 @@ ENV.globals["asset"] = asset
 
 
 def render(name: str, **context: Any) -> str:
-    """The template `name` rendered with `context`, quotes spelled as `html.escape` does."""
-    text = ENV.get_template(name).render(**context)
-    return text.replace("&#34;", "&quot;").replace("&#39;", "&#x27;")
+    """The template `name` rendered with `context`."""
+    return ENV.get_template(name).render(**context)
