@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from parakh.report import answers  # a module: --capture runs on code without write_answers
+from parakh.report import (
+    answers_page as answers,  # a module: --capture runs on code without write_answers
+)
 from parakh.report.files import ReportFiles
 from parakh.schema import Generation, Judgment, Question
 

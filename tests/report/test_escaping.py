@@ -11,7 +11,7 @@ from markupsafe import escape
 from tests.report import synthetic_project as synth
 
 from parakh.config import compose
-from parakh.report import answers
+from parakh.report import answers_page as answers
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.results import compute, write_reports

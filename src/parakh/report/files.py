@@ -45,7 +45,7 @@ class ReportFiles:
 
     @property
     def answers_pages(self) -> Path:
-        """The pages of an answers page too large for one (`report.answers.write_answers`):
+        """The pages of an answers page too large for one (`report.answers_page.write_answers`):
         `<language>-<k>.html`; empty when `answers.html` holds every answer."""
         return self.root / "answers"
 

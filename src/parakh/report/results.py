@@ -23,7 +23,7 @@ from parakh.report.agreement import (
     agreement_table,
     judge_human_agreement,
 )
-from parakh.report.answers import write_answers
+from parakh.report.answers_page import write_answers
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.files import ReportFiles
 from parakh.report.html import ReportContext, render_report

@@ -2,13 +2,10 @@
 every model's answer, and each judge score with its justification, filterable in the browser
 by language, category and score, so a researcher can read where models differ.
 
-A page a browser must open whole stays under `MAX_PAGE_BYTES` (~20 MB; at N = 100,000 the one
-page was 447 MB): `write_answers` writes `answers.html` whole when it fits, as it always was,
-and otherwise pages by language under `answers/`, each under the cap, with `answers.html` their
-index. Each page filters its questions as the whole page does.
-
-This module gathers the rows and says what each question's article shows; the markup is in
-`parakh.report.answers_html` and its templates.
+A page a browser must open whole stays under `MAX_PAGE_BYTES` (~20 MB; at N = 100,000 the page
+is ~450 MB): `write_answers` writes `answers.html` whole when it fits, and otherwise pages by
+language under `answers/`, each under the cap, with `answers.html` their index. Each page
+filters its questions as the whole page does. The markup is templates/answers*.html.j2.
 """
 
 from __future__ import annotations
@@ -16,22 +13,115 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from parakh.io import write_text
 from parakh.report.answer_scores import AnswerScores, ScoreRow
-from parakh.report.answers_html import (
-    AnswerCard,
-    ArticleView,
-    Link,
-    render_article,
-    render_index,
-    render_page,
-    score_lines,
-)
 from parakh.report.files import ReportFiles
 from parakh.report.row_files import Answer, QuestionView
+from parakh.report.templating import Markup, render
 from parakh.schema import Judgment
+
+Link = tuple[str, str]  # (href, text)
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One judge row under an answer: an ok score as `value` ("1/2") with its justification,
+    else the status with its reason (`why` None: nothing to say)."""
+
+    status: str
+    metric: str
+    value: str
+    why: str | None
+
+
+@dataclass(frozen=True)
+class AnswerCard:
+    """One system's answer to a question, with its scores; `kind` says what is there:
+    `ok` (the answer `text`), `error` (the error `text`), `no-answer`, `no-file`."""
+
+    system: str
+    kind: Literal["ok", "error", "no-answer", "no-file"]
+    text: str = ""
+    scores: list[ScoreLine] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (metrics, reason)
+
+
+@dataclass(frozen=True)
+class ArticleView:
+    """One question's article: `question` None when the rows name a question not in the run;
+    `scaled` each metric's scores on 0..1 by system, for the page's score filter."""
+
+    qid: str
+    language: str
+    question: QuestionView | None
+    scaled: dict[str, dict[str, float]]
+    cards: list[AnswerCard]
+
+
+def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreLine], list[tuple[str, str]]]:
+    """Each score with its justification; skipped metrics folded into one line per reason."""
+    skipped: dict[str, list[str]] = defaultdict(list)
+    lines = []
+    for r in rows:
+        if r.status == "skipped":
+            skipped[r.reason or ""].append(r.metric)
+        elif r.status == "ok" and r.score is not None:
+            value = f"{r.score:g}/{r.scale_max:g}"
+            lines.append(ScoreLine(r.status, r.metric, value, r.justification or None))
+        else:
+            lines.append(ScoreLine(r.status, r.metric, r.status, r.reason or ""))
+    return lines, [(", ".join(metrics), reason) for reason, metrics in skipped.items()]
+
+
+def render_article(view: ArticleView) -> str:
+    return render("answers_article.html.j2", a=view, q=view.question)
+
+
+def render_page(
+    title: str,
+    partial: str | None,
+    articles: str,
+    filters: dict[str, list[str]],
+    nav: Sequence[Link] = (),
+) -> str:
+    """A page of rendered `articles` with the filters (`filters`: the options of each:
+    languages, categories, metrics) and `nav`, its links to the other pages of a split."""
+    return render(
+        "answers.html.j2",
+        title=title,
+        script="answers_filter.js",
+        partial=partial,
+        nav=nav,
+        filters=filters,
+        articles=Markup(articles),  # rendered by render_article
+    )
+
+
+def render_index(
+    title: str,
+    partial: str | None,
+    folder: str,
+    pages: list[tuple[str, int, list[tuple[str, str, str]]]],
+    max_bytes: int,
+) -> str:
+    """`answers.html` of a split page: per language, its questions and a link to each of its
+    pages (`pages`: language, questions, [(file name, first question, last question)])."""
+    return render(
+        "answers_index.html.j2",
+        title=title,
+        script=None,
+        partial=partial,
+        folder=folder,
+        pages=pages,
+        questions=sum(n for _, n, _ in pages),
+        count=sum(len(files) for _, _, files in pages),
+        max_mb=max_bytes / 1e6,
+    )
+
 
 MAX_PAGE_BYTES = 20_000_000
 # answers/ always holds this note: DVC tracks the folder and warns on every run when it is empty.
