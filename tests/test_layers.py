@@ -27,6 +27,7 @@ LAYERS: list[set[str]] = [
         "schema",
         "text",
         "stats",
+        "row_coverage",
         "__init__",
     },  # fmt: skip
     {"config"},

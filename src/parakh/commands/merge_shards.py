@@ -11,7 +11,7 @@ overlap or disagree on num_shards, or when a row's key (question; judge: questio
 is there twice, in one shard or across shards, or not at all (naming the line and the key).
 The judge's merge reads the shards and writes the rows one at a time (`plan_merge`), so its
 memory holds each row's key and place, not the rows. See `parakh.scale.shard` and
-`parakh.stats.coverage`.
+`parakh.row_coverage`.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ criterion, whatever happens: a failed answer, a question outside the rubric samp
 reference gets an `error` or `skipped` row, never no row. `nomiracl` is one slot filled by
 whichever verdict metric the question's subset gives (`nomiracl_hallucination`,
 `nomiracl_error`, or bare `nomiracl` on a row without a subset). Coverage checks
-(`parakh.stats.coverage`) expect exactly these (question, metric) rows.
+(`parakh.row_coverage`) expect exactly these (question, metric) rows.
 """
 
 from __future__ import annotations

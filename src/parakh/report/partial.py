@@ -23,7 +23,7 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.report.inputs import AggregateInputs
-from parakh.stats.coverage import (
+from parakh.row_coverage import (
     Coverage,
     Key,
     Where,

@@ -36,9 +36,9 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_text
 from parakh.io import iter_json_rows, read_json_at, read_text, validate_row
+from parakh.row_coverage import Coverage, Key, Where, check, duplicates_text, key_text
 from parakh.schema import Question
 from parakh.stage_outputs import Layout, spec_path
-from parakh.stats.coverage import Coverage, Key, Where, check, duplicates_text, key_text
 from parakh.tracking.runspec import input_hashes
 
 T = TypeVar("T")
@@ -220,7 +220,7 @@ def plan_merge(
     question come from one shard, in the order that shard wrote them. Each row's question must
     belong to its shard's hash (else the shards overlap or were split with another num_shards).
     Each row's `key` (default: its question id, `what` in messages) must be one of `expected`
-    (default: each question once) and appear once (`parakh.stats.coverage`); every expected key
+    (default: each question once) and appear once (`parakh.row_coverage`); every expected key
     needs a row.
     """
     count = len(files)

@@ -52,10 +52,10 @@ from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
 from parakh.prompts.template import PromptTemplate, load_prompt
+from parakh.row_coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
 from parakh.stage_outputs import Layout, generation_name, spec_path
-from parakh.stats.coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.tracking.runspec import write_run_spec
 
 
@@ -211,7 +211,7 @@ def read_generations(path: Path, question_ids: list[str], questions_path: Path) 
     """The answers in `path`: exactly one for each of `question_ids`, read a row at a time and
     kept as `Answer`s. A missing file, a question answered twice, an answer to a question not in
     `questions_path`, or a question without an answer is an InputError naming the file, the
-    lines or the ids (`parakh.stats.coverage`)."""
+    lines or the ids (`parakh.row_coverage`)."""
     rerun = f"re-run the generate stage for '{path.stem}' (`dvc repro` does)"
     if not path.is_file():
         raise InputError(path, f"no answers to judge: {rerun}")

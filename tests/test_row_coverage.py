@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parakh.stats.coverage import Where, check, duplicates_text, key_text, some_keys
+from parakh.row_coverage import Where, check, duplicates_text, key_text, some_keys
 
 A, B = Path("a.jsonl"), Path("b.jsonl")
 
@@ -56,7 +56,7 @@ def test_check_codes_gives_what_check_gives() -> None:
     """Keys coded as numbers: the same missing, duplicated and unexpected keys, places, order."""
     import numpy as np
 
-    from parakh.stats.coverage import check_codes
+    from parakh.row_coverage import check_codes
 
     rng = np.random.default_rng(19)
     expected = rng.permutation(40)[:30]

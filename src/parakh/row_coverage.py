@@ -6,8 +6,6 @@ the rows read (each with the file and line it came from) against the expected ke
 what is missing, duplicated or unexpected, so the judge stage, `parakh merge-shards` and
 `aggregate` mean one thing by "complete" and name the same keys when a run is not.
 
-It sits in `stats/` because every stage that reads per-sample rows (generate's and judge's
-merges, judge, aggregate) already depends on it in dvc.yaml; it needs nothing but the keys.
 `check_codes` is the same check on keys coded as integers, for rows read as columns.
 """
 
