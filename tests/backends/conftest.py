@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
+from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.runner import generate_all
 from tests.support.servers import ServerProcess, start_python_server
+
+
+def complete_one(backend: Backend, request: ChatRequest) -> Completion:
+    """One request through the backend's async `generate`, from a synchronous test."""
+    ((_, completion),) = generate_all(backend, [request])
+    return completion
 
 
 def server_stats(server: ServerProcess) -> dict[str, Any]:

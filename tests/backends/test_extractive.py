@@ -10,10 +10,13 @@ import pytest
 
 from parakh.backends.base import ChatRequest
 from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend, default_embedding_cache
+from parakh.backends.runner import generate_all
 from parakh.config.model import ExtractiveModel, Sampling
 from parakh.config.retrieval import EmbedderConfig
 from parakh.retrieval.embedders import HashingEmbedder
 from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
+
+from .conftest import complete_one
 
 PASSAGE = (
     "Do not wash your head for ten days after the surgery. "
@@ -51,7 +54,7 @@ def _request(*passages: str, question: str = "When can I wash my head?") -> Chat
 @pytest.mark.parametrize("passages", [(), ("",), ("  \n", "\t")])
 def test_closed_book_is_an_error_that_says_why(passages: tuple[str, ...]) -> None:
     embedder = CountingEmbedder()
-    completion = _backend(embedder).complete(_request(*passages))
+    completion = complete_one(_backend(embedder), _request(*passages))
     assert not completion.ok and completion.text is None
     assert completion.error == CLOSED_BOOK
     assert completion.error.startswith("closed-book:")
@@ -59,7 +62,7 @@ def test_closed_book_is_an_error_that_says_why(passages: tuple[str, ...]) -> Non
 
 
 def test_with_passages_it_answers_with_the_closest_sentence_and_stops() -> None:
-    completion = _backend(CountingEmbedder()).complete(_request(PASSAGE))
+    completion = complete_one(_backend(CountingEmbedder()), _request(PASSAGE))
     assert completion.ok and completion.finish_reason == "stop"
     assert completion.text == "Do not wash your head for ten days after the surgery."
 
@@ -67,7 +70,7 @@ def test_with_passages_it_answers_with_the_closest_sentence_and_stops() -> None:
 def test_passages_too_short_for_a_sentence_give_a_real_empty_answer() -> None:
     """Passages were given, and none holds a sentence of three words or more: the baseline's
     answer is empty, an `ok` answer (reference metrics score it; no LLM judge reads it)."""
-    completion = _backend(CountingEmbedder()).complete(_request("Yes.", "No way"))
+    completion = complete_one(_backend(CountingEmbedder()), _request("Yes.", "No way"))
     assert completion.ok and completion.text == "" and completion.finish_reason == "stop"
 
 
@@ -117,10 +120,10 @@ def _cfg(max_sentences: int = 2) -> ExtractiveModel:
 def test_a_run_embeds_questions_and_sentences_in_one_call_each_with_the_same_answers() -> None:
     requests = _run_requests()
     one_at_a_time = [
-        ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()).complete(r) for r in requests
+        complete_one(ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()), r) for r in requests
     ]
     embedder = RecordingEmbedder()
-    results = list(ExtractiveBackend(_cfg(), embedder=embedder).complete_many(requests))
+    results = generate_all(ExtractiveBackend(_cfg(), embedder=embedder), requests)
     assert [r.key for r, _ in results] == [r.key for r in requests]  # request order
     assert [c for _, c in results] == one_at_a_time
     assert [c.error for _, c in results][-2:] == [CLOSED_BOOK, None]
@@ -136,12 +139,12 @@ def test_windows_embed_only_texts_not_held_and_answer_in_order(
     monkeypatch.setattr("parakh.backends.extractive.WINDOW", 2)
     requests = _run_requests()
     embedder = RecordingEmbedder()
-    results = list(ExtractiveBackend(_cfg(), embedder=embedder).complete_many(requests))
+    results = generate_all(ExtractiveBackend(_cfg(), embedder=embedder), requests)
     assert [r.key for r, _ in results] == [r.key for r in requests]
     queries = [t for role, texts in embedder.calls if role == "query" for t in texts]
     passages = [t for role, texts in embedder.calls if role == "passage" for t in texts]
     assert queries == QUESTIONS[:3] and len(passages) == len(set(passages)) == 4
-    expected = list(ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()).complete_many(requests))
+    expected = generate_all(ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()), requests)
     assert results == expected
 
 
@@ -152,18 +155,15 @@ def test_questions_the_index_stage_embedded_are_cache_hits(tmp_path: Path) -> No
     CachedEmbedder(index_side, EmbeddingCache(path)).embed_queries(QUESTIONS)
     inner = RecordingEmbedder()
     cached = CachedEmbedder(inner, EmbeddingCache(path))
-    uncached = list(
-        ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()).complete_many(_run_requests())
+    uncached = generate_all(
+        ExtractiveBackend(_cfg(), embedder=RecordingEmbedder()), _run_requests()
     )
-    assert list(ExtractiveBackend(_cfg(), embedder=cached).complete_many(_run_requests())) == (
-        uncached
-    )
+    assert generate_all(ExtractiveBackend(_cfg(), embedder=cached), _run_requests()) == uncached
     assert [role for role, _ in inner.calls] == ["passage"]  # no question embedded again
     again = RecordingEmbedder()
-    list(
-        ExtractiveBackend(
-            _cfg(), embedder=CachedEmbedder(again, EmbeddingCache(path))
-        ).complete_many(_run_requests())
+    generate_all(
+        ExtractiveBackend(_cfg(), embedder=CachedEmbedder(again, EmbeddingCache(path))),
+        _run_requests(),
     )
     assert again.calls == []  # a second run embeds nothing
 

@@ -3,7 +3,6 @@ through the response cache (so a cached re-run writes what the first run wrote),
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from parakh.backends.base import Completion
@@ -50,28 +49,6 @@ def test_the_cache_keeps_the_finish_reason(tmp_path: Path) -> None:
     unknown = cache.get("unknown")
     assert unknown is not None and unknown.finish_reason is None
     cache.close()
-
-
-def test_a_cache_file_from_before_finish_reasons_opens_and_reads_back_unknown(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "old.sqlite"
-    db = sqlite3.connect(path)
-    db.execute(
-        "CREATE TABLE responses (key TEXT PRIMARY KEY, text TEXT NOT NULL, "
-        "prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, created REAL)"
-    )
-    db.execute("INSERT INTO responses VALUES ('old', 'An old answer.', 3, 3, 0.1, 0)")
-    db.commit()
-    db.close()
-    cache = ResponseCache(path)
-    old = cache.get("old")
-    assert old is not None and old.text == "An old answer." and old.finish_reason is None
-    cache.put("new", Completion(text="A new one", finish_reason="length"))
-    new = cache.get("new")
-    assert new is not None and new.finish_reason == "length"
-    cache.close()
-    ResponseCache(path).close()  # a second open finds the column there: no error
 
 
 def test_generation_rows_keep_the_finish_reason() -> None:

@@ -9,7 +9,10 @@ import pytest
 
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
+from parakh.backends.runner import generate_all
 from parakh.config.model import OpenAIModel, Sampling
+
+from .conftest import complete_one
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 
@@ -48,12 +51,12 @@ def test_the_llama_cpp_server_answers_through_the_openai_backend(llama_server) -
         )
         for i, question in enumerate(["What is the capital of France?", "Name a colour."])
     ]
-    results = dict((r.key, c) for r, c in backend.complete_many(requests))
+    results = dict((r.key, c) for r, c in generate_all(backend, requests))
     for completion in results.values():
         assert completion.ok, completion.error
         assert completion.text and completion.text.strip()
         assert completion.prompt_tokens > 0 and 0 < completion.completion_tokens <= 16
-    again = backend.complete(requests[0])
+    again = complete_one(backend, requests[0])
     assert again.text == results["q0"].text  # temperature 0: the same answer
 
 
@@ -65,7 +68,7 @@ def test_json_schema_constrained_output_parses(llama_server) -> None:
         sampling=Sampling(temperature=0.0, max_tokens=48, seed=0),
         json_schema=SCHEMA,
     )
-    completion = backend.complete(request)
+    completion = complete_one(backend, request)
     assert completion.ok, completion.error
     verdict = json.loads(completion.text or "")
     assert verdict["Score"] in (0, 1, 2) and isinstance(verdict["Justification"], str)

@@ -9,13 +9,14 @@ from collections.abc import Callable
 
 import pytest
 
-from parakh.backends.base import ChatRequest
+from parakh.backends.base import ChatRequest, Completion
 from parakh.backends.openai_compat import OpenAIBackend, retry_after_seconds
 from parakh.backends.request_builder import chat_body
+from parakh.backends.runner import generate_all
 from parakh.config.model import OpenAIModel, Sampling
 from tests.support.fault_server import answer_text
 
-from .conftest import server_stats
+from .conftest import complete_one, server_stats
 
 pytestmark = pytest.mark.server
 
@@ -60,7 +61,7 @@ def test_answers_every_request_deterministically_within_the_concurrency_bound(
     server = fault_server("--latency", "0.05")
     backend = OpenAIBackend(make_model(server.base_url, concurrency=3))
     requests = _requests(12)
-    results = dict((r.key, c) for r, c in backend.complete_many(requests))
+    results = dict((r.key, c) for r, c in generate_all(backend, requests))
     assert sorted(results) == sorted(r.key for r in requests)
     for request in requests:
         completion = results[request.key]
@@ -75,7 +76,7 @@ def test_429_is_retried_after_the_wait_the_server_asks_for(make_model, fault_ser
     server = fault_server("--fail-rate", "1", "--faults", "429", "--retry-after", "0.3")
     backend = OpenAIBackend(make_model(server.base_url, max_retries=2))
     start = time.perf_counter()
-    completion = backend.complete(_requests(1)[0])
+    completion = complete_one(backend, _requests(1)[0])
     elapsed = time.perf_counter() - start
     assert not completion.ok and completion.text is None
     assert completion.attempts == 3
@@ -98,7 +99,7 @@ def test_each_fault_kind_ends_as_an_error_row_with_its_reason(
 ) -> None:
     server = fault_server("--fail-rate", "1", "--faults", fault, "--timeout-sleep", "3")
     backend = OpenAIBackend(make_model(server.base_url, max_retries=1, timeout_s=0.5))
-    completions = [c for _, c in backend.complete_many(_requests(2))]
+    completions = [c for _, c in generate_all(backend, _requests(2))]
     assert len(completions) == 2
     for completion in completions:
         assert not completion.ok and completion.attempts == 2
@@ -110,7 +111,7 @@ def test_transient_faults_are_retried_until_every_item_succeeds(make_model, faul
         "--fail-rate", "0.4", "--faults", "429,500,garbage", "--retry-after", "0.01"
     )
     backend = OpenAIBackend(make_model(server.base_url, max_retries=12, concurrency=8))
-    results = list(backend.complete_many(_requests(40)))
+    results = generate_all(backend, _requests(40))
     assert len(results) == 40 and all(c.ok for _, c in results)
     assert sum(c.attempts for _, c in results) == server_stats(server)["requests"] > 40
 
@@ -122,7 +123,7 @@ def test_client_errors_are_final_at_once_and_the_key_is_redacted(
     monkeypatch.setenv("PARAKH_TEST_KEY", secret)
     server = fault_server("--require-key", "another-key", "--echo-auth-in-errors")
     backend = OpenAIBackend(make_model(server.base_url, api_key_env="PARAKH_TEST_KEY"))
-    completion = backend.complete(_requests(1)[0])
+    completion = complete_one(backend, _requests(1)[0])
     assert not completion.ok and completion.attempts == 1  # 401 is not retried
     assert "HTTP 401" in (completion.error or "")
     assert "[redacted]" in (completion.error or "") and secret not in (completion.error or "")
@@ -134,7 +135,7 @@ def test_base_model_prompts_go_to_the_completions_endpoint(make_model, fault_ser
     request = ChatRequest(
         key="b", messages=(("user", "q"),), sampling=Sampling(), prompt="Question: q\nAnswer:"
     )
-    completion = backend.complete(request)
+    completion = complete_one(backend, request)
     assert completion.ok and completion.text and completion.text.startswith("answer ")
 
 
@@ -146,36 +147,18 @@ def test_retry_after_forms() -> None:
     assert retry_after_seconds({}) is None
 
 
-def test_closing_the_iterator_early_cancels_what_is_in_flight(make_model, fault_server) -> None:
+def test_an_error_in_the_consumer_cancels_what_is_in_flight(make_model, fault_server) -> None:
     server = fault_server("--latency", "0.3")
     backend = OpenAIBackend(make_model(server.base_url, concurrency=2))
-    results = backend.complete_many(_requests(20))
+    taken = []
+
+    def take(request: ChatRequest, completion: Completion) -> None:
+        taken.append(completion)
+        raise OSError("disk full")  # what a consumer failing to record a row does
+
     start = time.perf_counter()
-    first = next(results)
-    results.close()  # what a consumer raising an exception does
-    assert first[1].ok and time.perf_counter() - start < 5
+    with pytest.raises(OSError, match="disk full"):
+        generate_all(backend, _requests(20), take)
+    assert len(taken) == 1 and taken[0].ok and time.perf_counter() - start < 5
     time.sleep(0.5)
     assert server_stats(server)["requests"] <= 4
-
-
-def test_a_run_whose_thread_outlives_its_closed_loop_ends_cleanly(
-    make_model, fault_server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The backend thread closes its event loop, then puts the end marker, then exits: a
-    consumer that sees the marker while the thread is still alive must not touch the closed
-    loop (seen as `RuntimeError: Event loop is closed` when shard processes shared one core)."""
-    import queue
-
-    from parakh.backends import openai_compat
-
-    class SlowToExit(queue.SimpleQueue):  # type: ignore[type-arg]
-        def put(self, item: object, block: bool = True, timeout: float | None = None) -> None:
-            super().put(item, block, timeout)
-            if item is None:  # the end marker: stay alive a while after it
-                time.sleep(0.3)
-
-    monkeypatch.setattr(openai_compat.queue, "SimpleQueue", SlowToExit)
-    server = fault_server()
-    backend = OpenAIBackend(make_model(server.base_url, concurrency=2))
-    results = list(backend.complete_many(_requests(3)))
-    assert len(results) == 3 and all(c.ok for _, c in results)

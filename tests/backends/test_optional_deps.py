@@ -12,6 +12,8 @@ from parakh.config import compose
 from parakh.config.model import Sampling
 from parakh.errors import MissingDependencyError
 
+from .conftest import complete_one
+
 
 @pytest.mark.parametrize(
     ("overrides", "module", "install"),
@@ -28,5 +30,5 @@ def test_missing_dependency_names_the_install_line(
     monkeypatch.setitem(sys.modules, module, None)  # `import module` now raises ImportError
     request = ChatRequest(key="q", messages=(("user", "hi"),), sampling=Sampling())
     with pytest.raises(MissingDependencyError) as err:
-        make_backend(compose(overrides).model).complete(request)
+        complete_one(make_backend(compose(overrides).model), request)
     assert f"Install it with:\n    {install}" in str(err.value)

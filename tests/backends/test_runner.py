@@ -97,9 +97,9 @@ def test_errors_are_not_cached(tmp_path: Path) -> None:
 class RefusingBackend(ScriptedBackend):
     """Refuses to start, as the OpenAI backend does when its API key is missing."""
 
-    def complete_many(self, requests):  # type: ignore[no-untyped-def]
+    async def generate(self, requests):  # type: ignore[no-untyped-def]
         raise RuntimeError("no key")
-        yield  # a generator, like the real one: the error comes at the first item
+        yield  # an async generator, like the real one: the error comes at the first item
 
 
 def test_a_backend_that_refuses_to_start_leaves_no_progress_file(tmp_path: Path) -> None:

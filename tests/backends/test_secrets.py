@@ -20,6 +20,7 @@ import pytest
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.openai_http import REASON_CHARS, status_failure
+from parakh.backends.runner import generate_all
 from parakh.config.model import OpenAIModel, Sampling
 from parakh.errors import ConfigError
 from parakh.schema import Question
@@ -159,7 +160,7 @@ def test_the_backend_refuses_before_any_request(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(ConfigError, match=KEY_ENV):
         backend.prepare(["q0"])
     with pytest.raises(ConfigError, match=KEY_ENV):
-        list(backend.complete_many(_requests(2)))
+        generate_all(backend, _requests(2))
     assert backend.calls == 0
 
 
@@ -201,7 +202,7 @@ def test_no_echo_encoding_reaches_an_error_row_on_either_transport(
     monkeypatch.setenv(KEY_ENV, KEY)
     server = fault_server("--fail-rate", "1", "--faults", "echo")
     backend = OpenAIBackend(_model(server.base_url, api_key_env=KEY_ENV, transport=transport))
-    completions = [c for _, c in backend.complete_many(_requests(2 * len(ECHO_ENCODINGS)))]
+    completions = [c for _, c in generate_all(backend, _requests(2 * len(ECHO_ENCODINGS)))]
     assert all(not c.ok for c in completions)
     stats = server_stats(server)
     assert all(stats[f"echo_{e}"] == 2 for e in ECHO_ENCODINGS)

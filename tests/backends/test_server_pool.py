@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from parakh.backends.base import ChatRequest
+from parakh.backends.base import ChatRequest, Completion
 from parakh.backends.openai_compat import OpenAIBackend
+from parakh.backends.runner import generate_all
 from parakh.backends.server_pool import TIMEOUTS_TO_DOWN, Outcome, ServerPool
 from parakh.config.model import OpenAIModel, Sampling
 from tests.support.servers import free_port
@@ -139,7 +140,7 @@ def test_two_servers_share_the_work_within_their_own_limits(fault_server) -> Non
             {"base_url": second.base_url, "concurrency": 3},
         ]
     )
-    results = list(OpenAIBackend(model).complete_many(_requests(40)))
+    results = generate_all(OpenAIBackend(model), _requests(40))
     assert len(results) == 40 and all(c.ok and c.attempts == 1 for _, c in results)
     one, three = server_stats(first), server_stats(second)
     assert one["requests"] + three["requests"] == 40
@@ -153,11 +154,14 @@ def test_a_server_killed_mid_run_loses_no_item(fault_server) -> None:
     backend = OpenAIBackend(_model(base_url=[doomed.base_url, survivor.base_url], concurrency=4))
     requests = _requests(120)
     results = {}
-    for request, completion in backend.complete_many(requests):
+
+    def take(request: ChatRequest, completion: Completion) -> None:
         results[request.key] = completion
         if len(results) == 30:
             doomed.process.send_signal(signal.SIGKILL)
             doomed.process.wait(timeout=10)
+
+    generate_all(backend, requests, take)
     assert sorted(results) == sorted(r.key for r in requests)
     assert all(c.ok for c in results.values()), [c.error for c in results.values() if not c.ok]
     # Everything after the kill was answered by the survivor.
@@ -173,7 +177,7 @@ def test_a_server_that_never_answers_is_routed_around(fault_server) -> None:
     alive = fault_server("--latency", "0.02")
     nowhere = f"http://127.0.0.1:{free_port()}/v1"
     backend = OpenAIBackend(_model(base_url=[nowhere, alive.base_url], concurrency=4))
-    results = list(backend.complete_many(_requests(60)))
+    results = generate_all(backend, _requests(60))
     assert len(results) == 60 and all(c.ok for _, c in results)
     assert server_stats(alive)["ok"] == 60
     assert backend.last_pool is not None
@@ -186,7 +190,7 @@ def test_a_single_dead_server_ends_in_error_rows_quickly() -> None:
     nowhere = f"http://127.0.0.1:{free_port()}/v1"
     backend = OpenAIBackend(_model(base_url=nowhere, concurrency=4, max_retries=2))
     start = time.monotonic()
-    results = list(backend.complete_many(_requests(20)))
+    results = generate_all(backend, _requests(20))
     assert time.monotonic() - start < 10
     assert len(results) == 20
     assert all(not c.ok and c.attempts == 3 for _, c in results)

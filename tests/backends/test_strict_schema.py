@@ -17,6 +17,7 @@ import pytest
 from parakh.backends.base import ChatRequest
 from parakh.backends.openai_compat import OpenAIBackend
 from parakh.backends.request_builder import chat_body, response_format
+from parakh.backends.runner import generate_all
 from parakh.backends.structured_outputs import (
     STRICT_SCHEMA_KEYWORDS,
     SchemaRejectedError,
@@ -224,7 +225,7 @@ def test_the_sent_schema_passes_the_fault_servers_strict_check(
 ) -> None:
     server = fault_server("--strict-schema", rules)
     backend = OpenAIBackend(_openai(server, transport=transport, concurrency=2))
-    results = {r.key: c for r, c in backend.complete_many(_judge_requests(3))}
+    results = {r.key: c for r, c in generate_all(backend, _judge_requests(3))}
     assert all(c.ok for c in results.values()), [c.error for c in results.values()]
     stats = server_stats(server)
     assert stats.get("schema_rejected", 0) == 0 and stats["ok"] == 3
@@ -238,7 +239,7 @@ def test_a_rejected_schema_stops_at_the_first_request(
     server = fault_server("--strict-schema", "api", "--refuse-keywords", "enum")
     backend = OpenAIBackend(_openai(server, transport=transport))
     with pytest.raises(SchemaRejectedError) as raised:
-        list(backend.complete_many(_judge_requests(5)))
+        generate_all(backend, _judge_requests(5))
     message = str(raised.value)
     assert "rejected the JSON schema sent as `response_format`" in message
     assert "'enum' is not permitted" in message

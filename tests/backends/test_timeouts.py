@@ -19,7 +19,7 @@ from parakh.backends.request_builder import chat_body
 from parakh.config.model import OpenAIModel, Sampling
 from tests.support.fault_server import FaultSettings, FaultState, answer_text
 
-from .conftest import server_stats
+from .conftest import complete_one, server_stats
 
 pytestmark = pytest.mark.server
 
@@ -68,7 +68,7 @@ def test_a_stalled_attempt_is_retried(  # type: ignore[no-untyped-def]
         max_retries=2,
         backoff_s=0.01,
     )
-    completion = OpenAIBackend(model).complete(REQUEST)
+    completion = complete_one(OpenAIBackend(model), REQUEST)
     assert completion.ok and completion.attempts == 2, completion.error
     assert completion.text == answer_text(body)
     stats = server_stats(server)

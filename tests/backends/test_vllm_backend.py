@@ -15,11 +15,14 @@ import pytest
 from parakh.backends import make_backend
 from parakh.backends.base import ChatRequest
 from parakh.backends.request_builder import chat_body
+from parakh.backends.runner import generate_all
 from parakh.backends.vllm_backend import VLLMBackend
 from parakh.config import compose
 from parakh.config.loading import available
 from parakh.config.model import Sampling, VLLMModel
 from parakh.errors import MissingDependencyError
+
+from .conftest import complete_one
 
 
 @dataclass
@@ -92,7 +95,7 @@ def test_chat_requests_get_the_openai_paths_messages_and_numbers(vllm_stub) -> N
     backend = make_backend(cfg)
     schema = {"type": "object", "properties": {"Score": {"type": "integer"}}}
     plain, constrained = _request(), _request(key="q2", json_schema=schema)
-    results = list(backend.complete_many([plain, constrained]))
+    results = generate_all(backend, [plain, constrained])
     assert [c.text for _, c in results] == ["generated", "generated"]
     assert results[0][1].prompt_tokens == 7 and results[0][1].completion_tokens == 3
     assert [c.finish_reason for _, c in results] == ["stop", "stop"]
@@ -122,7 +125,7 @@ def test_an_answer_cut_by_max_tokens_says_length(vllm_stub, monkeypatch) -> None
 
     monkeypatch.setattr(vllm, "LLM", CutLLM)
     backend = make_backend(compose(["model=llama-3.1-8b-instruct"]).model)
-    completion = backend.complete(_request())
+    completion = complete_one(backend, _request())
     assert completion.ok and completion.finish_reason == "length"
 
 
@@ -131,7 +134,7 @@ def test_tensor_and_pipeline_parallel_sizes_reach_vllm(vllm_stub) -> None:
     _, record = vllm_stub
     overrides = ["model.tensor_parallel_size=4", "model.pipeline_parallel_size=2"]
     backend = make_backend(compose(["model=mistral-large-instruct-2407", *overrides]).model)
-    backend.complete(_request())
+    complete_one(backend, _request())
     assert record.engine["tensor_parallel_size"] == 4
     assert record.engine["pipeline_parallel_size"] == 2
     assert record.engine["tokenizer_mode"] == "mistral"
@@ -140,7 +143,7 @@ def test_tensor_and_pipeline_parallel_sizes_reach_vllm(vllm_stub) -> None:
 def test_gemma_gets_its_system_text_in_the_first_user_turn(vllm_stub) -> None:
     _, record = vllm_stub
     backend = make_backend(compose(["model=gemma-2-9b-it"]).model)
-    backend.complete(_request())
+    complete_one(backend, _request())
     ((conversations, _, _),) = record.chat_calls
     assert conversations[0] == [{"role": "user", "content": "Be brief.\n\nWhat is a cataract?"}]
 
@@ -149,7 +152,7 @@ def test_base_models_get_their_completion_prompt_through_generate(vllm_stub) -> 
     _, record = vllm_stub
     backend = make_backend(compose(["model=navarasa-2.0-gemma-7b"]).model)
     text = "### Instruction:\nBe brief.\n\n### Input:\nq\n\n### Response:\n"
-    completion = backend.complete(_request(prompt=text))
+    completion = complete_one(backend, _request(prompt=text))
     assert completion.ok and completion.prompt_tokens == 5
     ((prompts, params, _),) = record.generate_calls
     assert prompts == [text] and params[0].kwargs["max_tokens"] == 64
@@ -160,7 +163,7 @@ def test_without_vllm_the_error_gives_the_install_line(monkeypatch: pytest.Monke
     monkeypatch.setitem(sys.modules, "vllm", None)  # import vllm -> ImportError
     backend = make_backend(compose(["model=qwen2.5-72b-instruct"]).model)  # lazy: no import yet
     with pytest.raises(MissingDependencyError) as err:
-        backend.complete(_request())
+        complete_one(backend, _request())
     assert "pip install 'parakh[vllm]'" in str(err.value)
 
 

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, Literal
 
-from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.base import BlockingBackend, ChatRequest, Completion
 from parakh.config.model import ScriptedModel
 
 EchoMode = Literal["echo_found", "echo_then_own", "echo_inside_own"]
@@ -19,7 +19,7 @@ _FOUND = re.compile(
 _BLOCK = re.compile(r"<(response|answer)>(.*?)</\1>", re.S)
 
 
-class EchoJudge(Backend):
+class EchoJudge(BlockingBackend):
     """`echo_found`: repeats every score statement found in its input (its own verdict only
     when there is none); `echo_then_own`: the found statements, then its own verdict object;
     `echo_inside_own`: its own verdict object, quoting the response in the Justification."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from parakh.backends.base import Backend, ChatRequest, Completion, estimate_tokens
+from parakh.backends.base import Backend, BlockingBackend, ChatRequest, Completion, estimate_tokens
 from parakh.config import compose
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, ScriptedModel
@@ -44,7 +44,7 @@ def _retrieval(raw_words: int) -> Retrieval:
     )
 
 
-class RecordingJudge(Backend):
+class RecordingJudge(BlockingBackend):
     """Answers every request with a valid verdict and keeps the requests."""
 
     def __init__(self, cfg: ModelConfig) -> None:

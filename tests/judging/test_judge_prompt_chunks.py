@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from parakh.backends.base import Backend, ChatRequest, Completion, estimate_tokens
+from parakh.backends.base import Backend, BlockingBackend, ChatRequest, Completion, estimate_tokens
 from parakh.config import compose
 from parakh.config.model import ModelConfig, Sampling
 from parakh.errors import InputError
@@ -90,7 +90,7 @@ def test_a_chunk_cut_to_fit_the_answering_models_window_reaches_the_judge_cut() 
     assert seen.kb_update_chunks[0].text == SEEN_UPDATE
 
 
-class RecordingJudge(Backend):
+class RecordingJudge(BlockingBackend):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__(cfg)
         self.requests: list[ChatRequest] = []

@@ -14,7 +14,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -252,9 +252,8 @@ class CountingBackend(OpenAIBackend):
 
     asked: list[str]
 
-    def complete_many(
-        self, requests: Iterable[ChatRequest]
-    ) -> Iterator[tuple[ChatRequest, Completion]]:
-        batch = list(requests)
-        self.asked = [r.key for r in batch]
-        return super().complete_many(batch)
+    def generate(
+        self, requests: Sequence[ChatRequest]
+    ) -> AsyncIterator[tuple[ChatRequest, Completion]]:
+        self.asked = [r.key for r in requests]
+        return super().generate(requests)

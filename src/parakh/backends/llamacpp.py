@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.base import BlockingBackend, ChatRequest, Completion
 from parakh.backends.request_builder import response_format, sampling_params, wire_messages
 from parakh.config.model import LlamaCppModel
 from parakh.errors import ConfigError, MissingDependencyError
@@ -57,7 +57,7 @@ def resolve_model_path(cfg: LlamaCppModel) -> Path:
     raise ConfigError(f"model '{cfg.name}': set `model_path` or `model_package`")
 
 
-class LlamaCppBackend(Backend):
+class LlamaCppBackend(BlockingBackend):
     cfg: LlamaCppModel
 
     def __init__(self, cfg: LlamaCppModel) -> None:

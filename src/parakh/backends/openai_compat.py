@@ -11,20 +11,17 @@ there with `SchemaRejectedError` instead of writing one error row per item. The 
 from the environment only, and scrubbed from every error text in any case or encoding
 (`secrets.SecretScrubber`). A model whose server needs a key (any server that is not local, or
 Azure) while `api_key_env` names an unset variable fails before any request, naming the
-variable: in `prepare` (generate calls it before it writes anything) and in `complete_many`.
+variable: in `prepare` (the generate stage calls it before it writes anything) and in `generate`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import queue
 import random
-import threading
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
@@ -120,7 +117,7 @@ class OpenAIBackend(Backend):
 
     async def _one(
         self, transport: Transport, pool: ServerPool, request: ChatRequest
-    ) -> Completion:
+    ) -> tuple[ChatRequest, Completion]:
         """A request with its retries; a server's slot is held only while a call is in flight.
 
         A server that stopped answering hands the request to another at once (an attempt is
@@ -140,7 +137,7 @@ class OpenAIBackend(Backend):
                 if e.schema_rejected:
                     raise SchemaRejectedError(self.cfg.name, self.redact(e.reason)) from None
                 if not e.retryable:
-                    return Completion(
+                    return request, Completion(
                         text=None,
                         error=self.redact(e.reason),
                         attempts=attempt + 1,
@@ -153,136 +150,66 @@ class OpenAIBackend(Backend):
             else:
                 await pool.release(server, Outcome.ANSWERED)
                 completion.attempts = attempt + 1
-                return completion
+                return request, completion
             if attempt < self.cfg.max_retries:
                 if wait is None:
                     wait = backoff_seconds(
                         attempt, self.cfg.backoff_s, self.cfg.max_backoff_s, self._rng
                     )
                 await asyncio.sleep(min(wait, self.cfg.max_backoff_s))
-        return Completion(
+        return request, Completion(
             text=None,
             error=self.redact(f"gave up after {len(reasons)} attempts; last: {reasons[-1]}"),
             attempts=len(reasons),
             latency_s=time.perf_counter() - started,
         )
 
-    def complete(self, request: ChatRequest) -> Completion:
-        return next(iter(self.complete_many([request])))[1]
-
-    def complete_many(
-        self, requests: Iterable[ChatRequest]
-    ) -> Iterator[tuple[ChatRequest, Completion]]:
-        """Run requests concurrently on an event loop in a worker thread; yield as they finish.
-
-        Closing the iterator early (an exception in the consumer) cancels what is in flight.
-        """
+    async def generate(
+        self, requests: Sequence[ChatRequest]
+    ) -> AsyncIterator[tuple[ChatRequest, Completion]]:
+        """Yield results as they finish. A request starts only once an earlier one has been
+        taken by the caller, so at most the pool's capacity are ever started but unrecorded: a
+        crash loses no more. Closing early cancels what is in flight."""
         pending = deque(requests)
         if not pending:
             return
         self.check_api_key()
-        yield from _ConcurrentRun(self, pending).as_finished()
-
-
-_Item = tuple[ChatRequest, Completion] | BaseException | None
-
-
-class _ConcurrentRun:
-    """One `complete_many` call: an event loop in a worker thread feeds a queue the caller reads.
-
-    The loop and its slots are set by the worker thread once the loop runs; the caller reads
-    them only after an item arrived (so they are set) or, when closing, checks for the loop.
-    """
-
-    def __init__(self, backend: OpenAIBackend, pending: deque[ChatRequest]) -> None:
-        self.backend = backend
-        self.pending = pending
-        self.results: queue.SimpleQueue[_Item] = queue.SimpleQueue()
-        self.stop = threading.Event()
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.slots: asyncio.Semaphore | None = None
-
-    async def _run_all(self) -> None:
-        backend = self.backend
-        pool = ServerPool(
-            backend._servers, backend.cfg.server_cooldown_s, backend.cfg.max_backoff_s
+        pool = self.last_pool = ServerPool(
+            self._servers, self.cfg.server_cooldown_s, self.cfg.max_backoff_s
         )
-        backend.last_pool = pool
-        # A slot is held from a request's start until the consumer has recorded its row, so
-        # at most `capacity` items are ever started-but-unrecorded: a crash loses no more.
-        slots = self.slots = asyncio.Semaphore(pool.capacity)
-        self.loop = asyncio.get_running_loop()
-        transport = make_transport(backend.cfg, backend._api_key(), backend.redact)
-        workers = [
-            asyncio.ensure_future(self._worker(transport, pool, slots))
-            for _ in range(min(pool.capacity, len(self.pending)))
-        ]
+        transport = make_transport(self.cfg, self._api_key(), self.redact)
+        finished: asyncio.Queue[asyncio.Task[tuple[ChatRequest, Completion]]] = asyncio.Queue()
+        running: set[asyncio.Task[tuple[ChatRequest, Completion]]] = set()
+
+        def start() -> None:
+            task = asyncio.ensure_future(self._one(transport, pool, pending.popleft()))
+            task.add_done_callback(finished.put_nowait)
+            running.add(task)
+
         try:
-            await asyncio.gather(*workers)
+            for _ in range(min(pool.capacity, len(pending))):
+                start()
+            while running:
+                task = await finished.get()
+                running.discard(task)
+                try:
+                    result = task.result()
+                except Exception as e:  # unexpected: its message may quote the key
+                    raise _scrubbed(e, self.redact) from None
+                yield result
+                if pending:
+                    start()
         finally:
-            for task in workers:
+            for task in running:
                 task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
             await transport.close()
 
-    async def _worker(
-        self, transport: Transport, pool: ServerPool, slots: asyncio.Semaphore
-    ) -> None:
-        while self.pending:
-            await slots.acquire()
-            if not self.pending:
-                slots.release()
-                return
-            request = self.pending.popleft()
-            self.results.put((request, await self.backend._one(transport, pool, request)))
 
-    def _thread_main(self) -> None:
-        try:
-            asyncio.run(self._run_all())
-        except asyncio.CancelledError:
-            pass
-        except BaseException as e:  # surfaced in the consumer thread, never swallowed
-            if not self.stop.is_set():
-                self.results.put(e)
-        finally:
-            self.results.put(None)
-
-    def _release_slot(self) -> None:
-        """Free the slot of the row the consumer has just recorded."""
-        loop, slots = self.loop, self.slots
-        if loop is None or slots is None:  # never: an item arrives only once both are set
-            return
-        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is waiting
-            loop.call_soon_threadsafe(slots.release)
-
-    def as_finished(self) -> Iterator[tuple[ChatRequest, Completion]]:
-        thread = threading.Thread(target=self._thread_main, name="openai-backend", daemon=True)
-        thread.start()
-        try:
-            while (item := self.results.get()) is not None:
-                if isinstance(item, BaseException):
-                    raise _scrubbed(item, self.backend.redact)
-                yield item  # returns once the consumer has recorded the row
-                self._release_slot()
-        finally:
-            self.stop.set()
-            loop = self.loop
-            if thread.is_alive() and loop is not None:
-                # The thread may be past asyncio.run (loop closed) and about to exit: it puts
-                # its final None after the loop closes, so a finished run can land here too.
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(_cancel_all, loop)
-            thread.join(timeout=10)
-
-
-def _scrubbed(error: BaseException, redact: Callable[[str], str]) -> BaseException:
-    """An unexpected error from the event loop thread, with the key gone from its message."""
+def _scrubbed(error: Exception, redact: Callable[[str], str]) -> Exception:
+    """An unexpected error, with the key gone from its message."""
     message = str(error)
     clean = redact(message)
     if clean == message:
         return error
     return RuntimeError(f"{type(error).__name__}: {clean}")
-
-
-def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
-    for task in asyncio.all_tasks(loop):
-        task.cancel()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.base import Backend, BlockingBackend, ChatRequest, Completion
 from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_path
@@ -252,7 +252,7 @@ def load_answers(cfg: ReplayModel) -> AnswerTable:
     return table
 
 
-class ReplayBackend(Backend):
+class ReplayBackend(BlockingBackend):
     """Answers each request with the stored answer to its question; never calls a model."""
 
     cfg: ReplayModel

@@ -11,10 +11,11 @@ API key, say) leaves nothing behind.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -97,7 +98,6 @@ def run_requests(
     hashes = {r.key: request_hash(identity, r) for r in requests}
     previous = read_progress(progress_path)
     done = {k: row for k, row in previous.items() if k in hashes and _reusable(row, hashes[k])}
-    todo = [r for r in requests if r.key not in done]
     bar = tqdm(
         total=len(requests),
         initial=len(done),
@@ -115,20 +115,48 @@ def run_requests(
         done[request.key] = row
         bar.update(1)
 
-    def uncached() -> Iterator[ChatRequest]:
-        for r in todo:
-            hit = cache.get(hashes[r.key]) if cache is not None else None
-            if hit is None:
-                yield r
-            else:
-                record(r, hit)
+    def answered(request: ChatRequest, completion: Completion) -> None:
+        if cache is not None:
+            cache.put(hashes[request.key], completion)
+        record(request, completion)
 
     try:
-        for request, completion in backend.complete_many(list(uncached())):
-            if cache is not None:
-                cache.put(hashes[request.key], completion)
-            record(request, completion)
+        asked = []
+        for request in (r for r in requests if r.key not in done):
+            hit = cache.get(hashes[request.key]) if cache is not None else None
+            if hit is None:
+                asked.append(request)
+            else:
+                record(request, hit)
+        generate_all(backend, asked, answered)
     finally:
         log.close()
         bar.close()
+        if cache is not None:
+            cache.flush()
     return {k: {c: v for c, v in done[k].items() if c not in (_KEY, _HASH, _OK)} for k in keys}
+
+
+def generate_all(
+    backend: Backend,
+    requests: Sequence[ChatRequest],
+    take: Callable[[ChatRequest, Completion], None] | None = None,
+) -> list[tuple[ChatRequest, Completion]]:
+    """Every request with its completion, in the order they finished: the one place where
+    synchronous callers meet the async backends (`asyncio.run`). Each result goes to `take`
+    as it arrives, before the backend starts another request."""
+
+    async def drain() -> list[tuple[ChatRequest, Completion]]:
+        results = []
+        answers = backend.generate(requests)
+        try:
+            async for request, completion in answers:
+                if take is not None:
+                    take(request, completion)
+                results.append((request, completion))
+        finally:  # on an error in `take` too: the backend cancels what is in flight
+            if isinstance(answers, AsyncGenerator):
+                await answers.aclose()
+        return results
+
+    return asyncio.run(drain())

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from parakh.backends.base import Backend, ChatRequest, Completion
+from parakh.backends.base import BlockingBackend, ChatRequest, Completion
 from parakh.config.model import ScriptedModel
 
 
-class ScriptedBackend(Backend):
+class ScriptedBackend(BlockingBackend):
     cfg: ScriptedModel
 
     def __init__(self, cfg: ScriptedModel) -> None:

@@ -13,7 +13,7 @@ vLLM is optional and never needed for the demo or the tests.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
@@ -91,20 +91,15 @@ class VLLMBackend(Backend):
             kwargs.update(structured_output_kwargs(vllm_sampling, request.json_schema))
         return vllm.SamplingParams(**kwargs)
 
-    def complete(self, request: ChatRequest) -> Completion:
-        return next(iter(self.complete_many([request])))[1]
-
-    def complete_many(
-        self, requests: Iterable[ChatRequest]
-    ) -> Iterator[tuple[ChatRequest, Completion]]:
-        """One batched call per kind (chat, completion); vLLM schedules the batch itself."""
-        batch = list(requests)
-        chat = [r for r in batch if r.prompt is None]
-        plain = [r for r in batch if r.prompt is not None]
-        if chat:
-            yield from self._run(chat, chat=True)
-        if plain:
-            yield from self._run(plain, chat=False)
+    async def generate(
+        self, requests: Sequence[ChatRequest]
+    ) -> AsyncIterator[tuple[ChatRequest, Completion]]:
+        """One batched, blocking call per kind (chat, completion); vLLM schedules the batch."""
+        for chat in (True, False):
+            batch = [r for r in requests if (r.prompt is None) == chat]
+            if batch:
+                for result in self._run(batch, chat=chat):
+                    yield result
 
     def _run(
         self, batch: list[ChatRequest], *, chat: bool

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from parakh.backends import ChatRequest, make_backend
 from parakh.backends.base import Backend
+from parakh.backends.runner import generate_all
 from parakh.config.loading import load_named
 from parakh.config.translator import LLMTranslatorConfig
 from parakh.hashing import sha256_text
@@ -93,7 +94,7 @@ class LLMTranslator(Translator):
             self.request(k, s, source, target) for k, s in zip(keys, sentences, strict=True)
         ]
         done: dict[str, Translated] = {}
-        for request, completion in self.backend.complete_many(requests):
+        for request, completion in generate_all(self.backend, requests):
             if not completion.ok:
                 done[request.key] = Translated(
                     text=None, error=f"{self.cfg.model.name}: {completion.error}"
