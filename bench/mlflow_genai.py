@@ -111,8 +111,8 @@ def log_once(project: Path, store: Path, kind: str, genai: bool) -> dict[str, An
     from tests.support.servers import start_mlflow_server
 
     from parakh.config import compose
+    from parakh.report.aggregate_result import compute
     from parakh.report.files import ReportFiles
-    from parakh.report.results import compute
     from parakh.stage_outputs import Layout
     from parakh.stages.aggregate import load_inputs
     from parakh.tracking.client import open_client

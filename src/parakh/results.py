@@ -26,9 +26,9 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.project import resolve
+from parakh.report.aggregate_result import AGREEMENT_METRICS
 from parakh.report.files import ReportFiles, read_leaderboard
 from parakh.report.inputs import models_to_aggregate
-from parakh.report.results import AGREEMENT_METRICS
 from parakh.report.tables import CSV_FIELDS
 from parakh.schema import Judgment, Question
 from parakh.stage_outputs import Layout

@@ -12,8 +12,8 @@ from scipy.stats import spearmanr
 from parakh.config import compose
 from parakh.errors import ConfigError
 from parakh.io import write_json, write_jsonl
+from parakh.report.aggregate_result import compute
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute
 from parakh.schema import Generation, HumanJudgment, Judgment
 from tests.commands.cli import run_cli
 from tests.conftest import REPO

@@ -13,8 +13,8 @@ from parakh.commands import macro
 from parakh.config import compose
 from parakh.errors import ConfigError
 from parakh.io import write_json, write_jsonl
+from parakh.report.aggregate_result import compute
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute
 from parakh.schema import Judgment
 
 # dataset -> model -> (items, share scored 1): `a` is better on the small dataset by more than

@@ -13,8 +13,8 @@ import pytest
 from parakh.config import compose
 from parakh.metrics.registry import metric_spec
 from parakh.metrics.rubric import load_rubric
+from parakh.report.aggregate_result import compute, render_markdown
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute, render_markdown
 from parakh.schema import Judgment
 
 PAPER_CRITERIA = [

@@ -9,9 +9,9 @@ import pytest
 from tests.report import synthetic_project as synth
 
 from parakh.config import compose
+from parakh.report.aggregate_result import compute, write_reports
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute, write_reports
 
 WriteReport = Callable[[Path], ReportFiles]
 

@@ -26,10 +26,10 @@ from parakh.config import compose
 from parakh.config.model import ReplayModel
 from parakh.datasets.registry import load_dataset
 from parakh.io import write_jsonl
+from parakh.report.aggregate_result import compute, output_paths, write_reports
 from parakh.report.agreement import MetricAgreement
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute, output_paths, write_reports
 from parakh.stage_outputs import Layout
 from parakh.stages import curate, generate, judge
 from parakh.stats.scales import ScaleMapping

@@ -12,9 +12,9 @@ from tests.report import synthetic_project as synth
 
 from parakh.config import compose
 from parakh.report import answers_page as answers
+from parakh.report.aggregate_result import compute, write_reports
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import compute, write_reports
 
 BAD = "<script>alert('x&y')</script> \"zq\""
 MODELS = ["alpha", f"beta {BAD}"]

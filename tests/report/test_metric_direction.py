@@ -11,12 +11,12 @@ from tests.report import synthetic_project as synth
 
 from parakh.config import compose
 from parakh.report import plots, tables
+from parakh.report.aggregate_result import compute, render_markdown
 from parakh.report.columns import JudgeColumns
 from parakh.report.html import ReportContext, heatmap_section, render_report
 from parakh.report.html_parts import colour
 from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import WEIGHTED, Cell, build_leaderboard, weighted_cell
-from parakh.report.results import compute, render_markdown
 from parakh.schema import Judgment
 
 HALLUCINATION, ERROR = "nomiracl_hallucination", "nomiracl_error"

@@ -12,10 +12,10 @@ from tests.report import synthetic_project as synth
 
 from parakh.config import compose
 from parakh.errors import InputError
+from parakh.report.aggregate_result import compute
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.report.partial import judge_coverage, require_coverage
-from parakh.report.results import compute
 from parakh.schema import Judgment, Question
 from parakh.stage_outputs import Layout
 from parakh.stages import aggregate

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from parakh.commands.grammar import add_out, take_overrides
 from parakh.project import project_root, resolve
+from parakh.report.aggregate_result import write_reports
 from parakh.report.files import ReportFiles
-from parakh.report.results import write_reports
 from parakh.tracking.reproduce import Reproduction, from_dvc, from_mlflow
 
 SHOWN_DIFFERENCES = 20

@@ -16,10 +16,10 @@ from parakh import __version__
 from parakh.config import ParakhConfig, hydra_entry
 from parakh.hashing import sha256_path
 from parakh.project import resolve
+from parakh.report.aggregate_result import AggregateResult, compute, write_reports
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.partial import require_coverage
-from parakh.report.results import AggregateResult, compute, write_reports
 from parakh.stage_outputs import Layout
 from parakh.tracking.runspec import git_commit, write_run_spec
 

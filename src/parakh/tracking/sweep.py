@@ -19,9 +19,9 @@ from typing import Any
 from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
 from parakh.io import write_json
+from parakh.report.aggregate_result import AggregateResult, output_paths
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
-from parakh.report.results import AggregateResult, output_paths
 from parakh.stage_outputs import Layout
 from parakh.tracking.content_store import StoredFiles
 from parakh.tracking.datasets import DatasetRef, dataset_ref
