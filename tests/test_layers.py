@@ -28,6 +28,7 @@ LAYERS: list[set[str]] = [
         "text",
         "stats",
         "row_coverage",
+        "plugins",
         "__init__",
     },  # fmt: skip
     {"config"},

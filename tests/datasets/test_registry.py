@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parakh.datasets import adapter_names, get_adapter, load_dataset, parse_options
+from parakh.datasets import adapter_names, load_dataset, parse_options
 from parakh.errors import ConfigError, InputError
 from tests.conftest import REPO
 
@@ -31,7 +31,7 @@ def test_all_adapters_are_registered() -> None:
 
 def test_unknown_adapter_names_close_matches() -> None:
     with pytest.raises(ConfigError, match=r"Unknown dataset adapter 'sqad'\. Did you mean 'squad'"):
-        get_adapter("sqad")
+        parse_options("sqad", None)
 
 
 def test_options_reject_unknown_keys_and_bad_values() -> None:
@@ -42,8 +42,8 @@ def test_options_reject_unknown_keys_and_bad_values() -> None:
     assert parse_options("squad", None).model_dump() == {"files": None, "paragraphs_as_kb": True}
 
 
-def test_get_adapter_keeps_the_old_call_shape() -> None:
-    loaded = get_adapter("healthbot")(DEMO)
+def test_the_demo_loads_with_its_adapter() -> None:
+    loaded = load_dataset("healthbot", DEMO)
     assert len(loaded.questions) == 80 and len(loaded.documents) == 25
     assert loaded.questions[0].id == "demo-001"
     assert loaded.origins[0].describe() == "questions.jsonl, line 1"

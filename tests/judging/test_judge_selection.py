@@ -75,12 +75,12 @@ def test_every_backend_config_says_what_weights_it_runs() -> None:
     missed; the base class refuses to guess."""
     from typing import get_args
 
-    from parakh.config.model import ModelConfig, _ModelBase
+    from parakh.config.model import ModelBase, ModelConfig
 
     union = get_args(get_args(ModelConfig)[0])
     assert len(union) >= 6
     for cls in union:
-        assert cls.weights is not _ModelBase.weights, f"{cls.__name__} does not define weights()"
+        assert cls.weights is not ModelBase.weights, f"{cls.__name__} does not define weights()"
     served = OpenAIModel(name="a", backend="openai", model_id="Qwen/Qwen2.5-7B-Instruct")
     local = VLLMModel(name="b", backend="vllm", model_id="/models/Qwen2.5-7B-Instruct/")
     assert same_model(served, local)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from parakh.errors import ConfigError
-from parakh.metrics.registry import REFERENCE_METRICS, declared_specs, metric_spec
+from parakh.metrics.registry import declared_specs, metric_spec, reference_metrics
 from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.metrics.specs import WEIGHTED, MetricSpec, undeclared_spec
 
@@ -20,7 +20,7 @@ def test_nomiracl_rates_are_lower_is_better_rates_on_0_to_1() -> None:
 
 
 def test_reference_metrics_are_higher_is_better_means_on_their_scale() -> None:
-    for name, metric in REFERENCE_METRICS.items():
+    for name, metric in reference_metrics().items():
         spec = metric_spec(name)
         assert spec == metric.spec
         assert (spec.direction, spec.aggregation, spec.scale_min) == ("higher", "mean", 0.0)

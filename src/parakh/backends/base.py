@@ -6,13 +6,13 @@ openai) is imported only when a model that needs it is used.
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parakh import plugins
 from parakh.config.model import ModelConfig, Sampling
 
 
@@ -133,19 +133,8 @@ def estimate_tokens(text: str) -> int:
     return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
 
 
-_BACKENDS = {
-    "llamacpp": "parakh.backends.llamacpp:LlamaCppBackend",
-    "openai": "parakh.backends.openai_compat:OpenAIBackend",
-    "vllm": "parakh.backends.vllm_backend:VLLMBackend",
-    "extractive": "parakh.backends.extractive:ExtractiveBackend",
-    "scripted": "parakh.backends.scripted:ScriptedBackend",
-    "replay": "parakh.backends.replay:ReplayBackend",
-}
-
-
 def make_backend(cfg: ModelConfig) -> Backend:
-    """The backend for a model config; its optional dependency is imported only now."""
-    module_name, _, cls_name = _BACKENDS[cfg.backend].partition(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
-    backend: Backend = cls(cfg)
+    """The backend for a model config: the class registered as `cfg.backend` in the
+    `parakh.backends` entry points (`parakh.plugins`), imported only now."""
+    backend: Backend = plugins.load("backends", cfg.backend)(cfg)
     return backend

@@ -25,7 +25,7 @@ from parakh.datasets.records import Record, file_records
 from parakh.datasets.rows import RowError
 from parakh.io import write_json, write_jsonl
 from parakh.metrics.nomiracl import SUBSET_OF_METRIC, nomiracl_rates_from_rows
-from parakh.metrics.registry import NOMIRACL, REFERENCE_METRICS, metric_names
+from parakh.metrics.registry import NOMIRACL, get_reference_metric, metric_names
 from parakh.metrics.scoring import MetricScore, ScoreItem, resolve_metrics, score_item
 
 ALL = "all"
@@ -57,7 +57,9 @@ def _references(record: Record, needed: bool) -> list[str]:
 
 def read_items(path: Path, metrics: Sequence[str]) -> list[ScoreItem]:
     """The rows of FILE as score items, checked; errors name file, line and field."""
-    needs_reference = any(m != NOMIRACL and REFERENCE_METRICS[m].needs_reference for m in metrics)
+    needs_reference = any(
+        m != NOMIRACL and get_reference_metric(m).needs_reference for m in metrics
+    )
     required = ["id", "language", "prediction"]
     required += ["reference"] if needs_reference else []
     required += ["subset"] if NOMIRACL in metrics else []

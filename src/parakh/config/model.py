@@ -19,9 +19,19 @@ from pathlib import PurePath
 from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    field_validator,
+    model_validator,
+)
 
+from parakh import plugins
 from parakh.config.base import Strict
+from parakh.errors import ConfigError, first_field_error
 
 
 def _http_url(url: str) -> str:
@@ -83,7 +93,7 @@ class CompletionFormat(Strict):
     stop: list[str] = Field(default_factory=lambda: ["\n\n"])
 
 
-class _ModelBase(AnswerKeyed):
+class ModelBase(AnswerKeyed):
     # The name only labels rows: two configs of the same model share their cached answers.
     answer_neutral: ClassVar[frozenset[str]] = frozenset({"name", "description", "prices", "notes"})
 
@@ -113,12 +123,12 @@ def _hub_name(model_id: str) -> str:
     return model_id.rstrip("/").rsplit("/", 1)[-1]
 
 
-class LlamaCppModel(_ModelBase):
+class LlamaCppModel(ModelBase):
     """A GGUF model run in-process by llama-cpp-python on CPU."""
 
     # The GGUF is keyed by its content hash (the backend adds it), not by where it lies; threads
     # split each matrix product by rows, so their number does not change a sum.
-    answer_neutral = _ModelBase.answer_neutral | {"model_path", "model_package", "n_threads"}
+    answer_neutral = ModelBase.answer_neutral | {"model_path", "model_package", "n_threads"}
 
     backend: Literal["llamacpp"]
     model_path: str | None = None
@@ -150,7 +160,7 @@ class Server(AnswerKeyed):
     )
 
 
-class OpenAIModel(_ModelBase):
+class OpenAIModel(ModelBase):
     """Any OpenAI-compatible endpoint (vLLM serve, llama.cpp server, hosted APIs, Azure).
 
     Several replicas of one model (e.g. `vllm serve` on four nodes) are a list of base URLs, or
@@ -162,7 +172,7 @@ class OpenAIModel(_ModelBase):
     of one model are one set; adding or removing a replica starts a fresh set of entries.
     """
 
-    answer_neutral = _ModelBase.answer_neutral | {
+    answer_neutral = ModelBase.answer_neutral | {
         "transport",
         "server_cooldown_s",
         "api_key_env",
@@ -259,14 +269,14 @@ class OpenAIModel(_ModelBase):
         return _hub_name(self.model_id)
 
 
-class VLLMModel(_ModelBase):
+class VLLMModel(ModelBase):
     """An open-weight model run in-process by vLLM on GPUs.
 
     How the same weights are laid over GPUs and how much memory they take is not keyed: like a
     batch's make-up, it moves only the order of floating-point sums.
     """
 
-    answer_neutral = _ModelBase.answer_neutral | {
+    answer_neutral = ModelBase.answer_neutral | {
         "tensor_parallel_size",
         "pipeline_parallel_size",
         "gpu_memory_utilization",
@@ -290,7 +300,7 @@ class VLLMModel(_ModelBase):
         return _hub_name(self.model_id)
 
 
-class ExtractiveModel(_ModelBase):
+class ExtractiveModel(ModelBase):
     """Non-LLM baseline: returns the KB sentences closest to the question."""
 
     backend: Literal["extractive"]
@@ -301,11 +311,11 @@ class ExtractiveModel(_ModelBase):
         return None  # no LLM weights of its own
 
 
-class ScriptedModel(_ModelBase):
+class ScriptedModel(ModelBase):
     """Deterministic fake backend for tests: answers from a fixed table or a template."""
 
     # A test fake: each scripted model keeps its own entries, whatever it answers.
-    answer_neutral = _ModelBase.answer_neutral - {"name"}
+    answer_neutral = ModelBase.answer_neutral - {"name"}
 
     backend: Literal["scripted"]
     responses: dict[str, str] = Field(default_factory=dict)
@@ -315,7 +325,7 @@ class ScriptedModel(_ModelBase):
         return None  # no LLM weights of its own
 
 
-class ReplayModel(_ModelBase):
+class ReplayModel(ModelBase):
     """Answers made elsewhere, read from a file: a model whose outputs are stored, not computed.
 
     A flat JSONL or CSV table (question id, response, optional model column) is the usual file.
@@ -324,7 +334,7 @@ class ReplayModel(_ModelBase):
     """
 
     # Which questions the run holds does not change the answer read for one of them.
-    answer_neutral = _ModelBase.answer_neutral | {"unknown_ids"}
+    answer_neutral = ModelBase.answer_neutral | {"unknown_ids"}
 
     backend: Literal["replay"]
     context_window: int = Field(
@@ -380,7 +390,34 @@ class ReplayModel(_ModelBase):
         return None  # no LLM weights of its own
 
 
+def _built_in_or_plugin(data: Any, built_in: ValidatorFunctionWrapHandler) -> Any:
+    """A built-in backend's config, or the config class a plugin backend names as its
+    `config_class` (`parakh.plugins`), validated as strictly as a built-in one."""
+    backend = data.get("backend") if isinstance(data, dict) else getattr(data, "backend", None)
+    if backend is None or backend in _BUILT_IN_BACKENDS:
+        return built_in(data)
+    if isinstance(data, ModelBase):  # a plugin's config, validated already
+        return data
+    try:
+        backend_class = plugins.load("backends", backend)
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
+    config = getattr(backend_class, "config_class", None)
+    if not (isinstance(config, type) and issubclass(config, ModelBase)):
+        raise ValueError(
+            f"backend '{backend}' ({backend_class.__module__}.{backend_class.__name__}) has no "
+            "`config_class`, a subclass of parakh.config.model.ModelBase"
+        )
+    try:
+        return config.model_validate(data)
+    except ValidationError as e:
+        field, message = first_field_error(e)
+        raise ValueError(f"{field}: {message}") from None
+
+
+_BUILT_IN_BACKENDS = ("llamacpp", "openai", "vllm", "extractive", "scripted", "replay")
 ModelConfig = Annotated[
     LlamaCppModel | OpenAIModel | VLLMModel | ExtractiveModel | ScriptedModel | ReplayModel,
     Field(discriminator="backend"),
+    WrapValidator(_built_in_or_plugin),
 ]

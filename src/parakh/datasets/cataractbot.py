@@ -45,7 +45,7 @@ from parakh.datasets.healthbot import (
     update_document,
 )
 from parakh.datasets.records import Record, jsonl_lines
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import Question
 
@@ -133,7 +133,6 @@ def load_hospital(folder: Path, options: CataractBotOptions, sink: RowSink) -> N
                 _add_entry(Record(path, lineno, values), options, sink)
 
 
-@register("cataractbot", CataractBotOptions)
 def load_cataractbot(root: Path, options: CataractBotOptions, sink: RowSink) -> None:
     if (root / PARSED_QA_FILE).is_file():
         load_parsed(root, options, sink)

@@ -30,7 +30,7 @@ from parakh.datasets.records import (
     first_bad_byte,
     jsonl_lines,
 )
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import Origin, RowError, RowSink
 from parakh.schema import KBDocument, Question
 
@@ -301,7 +301,6 @@ def load_chat_logs(root: Path, source: ChatLogSource, sink: RowSink) -> None:
                 sink.add_question(_chat_message(record, source, root), record.origin)
 
 
-@register("healthbot", HealthbotOptions)
 def load_healthbot(root: Path, options: HealthbotOptions, sink: RowSink) -> None:
     if not root.is_dir():
         raise RowError(root, "dataset folder not found", reason="missing_file")

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import Field
 
 from parakh.datasets.records import csv_rows, parse_language, source_files
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import Question
 
@@ -61,7 +61,6 @@ def load_file(path: Path, sink: RowSink) -> None:
             sink.add_question(record.build(Question, fields), record.origin)
 
 
-@register("indicquest", IndicQuestOptions)
 def load_indicquest(root: Path, options: IndicQuestOptions, sink: RowSink) -> None:
     for path in source_files(root, options.files, "*.csv", "IndicQuest CSV"):
         load_file(path, sink)

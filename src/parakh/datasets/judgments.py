@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import Field
 
 from parakh.datasets.records import Record, jsonl_lines
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowSink
 from parakh.schema import HumanJudgment, Question
 
@@ -128,7 +128,6 @@ class JudgmentReader:
         self.sink.add_judgment(judgment, record.origin)
 
 
-@register("human_judgments", JudgmentOptions)
 def load_judgments(root: Path, options: JudgmentOptions, sink: RowSink) -> None:
     path = root / options.file if root.is_dir() else root
     reader = JudgmentReader(options, sink)

@@ -44,7 +44,6 @@ from pydantic import Field
 
 from parakh.datasets.judgments import JudgmentOptions, JudgmentReader, load_judgments
 from parakh.datasets.records import Record
-from parakh.datasets.registry import register
 from parakh.datasets.rows import RowError, RowSink
 
 
@@ -207,7 +206,6 @@ def load_upstream(root: Path, options: LiveQAOptions, sink: RowSink) -> None:
             reader.add(record)
 
 
-@register("liveqa_med", LiveQAOptions)
 def load_liveqa(root: Path, options: LiveQAOptions, sink: RowSink) -> None:
     if not root.is_dir() or (root / options.file).is_file():
         load_judgments(root, options, sink)

@@ -27,7 +27,6 @@ from pydantic import Field
 
 from parakh.datasets.qa_jsonl import QAJsonlOptions, add_pair, load_qa_jsonl
 from parakh.datasets.records import Record
-from parakh.datasets.registry import register
 from parakh.datasets.rows import RowError, RowSink
 
 # The selection of the shared subset: eye, diabetes and common Indian public-health topics.
@@ -127,7 +126,6 @@ def load_upstream(root: Path, options: MedQuADOptions, sink: RowSink) -> None:
                     add_pair(record, options, sink, values["xml_path"])
 
 
-@register("medquad", MedQuADOptions)
 def load_medquad(root: Path, options: MedQuADOptions, sink: RowSink) -> None:
     if options.file is not None and (root / options.file).is_file():
         load_qa_jsonl(root, options, sink)

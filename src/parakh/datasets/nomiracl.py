@@ -51,7 +51,7 @@ from typing import Literal
 from pydantic import Field
 
 from parakh.datasets.records import Record, jsonl_lines, parse_language
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import PROMPT_UNAVAILABLE, KBDocument, Passage, Question
 
@@ -382,7 +382,6 @@ def load_upstream(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
     collector.add_documents()
 
 
-@register("nomiracl", NoMiraclOptions)
 def load_nomiracl(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
     if not root.is_dir():
         raise RowError(root, "dataset folder not found", reason="missing_file")

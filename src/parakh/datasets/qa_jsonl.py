@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from parakh.datasets.records import Record, jsonl_lines
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowError, RowSink
 from parakh.schema import KBDocument, Question
 
@@ -35,7 +35,6 @@ class QAJsonlOptions(AdapterOptions):
     answers_as_kb: bool = True
 
 
-@register("qa_jsonl", QAJsonlOptions)
 def load_qa_jsonl(root: Path, options: QAJsonlOptions, sink: RowSink) -> None:
     path = root / options.file if options.file else root
     if not path.is_file():

@@ -1,23 +1,26 @@
-"""One registry of dataset adapters, chosen by `dataset.adapter` in config.
+"""Dataset adapters, chosen by `dataset.adapter` in config among the entry points of group
+`parakh.adapters` (`parakh.plugins`): Parakh's own and those of installed plugin packages.
 
 An adapter is `load(root, options, sink)`: it reads the source at `root` and adds canonical rows
 to the `RowSink`, each inside `sink.guard(...)`. Its options come from `dataset.options` and are
-validated by the adapter's own schema, which rejects unknown keys. Every row is held to the
-length limits and character rules of `parakh.datasets.limits` as it is added.
+validated by the schema its `options` parameter is annotated with, which rejects unknown keys.
+Every row is held to the length limits and character rules of `parakh.datasets.limits` as it
+is added.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, get_type_hints
 
 from pydantic import ValidationError
 
+from parakh import plugins
 from parakh.config.base import Strict
 from parakh.config.dataset import LengthLimits
-from parakh.config.loading import unknown_name_message
 from parakh.datasets.limits import OverLength, TextRules
 from parakh.datasets.rows import LoadedDataset, RowSink
 from parakh.errors import ConfigError, first_field_error
@@ -30,12 +33,6 @@ class AdapterOptions(Strict):
 AdapterFn = Callable[[Path, Any, RowSink], None]
 
 
-class Adapter(Protocol):
-    def __call__(
-        self, root: Path, options: Mapping[str, Any] | None = None, *, strict: bool = True
-    ) -> LoadedDataset: ...
-
-
 @dataclass(frozen=True)
 class AdapterSpec:
     name: str
@@ -43,27 +40,22 @@ class AdapterSpec:
     options: type[AdapterOptions]
 
 
-_ADAPTERS: dict[str, AdapterSpec] = {}
-
-
-def register(
-    name: str, options: type[AdapterOptions] = AdapterOptions
-) -> Callable[[AdapterFn], AdapterFn]:
-    def wrap(fn: AdapterFn) -> AdapterFn:
-        _ADAPTERS[name] = AdapterSpec(name, fn, options)
-        return fn
-
-    return wrap
-
-
 def adapter_names() -> list[str]:
-    return sorted(_ADAPTERS)
+    return plugins.names("adapters")
 
 
+@cache
 def spec(name: str) -> AdapterSpec:
-    if name not in _ADAPTERS:
-        raise ConfigError(unknown_name_message("dataset adapter", name, adapter_names()))
-    return _ADAPTERS[name]
+    """The adapter registered as `name` (entry-point group `parakh.adapters`), with the
+    options class its `options` parameter is annotated with."""
+    load = plugins.load("adapters", name)
+    options = get_type_hints(load).get("options") if callable(load) else None
+    if not (isinstance(options, type) and issubclass(options, AdapterOptions)):
+        raise ConfigError(
+            f"dataset adapter '{name}' ({load!r}) is not a function "
+            "(root, options: <an AdapterOptions subclass>, sink)"
+        )
+    return AdapterSpec(name, load, options)
 
 
 def parse_options(name: str, options: Mapping[str, Any] | None) -> AdapterOptions:
@@ -97,15 +89,3 @@ def load_dataset(
     adapter.load(root, parsed, sink)
     sink.dataset.cut = [cut.as_dict() for cut in rules.cuts]
     return sink.dataset
-
-
-def get_adapter(name: str) -> Adapter:
-    """The adapter `name` as a function of (root, options, strict)."""
-    spec(name)
-
-    def load(
-        root: Path, options: Mapping[str, Any] | None = None, *, strict: bool = True
-    ) -> LoadedDataset:
-        return load_dataset(name, root, options, strict=strict)
-
-    return load

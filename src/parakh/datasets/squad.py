@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import Field
 
 from parakh.datasets.records import Record, parse_language, read_json_document, source_files
-from parakh.datasets.registry import AdapterOptions, register
+from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowError, RowSink
 from parakh.hashing import canonical_json
 from parakh.schema import KBDocument, Passage, Question
@@ -142,7 +142,6 @@ def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
                     sink.add_question(question, Record(path, None, {}, where_qa).origin)
 
 
-@register("squad", SquadOptions)
 def load_squad(root: Path, options: SquadOptions, sink: RowSink) -> None:
     paths = source_files(root, options.files, "*.json", "SQuAD JSON")
     files = options.files

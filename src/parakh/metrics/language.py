@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from parakh.metrics.specs import Metric
 from parakh.text.langid import UNDETERMINED, LanguageLabel, label_language
 from parakh.text.languages import LANGUAGES, normalize_language
 
@@ -48,3 +49,15 @@ def language_match(prediction: str, references: Sequence[str], language: str | N
     if not prediction.strip():
         return 0.0
     return float(is_requested_language(label_language(prediction, hint=requested), requested))
+
+
+LANGUAGE_MATCH = Metric(
+    "language_match",
+    "higher",
+    0.0,
+    1.0,
+    "mean",
+    "1 if the response is in the requested response language (language ID)",
+    fn=language_match,
+    needs_reference=False,
+)

