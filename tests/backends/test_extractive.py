@@ -13,8 +13,8 @@ from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend, default_e
 from parakh.backends.runner import generate_all
 from parakh.config.model import ExtractiveModel, Sampling
 from parakh.config.retrieval import EmbedderConfig
-from parakh.retrieval.embedders import HashingEmbedder
-from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
+from parakh.retrieval.embedders import CachedEmbedder, HashingEmbedder
+from parakh.retrieval.embedding_cache import EmbeddingCache
 
 from .conftest import complete_one
 

@@ -10,8 +10,7 @@ import pytest
 
 from parakh.config import compose
 from parakh.config.retrieval import EmbedderConfig
-from parakh.retrieval.embedders import Embedder, make_embedder, progress_bar
-from parakh.retrieval.embedding_cache import CachedEmbedder
+from parakh.retrieval.embedders import CachedEmbedder, Embedder, make_embedder, progress_bar
 
 TEXTS = [f"text number {i} about cataract surgery" for i in range(5)]
 

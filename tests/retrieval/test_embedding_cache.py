@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from parakh.config.retrieval import EmbedderConfig
-from parakh.retrieval.embedders import HashingEmbedder, make_embedder
-from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache, embedding_key
+from parakh.retrieval.embedders import CachedEmbedder, HashingEmbedder, make_embedder
+from parakh.retrieval.embedding_cache import EmbeddingCache, embedding_key
 
 
 class CountingEmbedder(HashingEmbedder):

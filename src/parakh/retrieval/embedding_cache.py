@@ -4,7 +4,8 @@ The key is sha256 of the embedder's identity (model, revision, prefixes), the ro
 passage) and the exact text; nothing else (batch size, timeouts) changes a vector. One SQLite
 file outside the package, next to the response cache (`beside_response_cache`), safe to delete
 (opened as `parakh.sqlite_store` says). The index stage and the extractive baseline share it, so
-a question or passage either embedded is a hit for the other.
+a question or passage either embedded is a hit for the other (`embedders.CachedEmbedder` reads
+and fills it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from parakh.hashing import sha256_obj
-from parakh.retrieval.embedder_base import Embedder
 from parakh.sqlite_store import open_store, readable
 
 EMBEDDINGS_FILE = "embeddings.sqlite"
@@ -70,46 +70,3 @@ class EmbeddingCache:
 
     def close(self) -> None:
         self._db.close()
-
-
-class CachedEmbedder(Embedder):
-    """Wraps an embedder: looks every text up first and embeds only the misses, in one call."""
-
-    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
-        self.inner, self.cache, self.name = inner, cache, inner.name
-        self.hits = self.misses = 0
-
-    def _embed(self, texts: Sequence[str], role: str) -> np.ndarray:
-        identity = self.inner.identity()
-        keys = [embedding_key(identity, role, t) for t in texts]
-        found = self.cache.get_many(keys)
-        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
-        self.hits += len(texts) - len(missing)
-        self.misses += len(missing)
-        if missing:
-            embed = self.inner.embed_queries if role == "query" else self.inner.embed_passages
-            vectors = embed(missing)
-            new = [
-                (embedding_key(identity, role, t), v) for t, v in zip(missing, vectors, strict=True)
-            ]
-            self.cache.put_many(new)
-            found.update(new)
-        if not texts:
-            return embed_empty(self.inner, role)
-        return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, "query")
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, "passage")
-
-    def identity(self) -> dict[str, Any]:
-        return self.inner.identity()
-
-    def count_tokens(self, text: str) -> int:
-        return self.inner.count_tokens(text)
-
-
-def embed_empty(embedder: Embedder, role: str) -> np.ndarray:
-    return embedder.embed_queries([]) if role == "query" else embedder.embed_passages([])
