@@ -179,32 +179,22 @@ def ranking_agreement(
     )
 
 
-def _on_judge_scale(grades: list[HumanGrade], judge_scale_max: float) -> bool:
-    """Whether every grade is declared (or, undeclared, lies) on the judge's 0..max scale."""
-    for g in grades:
-        low = 0.0 if g.scale_min is None else g.scale_min
-        high = judge_scale_max if g.scale_max is None else g.scale_max
-        if (low, high) != (0.0, judge_scale_max) or not 0.0 <= g.score <= judge_scale_max:
-            return False
-    return True
-
-
-def _check_same_scale(metric: str, grades: list[HumanGrade], judge_scale_max: float) -> None:
-    for g in grades:
-        low = 0.0 if g.scale_min is None else g.scale_min
-        high = judge_scale_max if g.scale_max is None else g.scale_max
-        if (low, high) != (0.0, judge_scale_max):
-            raise ConfigError(
-                f"human grades of '{metric}' are on a {low:g}..{high:g} scale and the judge's "
-                f"on 0..{judge_scale_max:g}: declare a mapping in "
-                f"aggregate.agreement.mappings.{metric}"
-            )
-        if not 0.0 <= g.score <= judge_scale_max:
-            raise ConfigError(
-                f"human grade {g.score:g} of '{metric}' (question {g.question_id}, model "
-                f"{g.model}) is outside the judge's 0..{judge_scale_max:g} scale: declare a "
-                f"mapping in aggregate.agreement.mappings.{metric}"
-            )
+def off_judge_scale(g: HumanGrade, judge_scale_max: float) -> str | None:
+    """Why a grade is not on the judge's 0..max scale (its declared scale, else its value);
+    None if it is."""
+    low = 0.0 if g.scale_min is None else g.scale_min
+    high = judge_scale_max if g.scale_max is None else g.scale_max
+    if (low, high) != (0.0, judge_scale_max):
+        return (
+            f"human grades of '{g.metric}' are on a {low:g}..{high:g} scale and the judge's "
+            f"on 0..{judge_scale_max:g}"
+        )
+    if not 0.0 <= g.score <= judge_scale_max:
+        return (
+            f"human grade {g.score:g} of '{g.metric}' (question {g.question_id}, model "
+            f"{g.model}) is outside the judge's 0..{judge_scale_max:g} scale"
+        )
+    return None
 
 
 def judge_human_agreement(
@@ -237,9 +227,13 @@ def judge_human_agreement(
         scale_max = metric_rows[0].scale_max if metric_rows else 1.0
         ranks_only = False
         if mapping is None and unmapped == "ranks":
-            ranks_only = not _on_judge_scale(by_metric[metric], scale_max)
+            ranks_only = any(off_judge_scale(g, scale_max) for g in by_metric[metric])
         elif mapping is None:
-            _check_same_scale(metric, by_metric[metric], scale_max)
+            off = [why for g in by_metric[metric] if (why := off_judge_scale(g, scale_max))]
+            if off:
+                raise ConfigError(
+                    f"{off[0]}: declare a mapping in aggregate.agreement.mappings.{metric}"
+                )
         pairs, unpaired = _paired(by_metric[metric], judged, metric, mapping, system_of)
         labels = mapping.target_labels if mapping is not None else None
         seeded = (source, metric)

@@ -61,7 +61,7 @@ class JudgeColumns:
         lists = table.column("categories")
         category, categories = _codes(pc.list_flatten(lists))
         return cls(
-            question=_numpy(question),
+            question=as_numpy(question),
             question_ids=question_ids,
             model=model,
             models=models,
@@ -72,16 +72,17 @@ class JudgeColumns:
             language=language,
             languages=languages,
             status=order[status_codes] if status_codes.size else status_codes,
-            score=_numpy(pc.fill_null(score, np.nan)).astype(float),
-            has_score=_numpy(pc.is_valid(score)).astype(bool),
-            scale_max=_numpy(table.column("scale_max")).astype(float),
-            category_row=_numpy(pc.list_parent_indices(lists)),
+            score=as_numpy(pc.fill_null(score, np.nan)).astype(float),
+            has_score=as_numpy(pc.is_valid(score)).astype(bool),
+            scale_max=as_numpy(table.column("scale_max")).astype(float),
+            category_row=as_numpy(pc.list_parent_indices(lists)),
             category=category,
             categories=categories,
         )
 
 
-def _numpy(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+def as_numpy(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """An arrow column as a numpy array (an empty one of no chunks too)."""
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks else pa.array([], values.type)
     return np.asarray(values.to_numpy(zero_copy_only=False))
@@ -93,5 +94,5 @@ def _codes(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, list[str]]:
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks() if values.num_chunks else pa.array([], values.type)
     encoded = pc.dictionary_encode(values)
-    codes = _numpy(pc.fill_null(encoded.indices, -1)).astype(np.int32)
+    codes = as_numpy(pc.fill_null(encoded.indices, -1)).astype(np.int32)
     return codes, encoded.dictionary.to_pylist()

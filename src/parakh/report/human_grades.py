@@ -20,6 +20,7 @@ from pathlib import Path
 
 from parakh.config.loading import unknown_name_message
 from parakh.errors import InputError
+from parakh.report.agreement import off_judge_scale
 from parakh.report.items import system_name
 from parakh.report.row_files import Answer
 from parakh.schema import HumanGrade, HumanJudgment, Judgment
@@ -126,13 +127,8 @@ def _check_mapping(
 ) -> None:
     """Refuse a grade the judge's scale cannot take: without a mapping it must be on the
     judge's scale; a mapping of human grades must accept it."""
-    low, high = grade.scale_min, grade.scale_max
     if mapping is None:
-        on_judge_scale = (0.0 if low is None else low, judge_max if high is None else high) == (
-            0.0,
-            judge_max,
-        ) and 0.0 <= grade.score <= judge_max
-        if not on_judge_scale:
+        if off_judge_scale(grade, judge_max) is not None:
             raise InputError(
                 path,
                 f"'{grade.metric}' has no declared mapping and this grade is not on the "

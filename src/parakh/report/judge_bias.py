@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from parakh.report.agreement import judge_human_agreement
+from parakh.report.columns import as_numpy
 from parakh.report.row_files import Answer, JudgeFile
 from parakh.report.templating import render
 from parakh.schema import HumanGrade, Judgment
@@ -83,13 +84,13 @@ def judge_bias(
     codes = np.asarray(metric.indices.to_numpy(zero_copy_only=False))
     score = read.column("score")
     scored = (
-        _numpy(pc.equal(read.column("status"), "ok"))
-        & _numpy(pc.is_valid(score))
-        & _numpy(read.column("has_length"))
+        as_numpy(pc.equal(read.column("status"), "ok"))
+        & as_numpy(pc.is_valid(score))
+        & as_numpy(read.column("has_length"))
     )
-    scores = _numpy(pc.fill_null(score, np.nan)).astype(float)
-    lengths = _numpy(read.column("length")).astype(float)
-    self_judged = _numpy(read.column("self_judged"))
+    scores = as_numpy(pc.fill_null(score, np.nan)).astype(float)
+    lengths = as_numpy(read.column("length")).astype(float)
+    self_judged = as_numpy(read.column("self_judged"))
     juried: dict[str, list[Judgment]] = defaultdict(list)
     for file in files.values():
         for row in file.judgments() if file.has_votes else []:
@@ -118,27 +119,21 @@ def _with_lengths(columns: pa.Table, length: dict[str, int]) -> pa.Table:
     known = pa.array(list(length), pa.string())
     found = pc.index_in(columns.column("question_id"), value_set=known)
     lengths = np.asarray(list(length.values()) or [0], dtype=np.int64)
-    index = _numpy(pc.fill_null(found, 0)).astype(np.int64)
+    index = as_numpy(pc.fill_null(found, 0)).astype(np.int64)
     flags = columns.column("flags").combine_chunks()
     self_judged = np.zeros(columns.num_rows, dtype=bool)
     hits = pc.equal(pc.list_flatten(flags), SELF_JUDGED)
-    self_judged[_numpy(pc.list_parent_indices(flags))[_numpy(hits).astype(bool)]] = True
+    self_judged[as_numpy(pc.list_parent_indices(flags))[as_numpy(hits).astype(bool)]] = True
     return pa.table(
         {
             "metric": columns.column("metric"),
             "status": columns.column("status"),
             "score": columns.column("score"),
             "length": lengths[index],
-            "has_length": _numpy(pc.is_valid(found)).astype(bool),
+            "has_length": as_numpy(pc.is_valid(found)).astype(bool),
             "self_judged": self_judged,
         }
     )
-
-
-def _numpy(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    if isinstance(values, pa.ChunkedArray):
-        values = values.combine_chunks() if values.num_chunks else pa.array([], values.type)
-    return np.asarray(values.to_numpy(zero_copy_only=False))
 
 
 def _jurors(metric: str, rows: list[Judgment], grades: list[HumanGrade]) -> list[JurorAgreement]:
