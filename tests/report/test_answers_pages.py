@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from parakh.report import (
-    answers_page as answers,  # a module: --capture runs on code without write_answers
-)
+from parakh.report import answers_page as answers  # a module, as --capture reads it
+from parakh.report.answer_scores import AnswerScores
 from parakh.report.files import ReportFiles
 from parakh.schema import Generation, Judgment, Question
 
@@ -85,7 +84,7 @@ def inputs(n: int, words: int = 1, models: list[str] = MODELS) -> dict:
     return {
         "questions": questions(n),
         "generations": {m: generations(n, m, words) for m in models if m != "gamma"},
-        "judgments": judgments(n, models),
+        "judgments": AnswerScores.of_rows(judgments(n, models)),
         "models": models,
     }
 

@@ -73,10 +73,9 @@ def test_report_and_answers_page_escape_the_data(tmp_path: Path) -> None:
 def test_split_answers_pages_escape_the_data(tmp_path: Path) -> None:
     inputs = _inputs()
     files = ReportFiles(tmp_path)
-    rows = [r for model in MODELS for r in inputs.judgments[model]]
     written = answers.write_answers(
-        files, inputs.questions, inputs.generations, rows, MODELS, title=f"t {BAD}",
-        partial=f"partial {BAD}", max_bytes=20_000,
+        files, inputs.questions, inputs.generations, inputs.answer_scores(), MODELS,
+        title=f"t {BAD}", partial=f"partial {BAD}", max_bytes=20_000,
     )  # fmt: skip
     assert len(written) > 2 and written[-1] == files.answers_html
     _assert_escaped(files.answers_html.read_text(encoding="utf-8"), f"t {BAD}", f"partial {BAD}")

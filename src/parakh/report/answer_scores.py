@@ -1,12 +1,11 @@
 """The judge rows under each answer of the answers page, read from columns one question at a
 time.
 
-The page shows every judge row (at N = 100,000 with five models, two million), so holding
-them as `Judgment` objects cost most of aggregate's memory and a sixth of its time. Here the
-statistics' columns (`JudgeColumns`) and the two texts a card shows (justification, reason)
-stay as arrays; a question's rows become small `ScoreRow`s when its article is written, in
-reading order, grouped by leaderboard entry in the order the entries first appear, as the
-objects were.
+The page shows every judge row (at N = 100,000 with five models, two million): as `Judgment`
+objects they would take most of aggregate's memory. So the statistics' columns
+(`JudgeColumns`) and the two texts a card shows (justification, reason) stay as arrays; a
+question's rows become small `ScoreRow`s when its article is written, in reading order, grouped
+by leaderboard entry in the order the entries first appear.
 """
 
 from __future__ import annotations

@@ -22,7 +22,6 @@ from parakh.report.answer_scores import AnswerScores, ScoreRow
 from parakh.report.files import ReportFiles
 from parakh.report.row_files import Answer, QuestionView
 from parakh.report.templating import Markup, render
-from parakh.schema import Judgment
 
 Link = tuple[str, str]  # (href, text)
 
@@ -142,12 +141,10 @@ class AnswerArticles:
         self,
         questions: Sequence[QuestionView],
         generations: Mapping[str, Sequence[Answer]],
-        judgments: Sequence[Judgment] | AnswerScores,
+        judgments: AnswerScores,
         models: list[str],
     ) -> None:
         self.answers = {m: {g.question_id: g for g in rows} for m, rows in generations.items()}
-        if not isinstance(judgments, AnswerScores):
-            judgments = AnswerScores.of_rows(judgments)
         self.rows = judgments
         self.systems: dict[str, str] = dict(judgments.model_of)
         for m in models:
@@ -218,7 +215,7 @@ class AnswerArticles:
 def render_answers(
     questions: Sequence[QuestionView],
     generations: Mapping[str, Sequence[Answer]],
-    judgments: Sequence[Judgment] | AnswerScores,
+    judgments: AnswerScores,
     models: list[str],
     *,
     title: str,
@@ -234,7 +231,7 @@ def write_answers(
     files: ReportFiles,
     questions: Sequence[QuestionView],
     generations: Mapping[str, Sequence[Answer]],
-    judgments: Sequence[Judgment] | AnswerScores,
+    judgments: AnswerScores,
     models: list[str],
     *,
     title: str,

@@ -1,7 +1,7 @@
 """The judge rows the statistics read, as numpy columns of codes, in reading order.
 
 Question ids are coded in sorted order, so a mask over questions read with `np.flatnonzero`
-lists them as the leaderboard always did (sorted); every other text column (model, translator,
+lists them sorted; every other text column (model, translator,
 metric, language, status, category) is coded into its own small vocabulary.
 """
 

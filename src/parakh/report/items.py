@@ -4,8 +4,8 @@ Statistics resample questions, not rows, so everything here is indexed by questi
 (model, metric) series the sum and count of scored rows per question and the counts of rows
 without a score, and for each slice (language, category, domain) the questions it holds. The
 tables are dense numpy arrays (series x questions), filled from the columns of every row at
-once (`np.bincount` adds each question's scores in reading order, as the loop it replaces did,
-so every sum is the same to the last bit).
+once (`np.bincount` adds each question's scores in reading order, so every sum is reproducible
+to the last bit).
 """
 
 from __future__ import annotations
