@@ -25,7 +25,8 @@ from parakh.datasets.registry import load_dataset
 from parakh.io import write_jsonl
 from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
 from parakh.schema import Question
-from parakh.stages import generate, judge
+from parakh.stages import generate
+from tests.judging.judge_files import judged
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "conf" / "model").glob("nomiracl-*.yaml"))
@@ -88,8 +89,8 @@ def test_hallucination_rate_of_every_replayed_model_is_fp_over_fp_plus_tn(
         backend = make_backend(model)
         generations = generate.run(
             cfg, questions, [], backend, None, tmp_path / f".{model.name}.progress.jsonl"
-        )
-        rows = judge.run(cfg, questions, generations, [], tmp_path / f".{model.name}.judge.jsonl")
+        ).generations
+        rows = judged(cfg, questions, generations, [], tmp_path / f".{model.name}.judge.jsonl")
         hallucination = {r.question_id: r for r in rows if r.metric == "nomiracl_hallucination"}
         assert set(hallucination) == {q.id for q in non_relevant}
 

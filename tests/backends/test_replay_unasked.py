@@ -23,7 +23,7 @@ def test_a_new_model_is_not_asked_a_question_without_prompt(tmp_path: Path, caps
     model = ScriptedModel(name="fake", backend="scripted", default_response="I don't know")
     cfg = compose(["dataset=nomiracl"]).model_copy(update={"model": model})
     backend = ScriptedBackend(model)
-    result = generate.generate(cfg, questions, [], backend, None, tmp_path / "progress.jsonl")
+    result = generate.run(cfg, questions, [], backend, None, tmp_path / "progress.jsonl")
     by_id = {g.question_id: g for g in result.generations}
     assert [g.question_id for g in result.generations] == [q.id for q in questions]
     for qid in unavailable:

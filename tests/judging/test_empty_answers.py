@@ -20,7 +20,7 @@ from parakh.judging.llm_judge import EMPTY_ANSWER
 from parakh.judging.summary import judge_summary
 from parakh.metrics.rubric import load_rubric
 from parakh.schema import Generation, Judgment, Question
-from parakh.stages import judge
+from tests.judging.judge_files import judged
 
 OK = '{"Score": 2, "Justification": "fine"}'
 
@@ -61,7 +61,7 @@ def _judge(cfg: ParakhConfig, tmp_path: Path) -> tuple[list[Judgment], list[Scri
         backends.append(ScriptedBackend(model_cfg))
         return backends[-1]
 
-    rows = judge.run(cfg, QUESTIONS, GENERATIONS, [], tmp_path / "p.jsonl", backend_factory=factory)
+    rows = judged(cfg, QUESTIONS, GENERATIONS, [], tmp_path / "p.jsonl", backend_factory=factory)
     return rows, backends
 
 

@@ -15,9 +15,9 @@ from parakh.judging.hardening import injection_cues
 from parakh.judging.injection_phrases import PHRASES, Phrase
 from parakh.metrics.rubric import load_rubric
 from parakh.schema import Generation, Question
-from parakh.stages import judge
 from parakh.text.languages import LANGUAGES
 from tests.judging.echo_judge import EchoJudge
+from tests.judging.judge_files import judged
 
 CASES = json.loads((Path(__file__).parent / "cases" / "injection.json").read_text("utf-8"))["cases"]
 POSITIVES = [c for c in CASES if c["expected"]]
@@ -92,7 +92,7 @@ def _judge_rows(tmp_path: Path, mode: str, responses: list[str]):  # type: ignor
         for q, r in zip(questions, responses, strict=True)
     ]
     echo = EchoJudge(mode, own_score=OWN_SCORE)  # type: ignore[arg-type]
-    rows = judge.run(
+    rows = judged(
         cfg, questions, generations, [], tmp_path / f"{mode}.jsonl", backend_factory=lambda _: echo
     )
     assert echo.calls == len(responses)

@@ -16,7 +16,7 @@ from parakh.config import compose
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, ScriptedModel
 from parakh.judging.judge_context import CONTEXT_CUT, fit_knowledge_base
-from parakh.judging.rubric_calls import judge_with_rubrics
+from parakh.judging.rubric_calls import JudgeCalls, judge_with_rubrics
 from parakh.judging.summary import judge_summary
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 
@@ -79,9 +79,8 @@ def _judge(cfg: JudgeConfig, retrieval: Retrieval, tmp_path: Path):  # type: ign
         [question],
         {"q1": generation},
         {"q1": retrieval},
-        tmp_path / "progress.jsonl",
-        show_progress=False,
-        backend_factory=factory,
+        {"q1"},
+        JudgeCalls(None, tmp_path / "progress.jsonl", show_progress=False, backend_factory=factory),
     )
     return rows, [r for backend in made for r in backend.requests]
 

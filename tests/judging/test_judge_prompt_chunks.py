@@ -22,6 +22,7 @@ from parakh.prompts.template import load_prompt
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 from parakh.stage_outputs import Layout, generation_name
 from parakh.stages import judge
+from tests.judging.judge_files import judged
 
 SEEN_RAW = "The eye shield is worn at night for one week after surgery."
 SEEN_UPDATE = "Since March 2024 a head bath is allowed from the 10th day after surgery."
@@ -116,7 +117,7 @@ def test_the_health_pariksha_judge_reads_the_generations_chunks_not_a_fresh_retr
         return made[-1]
 
     fresh = _retrieval([FRESH], None)
-    rows = judge.run(
+    rows = judged(
         cfg, [QUESTION], [generation], [fresh], tmp_path / "p.jsonl", backend_factory=factory
     )
     requests = [r for backend in made for r in backend.requests]
@@ -129,7 +130,7 @@ def test_the_health_pariksha_judge_reads_the_generations_chunks_not_a_fresh_retr
     index = compose(["dataset=demo", "model=extractive", "judge=health_pariksha",
                      "judge.chunks_from=index", "progress=false"])  # fmt: skip
     made.clear()
-    judge.run(index, [QUESTION], [generation], [fresh], tmp_path / "q.jsonl",
+    judged(index, [QUESTION], [generation], [fresh], tmp_path / "q.jsonl",
               backend_factory=factory)  # fmt: skip
     assert all(FRESH in r.messages[-1][1] for b in made for r in b.requests)
 
@@ -144,7 +145,7 @@ def test_the_stage_reads_no_retrieval_file_for_them(tmp_path: Path) -> None:
     ]
     write_jsonl(layout.generations(generation_name(cfg)), generations)
     assert not layout.retrieval.exists()
-    chunks = judge.judge_chunks(cfg, layout, {"q1", "q2"})
+    chunks = judge.judge_chunks(cfg, judge.JudgeInputs.of(cfg, layout), {"q1", "q2"})
     assert list(chunks) == ["q1"]  # a failed answer is not judged, so needs no chunks
     assert chunks["q1"].raw_chunks[0].text == SEEN_RAW
 

@@ -13,7 +13,7 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.judging.llm_judge import judge_rubrics
 from parakh.schema import Generation, Question
-from parakh.stages import judge
+from tests.judging.judge_files import judged
 
 OK = '{"Score": 2, "Justification": "fine"}'
 
@@ -37,7 +37,7 @@ def _run(cfg: ParakhConfig, tmp_path: Path, backends: list[ScriptedBackend] | No
             backends.append(backend)
         return backend
 
-    return judge.run(cfg, questions, generations, [], tmp_path / "p.jsonl", backend_factory=factory)
+    return judged(cfg, questions, generations, [], tmp_path / "p.jsonl", backend_factory=factory)
 
 
 def test_a_repair_request_can_make_an_output_valid(tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ def test_repair_request_quotes_the_reply_and_the_reason(tmp_path: Path) -> None:
     cfg = _cfg({"q1::coherence": '{"Score": 3, "Justification": "x"}'})
     questions = [Question(id="q1", text="q", language="en")]
     generations = [Generation(question_id="q1", model="m", status="ok", response="r")]
-    judge.run(cfg, questions, generations, [], tmp_path / "p.jsonl", backend_factory=Recording)
+    judged(cfg, questions, generations, [], tmp_path / "p.jsonl", backend_factory=Recording)
     repair = seen[1]
     assert repair.key == "q1::coherence::repair1"
     assert repair.messages[:2] == seen[0].messages

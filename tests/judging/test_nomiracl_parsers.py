@@ -25,6 +25,7 @@ from parakh.config import compose
 from parakh.metrics.nomiracl import classify_nomiracl_output
 from parakh.schema import Generation, Question
 from parakh.stages import judge
+from tests.judging.judge_files import judged
 
 GPT35 = "gpt-3.5-turbo-azure"
 
@@ -97,7 +98,7 @@ def _judge(queries: list[dict[str, Any]], model: str, parser: str, tmp_path: Pat
     cfg = compose(["judge=nomiracl", f"judge.parser={parser}"])
     assert cfg.judge.parser == parser
     questions = _questions(queries)
-    rows = judge.run(cfg, questions, _generations(queries, model), [], tmp_path / "p.jsonl")
+    rows = judged(cfg, questions, _generations(queries, model), [], tmp_path / "p.jsonl")
     return judge.summarize(cfg, rows)
 
 

@@ -25,8 +25,9 @@ from parakh.config.model import ReplayModel
 from parakh.datasets import load_dataset
 from parakh.io import write_jsonl
 from parakh.judging.summary import judge_summary
-from parakh.stages import generate, judge
+from parakh.stages import generate
 from tests.datasets.test_nomiracl_upstream import FIXTURE
+from tests.judging.judge_files import judged
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "conf" / "model").glob("nomiracl-*.yaml"))
@@ -106,8 +107,8 @@ def test_released_table_equals_the_released_rules_count(tmp_path: Path, parser: 
         run_cfg = cfg.model_copy(update={"model": model})
         generations = generate.run(
             run_cfg, questions, [], make_backend(model), None, tmp_path / f".{model.name}.g"
-        )
-        rows = judge.run(run_cfg, questions, generations, [], tmp_path / f".{model.name}.j")
+        ).generations
+        rows = judged(run_cfg, questions, generations, [], tmp_path / f".{model.name}.j")
         summary = judge_summary(rows, nomiracl_parser=parser)  # type: ignore[arg-type]
         for language, by_language in summary["nomiracl"].items():
             if language == "all":

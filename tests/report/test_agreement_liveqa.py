@@ -20,6 +20,7 @@ import yaml
 from scipy import stats as scipy_stats
 from sklearn.metrics import cohen_kappa_score
 from tests.conftest import SHARED_DATA
+from tests.judging.judge_files import judged
 
 from parakh.backends import make_backend
 from parakh.config import compose
@@ -31,7 +32,7 @@ from parakh.report.agreement import MetricAgreement
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout
-from parakh.stages import curate, generate, judge
+from parakh.stages import curate, generate
 from parakh.stats.scales import ScaleMapping
 from parakh.tracking.mlflow_log import sweep_metrics
 
@@ -62,10 +63,10 @@ def liveqa_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Layout, list[s
         run_cfg = cfg.model_copy(update={"model": model})
         answers = generate.run(
             run_cfg, questions, [], make_backend(model), None, tmp / f".{model.name}.g.jsonl"
-        )
+        ).generations
         answered = [g for g in answers if g.status == "ok"]
         asked = [q for q in questions if q.id in {g.question_id for g in answered}]
-        rows = judge.run(run_cfg, asked, answered, [], tmp / f".{model.name}.j.jsonl")
+        rows = judged(run_cfg, asked, answered, [], tmp / f".{model.name}.j.jsonl")
         write_jsonl(layout.generations(model.name), answered)
         write_jsonl(layout.judgments(cfg.judge.name, model.name), rows)
         models.append(model.name)

@@ -245,7 +245,7 @@ def test_a_prompt_variant_writes_its_own_file_and_records_truncation(
         )
         for q in tiny_questions
     ]
-    result = generate.generate(
+    result = generate.run(
         cfg, questions, [], ScriptedBackend(model), None, tmp_path / "progress.jsonl"
     )
     assert cfg.generation.output_name("fake") == "fake@nomiracl_role.0shot"
@@ -276,8 +276,8 @@ def test_items_resumed_from_an_interrupted_run_are_not_billed_again(
     )
     cfg = compose().model_copy(update={"model": model})
     progress = tmp_path / "progress.jsonl"
-    generate.generate(cfg, tiny_questions[:2], [], ScriptedBackend(model), None, progress)
-    result = generate.generate(cfg, tiny_questions, [], ScriptedBackend(model), None, progress)
+    generate.run(cfg, tiny_questions[:2], [], ScriptedBackend(model), None, progress)
+    result = generate.run(cfg, tiny_questions, [], ScriptedBackend(model), None, progress)
     summary = result.summary
     assert summary["items"] == 3 and summary["resumed"] == 2 and summary["backend_items"] == 1
     assert [i.resumed for i in result.items] == [True, True, False]
@@ -306,9 +306,7 @@ def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
     model = ScriptedModel(name="fake", backend="scripted", default_response="Rest for")
     cfg = compose().model_copy(update={"model": model})
     cache = ResponseCache(tmp_path / "cache.sqlite")
-    first = generate.generate(
-        cfg, tiny_questions, [], CutsQ2(model), cache, tmp_path / "progress.jsonl"
-    )
+    first = generate.run(cfg, tiny_questions, [], CutsQ2(model), cache, tmp_path / "progress.jsonl")
     assert [g.finish_reason for g in first.generations] == ["stop", "length", "stop"]
     assert first.summary["truncated_answers"] == 1
     assert first.summary["finish_reasons"] == {"length": 1, "stop": 2}
@@ -316,7 +314,7 @@ def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
     assert "1 answers cut by max_tokens" in capsys.readouterr().out
 
     backend = CutsQ2(model)
-    again = generate.generate(cfg, tiny_questions, [], backend, cache, tmp_path / "progress2.jsonl")
+    again = generate.run(cfg, tiny_questions, [], backend, cache, tmp_path / "progress2.jsonl")
     cache.close()
     assert backend.calls == 0 and again.summary["cached"] == 3
     assert again.generations == first.generations

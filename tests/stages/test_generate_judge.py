@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.judging.judge_files import judged
+
 from parakh.backends.cache import ResponseCache
 from parakh.backends.scripted import ScriptedBackend
 from parakh.config import compose
@@ -11,7 +13,7 @@ from parakh.config.model import ScriptedModel
 from parakh.config.retrieval import EmbedderConfig
 from parakh.retrieval.embedders import HashingEmbedder
 from parakh.schema import Generation
-from parakh.stages import generate, index, judge
+from parakh.stages import generate, index
 
 
 def _retrievals(cfg, questions, kb):
@@ -33,14 +35,18 @@ def test_generate_renders_the_healthbot_prompt_and_caches(
         )
     )
     cache = ResponseCache(tmp_path / "cache.sqlite")
-    rows = generate.run(cfg, tiny_questions, retrievals, backend, cache, tmp_path / "p1.jsonl")
+    rows = generate.run(
+        cfg, tiny_questions, retrievals, backend, cache, tmp_path / "p1.jsonl"
+    ).generations
     assert [g.question_id for g in rows] == ["q1", "q2", "q3"]
     assert rows[0].response == "After 10 days."
     system, user = rows[1].messages
     assert "The query is in Hindi and you must respond in Hindi." in system["content"]
     assert "RawChunks:" in user["content"] and "KBUpdateChunks:" in user["content"]
     assert backend.calls == 3
-    again = generate.run(cfg, tiny_questions, retrievals, backend, cache, tmp_path / "p2.jsonl")
+    again = generate.run(
+        cfg, tiny_questions, retrievals, backend, cache, tmp_path / "p2.jsonl"
+    ).generations
     assert backend.calls == 3  # all three came from the cache
     assert again == rows
 
@@ -55,7 +61,7 @@ def test_generate_resumes_from_progress_without_duplicates(
     first = ScriptedBackend(model)
     generate.run(cfg, tiny_questions[:2], retrievals, first, None, progress)
     second = ScriptedBackend(model)
-    rows = generate.run(cfg, tiny_questions, retrievals, second, None, progress)
+    rows = generate.run(cfg, tiny_questions, retrievals, second, None, progress).generations
     assert second.calls == 1
     assert [g.question_id for g in rows] == ["q1", "q2", "q3"]
 
@@ -73,7 +79,7 @@ def test_judge_scores_reference_metrics_and_records_failures(
         ),
         Generation(question_id="q3", model="m", status="error", error="HTTP 500"),
     ]
-    rows = judge.run(cfg, tiny_questions, generations, [], tmp_path / "p.jsonl")
+    rows = judged(cfg, tiny_questions, generations, [], tmp_path / "p.jsonl")
     assert len(rows) == 3 * len(cfg.judge.reference_metrics)
     by = {(r.question_id, r.metric): r for r in rows}
     assert by[("q1", "token_f1")].score == 1.0
@@ -100,7 +106,7 @@ def test_rubric_judge_output_that_does_not_parse_is_invalid_not_zero(
         Generation(question_id=q.id, model="m", status="ok", response="After 10 days.")
         for q in tiny_questions
     ]
-    rows = judge.run(cfg, tiny_questions, generations, [], tmp_path / "p.jsonl")
+    rows = judged(cfg, tiny_questions, generations, [], tmp_path / "p.jsonl")
     assert len(rows) == 3 * 4
     by = {(r.question_id, r.metric): r for r in rows}
     assert by[("q1", "coherence")].status == "ok" and by[("q1", "coherence")].score == 2

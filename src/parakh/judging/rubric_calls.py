@@ -11,6 +11,7 @@ knowledge base was cut to fit a judge model's window carry the `context_cut` fla
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from parakh.backends.base import Backend, make_backend
@@ -28,7 +29,6 @@ from parakh.judging.llm_judge import (
     judge_key,
     judge_rubrics,
     request_sampling,
-    sample_per_language,
 )
 from parakh.judging.prompt import JudgePrompt, load_judge_prompt
 from parakh.metrics.rubric import Rubric
@@ -37,11 +37,35 @@ from parakh.schema import Generation, Judgment, Question, Retrieval
 BackendFactory = Callable[[ModelConfig], Backend]
 
 
-def juror_progress_path(progress_path: Path, juror: str, jury: bool) -> Path:
-    """Each juror resumes from its own progress file; a single judge uses the stage's."""
-    if not jury:
-        return progress_path
-    return progress_path.with_name(f"{progress_path.stem}.{juror}{progress_path.suffix}")
+@dataclass(frozen=True)
+class JudgeCalls:
+    """Where a run's judge-model calls go: the response cache, the progress file they resume
+    from, whether a progress bar shows, and what makes each judge model's backend (tests pass
+    deterministic fakes)."""
+
+    cache: ResponseCache | None
+    progress_path: Path
+    show_progress: bool = True
+    backend_factory: BackendFactory = make_backend
+
+    def progress_of(self, juror: str, jury: bool) -> Path:
+        """Each juror resumes from its own progress file; a single judge uses the stage's."""
+        if not jury:
+            return self.progress_path
+        path = self.progress_path
+        return path.with_name(f"{path.stem}.{juror}{path.suffix}")
+
+
+@dataclass(frozen=True)
+class _Judging:
+    """What every judge model's calls on one model's answers share."""
+
+    cfg: JudgeConfig
+    generator: ModelConfig
+    prompt: JudgePrompt
+    rubrics: list[Rubric]
+    panel: Panel
+    calls: JudgeCalls
 
 
 def judge_with_rubrics(
@@ -50,75 +74,48 @@ def judge_with_rubrics(
     questions: list[Question],
     generations: Mapping[str, Generation],
     retrievals: Mapping[str, Retrieval],
-    progress_path: Path,
-    cache: ResponseCache | None = None,
-    *,
-    seed: int = 0,
-    show_progress: bool = True,
-    backend_factory: BackendFactory | None = None,
-    population: list[Question] | None = None,
+    sampled: set[str],
+    calls: JudgeCalls,
 ) -> list[Judgment]:
-    """Rubric rows for every (question, criterion) of one model's answers.
-
-    `backend_factory` makes each judge model's backend (default `make_backend`; tests pass
-    deterministic fakes). `population` (default `questions`) is what the per-language sample
-    is drawn from: a shard passes the whole dataset, so it samples as a single run does."""
-    backend_factory = backend_factory or make_backend
-    rubrics = judge_rubrics(cfg)
+    """Rubric rows for every (question, criterion) of one model's answers; the judge models
+    are called on the answers of `sampled` questions (`llm_judge.sample_per_language`)."""
     jurors = judge_models(cfg)
     panel = make_panel(cfg, jurors, generator)
-    sampled = sample_per_language(population or questions, cfg.sample_per_language, seed)
-    prompt = load_judge_prompt(cfg.prompt)
+    run = _Judging(cfg, generator, load_judge_prompt(cfg.prompt), judge_rubrics(cfg), panel, calls)
     to_judge = [q for q in questions if q.id in sampled]
     ballots: dict[str, dict[str, Ballot]] = {}
     context_cut: set[str] = set()  # questions whose knowledge base some juror saw cut
     for juror in jurors:
         if juror.name in panel.excluded:
             continue
-        backend = backend_factory(juror)
+        backend = calls.backend_factory(juror)
         try:
             ballots[juror.name], cuts = _juror_ballots(
-                cfg,
-                juror,
-                backend,
-                generator,
-                prompt,
-                rubrics,
-                to_judge,
-                generations,
-                retrievals,
-                cache,
-                progress_path,
-                show_progress,
+                run, juror, backend, to_judge, generations, retrievals
             )
         finally:
             backend.close()
         context_cut.update(cuts)
-    rows = _rubric_rows(cfg, rubrics, questions, generations, panel, ballots, sampled)
+    rows = _rubric_rows(run, questions, generations, ballots, sampled)
     return [with_context_cut_flag(r) if r.question_id in context_cut else r for r in rows]
 
 
 def _juror_ballots(
-    cfg: JudgeConfig,
+    run: _Judging,
     juror: ModelConfig,
     backend: Backend,
-    generator: ModelConfig,
-    prompt: JudgePrompt,
-    rubrics: list[Rubric],
     to_judge: list[Question],
     generations: Mapping[str, Generation],
     retrievals: Mapping[str, Retrieval],
-    cache: ResponseCache | None,
-    progress_path: Path,
-    show_progress: bool,
 ) -> tuple[dict[str, Ballot], set[str]]:
     """One judge model's ballots on the sampled answers, and the questions whose knowledge
     base was cut to fit its window."""
-    rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in rubrics}
+    cfg = run.cfg
+    rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in run.rubrics}
     requests, cuts = build_judge_requests(
         cfg,
-        prompt,
-        rubrics,
+        run.prompt,
+        run.rubrics,
         to_judge,
         generations,
         retrievals,
@@ -130,22 +127,20 @@ def _juror_ballots(
         backend,
         requests,
         rubric_of,
-        cache,
-        juror_progress_path(progress_path, juror.name, cfg.jury is not None),
+        run.calls.cache,
+        run.calls.progress_of(juror.name, cfg.jury is not None),
         cfg.max_repairs,
-        description=f"judge {generator.name} ({juror.name})",
-        show_progress=show_progress,
+        description=f"judge {run.generator.name} ({juror.name})",
+        show_progress=run.calls.show_progress,
         max_justification_chars=cfg.max_justification_chars,
     )
     return ballots, set(cuts)
 
 
 def _rubric_rows(
-    cfg: JudgeConfig,
-    rubrics: list[Rubric],
+    run: _Judging,
     questions: list[Question],
     generations: Mapping[str, Generation],
-    panel: Panel,
     ballots: dict[str, dict[str, Ballot]],
     sampled: set[str],
 ) -> list[Judgment]:
@@ -154,15 +149,16 @@ def _rubric_rows(
     for q in questions:
         generation = generations[q.id]
         cues = injection_cues(generation.response)
-        for rubric in rubrics:
+        for rubric in run.rubrics:
             key = judge_key(q.id, rubric.name)
+            votes = {j: ballots.get(j, {}).get(key) for j in run.panel.active}
             rows += rubric_judgments(
-                cfg.name,
+                run.cfg.name,
                 rubric,
                 q,
                 generation,
-                panel,
-                {juror: ballots.get(juror, {}).get(key) for juror in panel.active},
+                run.panel,
+                votes,
                 sampled=q.id in sampled,
                 injection_cues=cues,
             )

@@ -157,7 +157,7 @@ class GenerateResult:
     summary: dict[str, Any]
 
 
-def generate(
+def run(
     cfg: ParakhConfig,
     questions: list[Question],
     retrievals: list[Retrieval],
@@ -218,17 +218,6 @@ def generate(
     return GenerateResult(generations, items, summary)
 
 
-def run(
-    cfg: ParakhConfig,
-    questions: list[Question],
-    retrievals: list[Retrieval],
-    backend: Backend,
-    cache: ResponseCache | None,
-    progress_path: Path,
-) -> list[Generation]:
-    return generate(cfg, questions, retrievals, backend, cache, progress_path).generations
-
-
 def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> dict[str, Any]:
     """The config part of the run spec (the backend identity: None when not known)."""
     config: dict[str, Any] = {
@@ -284,7 +273,7 @@ def main_task(cfg: ParakhConfig) -> None:
     cache = ResponseCache(resolve(cfg.paths.cache))
     progress = target.with_name(f".{target.stem}.progress.jsonl")
     try:
-        result = generate(cfg, questions, retrievals, backend, cache, progress)
+        result = run(cfg, questions, retrievals, backend, cache, progress)
     finally:
         backend.close()
         cache.close()

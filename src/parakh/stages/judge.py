@@ -33,7 +33,7 @@ from tqdm import tqdm
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
-from parakh.errors import InputError, ParakhError
+from parakh.errors import InputError
 from parakh.io import (
     atomic_jsonl,
     iter_json_objects,
@@ -45,7 +45,7 @@ from parakh.io import (
 from parakh.judging.judge_context import PromptChunksError, seen_retrieval
 from parakh.judging.llm_judge import judge_rubrics, not_judgeable, sample_per_language
 from parakh.judging.reference import reference_judgments
-from parakh.judging.rubric_calls import BackendFactory, judge_with_rubrics
+from parakh.judging.rubric_calls import JudgeCalls, judge_with_rubrics
 from parakh.judging.summary import judge_summary
 from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
@@ -97,42 +97,46 @@ class Answers(Mapping[str, Generation]):
         return len(self._answers)
 
 
-def run(
-    cfg: ParakhConfig,
-    questions: list[Question],
-    generations: list[Generation],
-    retrievals: list[Retrieval],
-    progress_path: Path,
-    cache: ResponseCache | None = None,
-    backend_factory: BackendFactory | None = None,
-    population: list[Question] | None = None,
-) -> list[Judgment]:
-    """Rows for `questions`: reference metrics for each, then rubric rows for each, in memory
-    (the stage streams the same rows: `reference_rows`, `rubric_rows`).
+@dataclass(frozen=True)
+class JudgeInputs:
+    """The files the judge reads: the curated questions, one model's answers, and the
+    retrieved chunks (read by rubric judging with `judge.chunks_from=index` only)."""
 
-    `population` (default `questions`) is the whole dataset when `questions` is one shard."""
-    by_id = {g.question_id: g for g in generations}
-    unanswered = [q.id for q in questions if q.id not in by_id]
-    if unanswered:
-        raise ParakhError(
-            f"no generation for {len(unanswered)} of {len(questions)} questions: "
-            f"{some_keys([(i,) for i in unanswered])}"
+    questions: Path
+    generations: Path
+    retrieval: Path
+
+    @classmethod
+    def of(cls, cfg: ParakhConfig, layout: Layout) -> JudgeInputs:
+        return cls(
+            layout.curated_questions, layout.generations(generation_name(cfg)), layout.retrieval
         )
-    rows = list(reference_rows(cfg, questions, by_id, len(questions)))
-    if cfg.judge.rubrics:
-        if cfg.judge.chunks_from == "generation":
-            template = load_prompt(answer_prompt(cfg))
-            by_question = {
-                g.question_id: prompt_chunks(g, template, "generations")
-                for g in generations
-                if not_judgeable(g) is None
-            }
-        else:
-            by_question = {r.question_id: r for r in retrievals}
-        rows += rubric_rows(
-            cfg, questions, by_id, by_question, progress_path, cache, backend_factory, population
-        )
-    return rows
+
+    def hashed(self) -> dict[str, Path]:
+        """The inputs the run spec records (the chunks are the generations' own inputs)."""
+        return {"questions": self.questions, "generations": self.generations}
+
+
+def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[Judgment]:
+    """The rows of this run's questions (with `shard=`, the shard's), as they are scored:
+    reference metrics for each question, then rubric rows for each (the judge models called
+    through `calls`). The answers must cover the questions exactly once (`read_generations`);
+    translate-test rows carry their translator."""
+    shard = ShardSpec.of(cfg)
+    question_ids = read_question_ids(inputs.questions)
+    answers = read_generations(inputs.generations, question_ids, inputs.questions)
+    judged = len(question_ids) if shard is None else sum(map(shard.holds, question_ids))
+    scored = (q for q in iter_jsonl(inputs.questions, Question) if _in(shard, q))
+    yield from _tagged(cfg, reference_rows(cfg, scored, answers, judged))
+    if not cfg.judge.rubrics:
+        return
+    questions = read_jsonl(inputs.questions, Question)
+    mine = [q for q in questions if _in(shard, q)]
+    # drawn from the whole dataset, so that a shard samples as a single run does
+    sample = sample_per_language(questions, cfg.judge.sample_per_language, cfg.seed)
+    chunks = judge_chunks(cfg, inputs, {q.id for q in mine} & sample)
+    rows = judge_with_rubrics(cfg.judge, cfg.model, mine, answers, chunks, sample, calls)
+    yield from _tagged(cfg, rows)
 
 
 def reference_rows(
@@ -156,32 +160,6 @@ def reference_rows(
     )
     for q in scored:
         yield from reference_judgments(metrics, judge.name, q, answers[q.id], judge.parser)
-
-
-def rubric_rows(
-    cfg: ParakhConfig,
-    questions: list[Question],
-    answers: Mapping[str, Generation],
-    retrievals: Mapping[str, Retrieval],
-    progress_path: Path,
-    cache: ResponseCache | None = None,
-    backend_factory: BackendFactory | None = None,
-    population: list[Question] | None = None,
-) -> list[Judgment]:
-    """The rubric rows of `questions` (`parakh.judging.rubric_calls`)."""
-    return judge_with_rubrics(
-        cfg.judge,
-        cfg.model,
-        questions,
-        answers,
-        retrievals,
-        progress_path,
-        cache,
-        seed=cfg.seed,
-        show_progress=cfg.progress,
-        backend_factory=backend_factory,
-        population=population,
-    )
 
 
 def summary_path(judgments: Path) -> Path:
@@ -287,56 +265,34 @@ def read_prompt_chunks(
     return seen
 
 
-def judge_chunks(cfg: ParakhConfig, layout: Layout, question_ids: set[str]) -> dict[str, Retrieval]:
+def judge_chunks(
+    cfg: ParakhConfig, inputs: JudgeInputs, question_ids: set[str]
+) -> dict[str, Retrieval]:
     """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`)."""
     if cfg.judge.chunks_from == "generation":
         template = load_prompt(answer_prompt(cfg))
-        return read_prompt_chunks(layout.generations(generation_name(cfg)), template, question_ids)
-    return read_retrievals(layout.retrieval, question_ids)
-
-
-def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
-    return {
-        "questions": layout.curated_questions,
-        "generations": layout.generations(generation_name(cfg)),
-    }
+        return read_prompt_chunks(inputs.generations, template, question_ids)
+    return read_retrievals(inputs.retrieval, question_ids)
 
 
 def main_task(cfg: ParakhConfig) -> None:
     shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
+    inputs = JudgeInputs.of(cfg, layout)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
-    questions_path = layout.curated_questions
-    question_ids = read_question_ids(questions_path)
-    answers = read_generations(
-        layout.generations(generation_name(cfg)), question_ids, questions_path
-    )
-    judged = len(question_ids) if shard is None else sum(map(shard.holds, question_ids))
-    cache = ResponseCache(resolve(cfg.paths.cache))
     progress = target.with_name(f".{target.stem}.progress.jsonl")
     config: dict[str, Any] = {"judge": cfg.judge.model_dump()}
     if shard is not None:
         config["shard"] = shard.as_dict()
+    cache = ResponseCache(resolve(cfg.paths.cache))
     try:
         with atomic_jsonl(target) as written:  # the rows last: a shard's rows file means a
             # finished shard; the summary and run spec are written before the rename
-            scored = (q for q in iter_jsonl(questions_path, Question) if _in(shard, q))
-            written.write_all(_tagged(cfg, reference_rows(cfg, scored, answers, judged)))
-            if cfg.judge.rubrics:
-                questions = read_jsonl(questions_path, Question)
-                mine = [q for q in questions if _in(shard, q)]
-                sample = sample_per_language(questions, cfg.judge.sample_per_language, cfg.seed)
-                retrievals = judge_chunks(cfg, layout, {q.id for q in mine} & sample)
-                rows = rubric_rows(
-                    cfg, mine, answers, retrievals, progress, cache, population=questions
-                )
-                written.write_all(_tagged(cfg, rows))
+            written.write_all(run(cfg, inputs, JudgeCalls(cache, progress, cfg.progress)))
             summary = summarize(cfg, written.written(Judgment))
             write_json(summary_path(target), summary)
-            write_run_spec(
-                spec_path(target), stage="judge", config=config, inputs=run_inputs(cfg, layout)
-            )
+            write_run_spec(spec_path(target), stage="judge", config=config, inputs=inputs.hashed())
     finally:
         cache.close()
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
@@ -364,16 +320,15 @@ def merge_task(cfg: ParakhConfig) -> None:
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     files = shard_files(layout, out, count, stage="judge")
     question_ids = read_question_ids(layout.curated_questions)
-    spec = merged_run_spec(
-        files, config={"judge": cfg.judge.model_dump()}, inputs=run_inputs(cfg, layout)
-    )
+    inputs = JudgeInputs.of(cfg, layout).hashed()
+    spec = merged_run_spec(files, config={"judge": cfg.judge.model_dump()}, inputs=inputs)
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
     metrics = judged_metrics(cfg.judge)
     plan = plan_merge(
         files,
         Judgment,
         question_ids,
-        section=lambda row: int(row.metric in rubric_metrics),  # as `run` orders them
+        section=lambda row: int(row.metric in rubric_metrics),  # as `run` yields them
         key=lambda row: (row.question_id, metric_slot(row.metric, metrics)),
         expected=((i, metric) for i in question_ids for metric in metrics),
         what="(question, metric)",

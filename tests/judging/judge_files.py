@@ -1,0 +1,38 @@
+"""The judge stage's `run` on the files DVC gives it, written from rows a test holds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from parakh.backends.base import make_backend
+from parakh.backends.cache import ResponseCache
+from parakh.config.stage_config import ParakhConfig
+from parakh.io import write_jsonl
+from parakh.judging.rubric_calls import BackendFactory, JudgeCalls
+from parakh.schema import Generation, Judgment, Question, Retrieval
+from parakh.stages import judge
+
+
+def judged(
+    cfg: ParakhConfig,
+    questions: Sequence[Question],
+    generations: Sequence[Generation],
+    retrievals: Sequence[Retrieval],
+    progress_path: Path,
+    cache: ResponseCache | None = None,
+    backend_factory: BackendFactory = make_backend,
+) -> list[Judgment]:
+    """`judge.run`'s rows, its inputs written as the stage's three files beside
+    `progress_path` and named after it (`p.jsonl`: `p.questions.jsonl`, ...)."""
+    folder, stem = progress_path.parent, progress_path.stem
+    inputs = judge.JudgeInputs(
+        folder / f"{stem}.questions.jsonl",
+        folder / f"{stem}.generations.jsonl",
+        folder / f"{stem}.retrieval.jsonl",
+    )
+    write_jsonl(inputs.questions, questions)
+    write_jsonl(inputs.generations, generations)
+    write_jsonl(inputs.retrieval, retrievals)
+    calls = JudgeCalls(cache, progress_path, cfg.progress, backend_factory)
+    return list(judge.run(cfg, inputs, calls))
