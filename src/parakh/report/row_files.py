@@ -43,6 +43,7 @@ _TYPES: dict[str, pa.DataType] = {
     "score": pa.float64(),
     "scale_max": pa.float64(),
 }  # every field but `votes`, whose keys are juror names: read by inference, then checked
+_SCHEMA = pa.schema(list(_TYPES.items()))
 _REQUIRED = ("question_id", "model", "judge", "metric", "language", "status")
 _DEFAULTS: dict[str, Any] = {"categories": [], "flags": [], "injection_cues": [], "scale_max": 1.0}
 _REPEATED = ("question_id", "model", "judge", "metric", "language", "status", "translator", "label")
@@ -94,8 +95,7 @@ def read_judge_file(path: Path) -> JudgeFile:
 
 def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
     lines = nonblank_lines(data)
-    schema = pa.schema(list(_TYPES.items()))
-    table = _judge_table(_nonblank(data, lines), len(lines)) if lines else schema.empty_table()
+    table = _judge_table(_nonblank(data, lines), len(lines)) if lines else _SCHEMA.empty_table()
     if table is None:
         raise _bad(data, path, Judgment)
     if "votes" in table.column_names or any(table.column(n).null_count for n in _DEFAULTS):
@@ -108,7 +108,7 @@ def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
 
 def _judge_table(data: bytes, rows: int) -> pa.Table | None:
     """The file's rows if each is a `Judgment` row of JSON types, else None."""
-    table = _arrow(data, pa.schema(list(_TYPES.items())))
+    table = _arrow(data, _SCHEMA)
     if table is None or table.num_rows != rows or set(table.column_names) - set(FIELDS):
         return None
     if "votes" in table.column_names:
