@@ -70,7 +70,9 @@ def test_none_is_refused_and_writes_nothing(tmp_path: Path, curated: Path) -> No
 
 
 def test_run_with_none_returns_the_same_objects(tiny_questions: list[Question]) -> None:
-    assert translate.run(compose(), tiny_questions) is tiny_questions
+    questions, chunks = translate.run(compose(), tiny_questions, [])
+    assert chunks == [] and len(questions) == len(tiny_questions)
+    assert all(q is given for q, given in zip(questions, tiny_questions, strict=True))
 
 
 def test_dictionary_translator_adds_english_queries_and_a_report(

@@ -24,25 +24,18 @@ from parakh.project import resolve
 from parakh.schema import Question, Retrieval
 from parakh.stage_outputs import Layout, spec_path, translate_test_variant
 from parakh.tracking.runspec import write_run_spec
-from parakh.translation.service import make_service
-from parakh.translation.translate_test import (
-    question_for_prompt,
-    translate_inputs,
-    translate_questions,
-)
+from parakh.translation.translate_test import question_for_prompt, translate_inputs
 
 
 def run(
-    cfg: ParakhConfig, questions: list[Question], cache: ResponseCache | None = None
-) -> list[Question]:
-    """The questions with their English translation records: unchanged for `none`."""
-    if cfg.translator.kind == "none":
-        return questions
-    service = make_service(cfg.translator, cache)
-    try:
-        return translate_questions(service, questions, cfg.translator.translate_context)
-    finally:
-        service.close()
+    cfg: ParakhConfig,
+    questions: list[Question],
+    retrievals: list[Retrieval],
+    cache: ResponseCache | None = None,
+) -> tuple[list[Question], list[Retrieval]]:
+    """The questions with their English translation records, and the retrieved chunks in
+    English where `translate_context` asks for them (`translate_inputs`)."""
+    return translate_inputs(cfg.translator, questions, retrievals, cache)
 
 
 def summary(questions: list[Question]) -> dict[str, dict[str, int]]:
@@ -67,7 +60,7 @@ def main_task(cfg: ParakhConfig) -> None:
     retrievals = read_jsonl(layout.retrieval, Retrieval)
     cache = ResponseCache(resolve(cfg.paths.cache))
     try:
-        translated, english = translate_inputs(cfg.translator, questions, retrievals, cache)
+        translated, english = run(cfg, questions, retrievals, cache)
     finally:
         cache.close()
     out = layout.asked_questions(variant)
