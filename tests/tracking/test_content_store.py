@@ -3,14 +3,13 @@
 On a real SQLite store with a local artifact root: a file is uploaded once however many runs
 reference it, a cut-off upload is uploaded again, `fetch` checks every hash; and aggregate on
 the synthetic project adds no artifact bytes when re-run on unchanged inputs, uploads only the
-changed judge file when one changes, and `parakh reproduce` still rebuilds every figure (from
-the store, and from a sweep that holds its inputs as files, as before the store).
+changed judge file when one changes, and `parakh reproduce` rebuilds every figure from the
+store.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -199,30 +198,3 @@ def test_unchanged_inputs_add_no_artifact_bytes_and_a_changed_file_goes_in_once(
     changed = {n for n, e in _manifest(root, newest).items() if e != inputs[n]}
     assert changed == {"processed/demo/judge/smoke/alpha.jsonl"}
     _reproduce(root, uri, newest.info.run_id, tmp_path / "rebuilt")
-
-
-@pytest.mark.slow
-def test_a_sweep_holding_its_inputs_as_files_still_reproduces(tmp_path: Path) -> None:
-    """Sweeps logged before the store hold the input files under `inputs/` and no manifest."""
-    from mlflow.tracking import MlflowClient
-
-    root = make_project(tmp_path / "project")
-    uri = f"sqlite:///{root / 'mlflow.db'}"
-    run_parakh(["parakh.stages.aggregate"], root, uri)
-    (sweep,) = _sweeps(uri)
-    client = MlflowClient(uri)
-    download = client.download_artifacts(sweep.info.run_id, "inputs", str(tmp_path / "d"))
-    folder = Path(download)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    fetch(uri, manifest, tmp_path / "files", tmp_path / "scratch")
-    client.log_artifacts(sweep.info.run_id, str(tmp_path / "files"), "inputs")
-    logged = root / "mlruns" / sweep.info.experiment_id / sweep.info.run_id / "artifacts/inputs"
-    (logged / "manifest.json").unlink()
-    shutil.rmtree(root / "mlruns" / sweep.info.experiment_id / _store_id(manifest))
-    assert (logged / "processed/demo/judge/smoke/alpha.jsonl").is_file()
-    _reproduce(root, uri, sweep.info.run_id, tmp_path / "rebuilt")
-
-
-def _store_id(manifest: dict[str, Any]) -> str:
-    (run_id,) = {e["run_id"] for e in manifest["files"]}
-    return str(run_id)

@@ -17,8 +17,7 @@ from parakh.config.model import ModelConfig
 
 
 class NoTranslator(Strict):
-    """Direct inference: nothing is translated. (Fields as before translators existed, so
-    run specs and MLflow params of direct runs stay byte-identical.)"""
+    """Direct inference: nothing is translated."""
 
     name: str
     kind: Literal["none"]

@@ -6,8 +6,7 @@ and compare every figure with what was recorded.
 
 - an MLflow run id (the sweep's run, a model's or a language's): inputs from the sweep run's
   `inputs/` artifacts, the files its `inputs/manifest.json` names downloaded from the content
-  store (a sweep logged before the store holds the files themselves under `inputs/`); recorded
-  figures are the metrics of the sweep, model and language runs and the model runs'
+  store; recorded figures are the metrics of the sweep, model and language runs and the model runs'
   leaderboard tables;
 - a DVC experiment name or any git revision: inputs read at that revision with `dvc.api`
   (from the DVC cache or git); recorded figures are `reports/<dataset>/<judge>/leaderboard.json`.
@@ -122,7 +121,7 @@ def recorded_figures(client: Any, uri: str, sweep_run: Any, workdir: Path) -> Fi
                     dst_path=str(workdir / "tables" / model),
                     tracking_uri=uri,
                 )
-            except (MlflowException, OSError):  # a run logged before the tables: all differ
+            except (MlflowException, OSError):  # a table deleted from the run: all differ
                 tables[name] = []
                 continue
             tables[name] = [{**row, "model": model} for row in _table_rows(Path(local))]
@@ -171,12 +170,12 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
         run_id=parent_id, artifact_path=INPUTS, dst_path=str(workdir), tracking_uri=uri
     )
     folder = workdir / INPUTS
-    if not (folder / CONFIG_FILE).is_file():
-        raise InputError(folder, f"run {parent_id} has no {INPUTS}/{CONFIG_FILE}: not a sweep run")
+    for name in (CONFIG_FILE, MANIFEST_FILE):
+        if not (folder / name).is_file():
+            raise InputError(folder, f"run {parent_id} has no {INPUTS}/{name}: not a sweep run")
     config = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
-    if (folder / MANIFEST_FILE).is_file():  # else a sweep from before the content store
-        manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
-        fetch(uri, manifest, folder, workdir / "store")
+    manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    fetch(uri, manifest, folder, workdir / "store")
     cfg, inputs = rebuild(folder, config)
     result = compute(cfg, inputs)
     recorded = recorded_figures(client, uri, run, workdir)
