@@ -59,11 +59,10 @@ def test_score_takes_a_hydra_list_and_out(tmp_path: Path) -> None:
     rows.write_text(
         json.dumps({"id": "1", "language": "en", "prediction": "a b", "reference": "a b"}) + "\n"
     )
-    for flag in ("--out", "--output"):  # --output: the older name, still read
-        out = tmp_path / flag.strip("-")
-        assert _exit_code("score", str(rows), "--metrics", "[em,f1]", flag, str(out)) == 0
-        (row,) = [json.loads(line) for line in (out / "scores.jsonl").read_text().splitlines()]
-        assert row["scores"] == {"exact_match": 1.0, "token_f1": 1.0}
+    out = tmp_path / "out"
+    assert _exit_code("score", str(rows), "--metrics", "[em,f1]", "--out", str(out)) == 0
+    (row,) = [json.loads(line) for line in (out / "scores.jsonl").read_text().splitlines()]
+    assert row["scores"] == {"exact_match": 1.0, "token_f1": 1.0}
 
 
 def test_help_lists_out_not_output(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,7 @@
 
 Stages take Hydra overrides (`dataset=demo judge=smoke 'models=[a,b]'`); the subcommands take
 the same where they read the same settings: `key=value` words, lists written the Hydra way
-(`[em,f1]`, also `em,f1`), and one output flag, `--out` (`--output` still works, unlisted).
+(`[em,f1]`, also `em,f1`), and one output flag, `--out`.
 """
 
 from __future__ import annotations
@@ -22,11 +22,10 @@ def list_value(text: str) -> list[str]:
 
 
 def add_out(parser: argparse.ArgumentParser, help_text: str) -> None:
-    """`--out PATH`, and `--output` as an unlisted alias for what older commands called it."""
+    """`--out PATH`, the one name every command gives its output."""
     from pathlib import Path
 
     parser.add_argument("--out", type=Path, default=None, help=help_text)
-    parser.add_argument("--output", dest="out", type=Path, help=argparse.SUPPRESS)
 
 
 def split_overrides(words: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -40,19 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "params.yaml's judge at that revision); tracking.uri=<uri> for MLflow (default as for "
         "aggregate)",
     )
-    # the flags these settings had before the stages' key=value grammar; unlisted, still read
-    parser.add_argument("--tracking-uri", help=argparse.SUPPRESS)
-    parser.add_argument("--dataset", help=argparse.SUPPRESS)
-    parser.add_argument("--judge", help=argparse.SUPPRESS)
     add_out(parser, "folder for the rebuilt leaderboard files")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, str | None]:
     taken = take_overrides(args.overrides, ("dataset", "judge", "tracking.uri"))
     return {
-        "dataset": taken.get("dataset", args.dataset or "demo"),
-        "judge": taken.get("judge", args.judge),
-        "tracking.uri": taken.get("tracking.uri", args.tracking_uri),
+        "dataset": taken.get("dataset", "demo"),
+        "judge": taken.get("judge"),
+        "tracking.uri": taken.get("tracking.uri"),
     }
 
 
