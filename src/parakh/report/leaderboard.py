@@ -27,14 +27,16 @@ from parakh.metrics.registry import declared_specs, spec_in
 from parakh.metrics.specs import WEIGHTED, MetricSpec, undeclared_spec
 from parakh.report.cells import Cell, rescaled, weighted_cell, weighted_spec
 from parakh.report.columns import JudgeColumns
-from parakh.report.comparisons import PairedComparison, Settings, compare_models
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
 from parakh.report.row_files import STATUSES
 from parakh.report.shared_statistics import (
     Bounds,
     CellDraws,
     MetricPlan,
+    PairedComparison,
+    Settings,
     cell_draws,
+    compare_models,
     items_seed,
 )
 from parakh.stats.ranks import RankInterval
