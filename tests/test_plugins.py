@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -126,6 +127,16 @@ def test_an_installed_plugin_runs_through_dvc_repro(tmp_path: Path) -> None:
     assert float(echo["mean"]) == 1.0
     board = (root / "reports/clinic/plugin/leaderboard.md").read_text(encoding="utf-8")
     assert "Primary metric: `contains_reference` (higher is better)" in board
+
+
+def test_the_extending_page_shows_the_plugin_package_as_it_is() -> None:
+    page = (REPO / "docs/extending.md").read_text(encoding="utf-8")
+    shown = re.findall(r"<!-- (tests/plugins/\S+) -->\n```\w+\n(.*?)```\n", page, re.S)
+    assert {path for path, _ in shown} == {
+        str(p.relative_to(REPO)) for p in PLUGIN.rglob("*") if p.suffix in {".py", ".toml"}
+    } - {str((PLUGIN / "src/parakh_example_plugin/__init__.py").relative_to(REPO))}
+    for path, text in shown:
+        assert text == (REPO / path).read_text(encoding="utf-8"), path
 
 
 def test_an_unknown_plugin_name_says_which_package_to_install() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import PurePath
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -415,9 +415,14 @@ def _built_in_or_plugin(data: Any, built_in: ValidatorFunctionWrapHandler) -> An
         raise ValueError(f"{field}: {message}") from None
 
 
-_BUILT_IN_BACKENDS = ("llamacpp", "openai", "vllm", "extractive", "scripted", "replay")
+BuiltInModel = (
+    LlamaCppModel | OpenAIModel | VLLMModel | ExtractiveModel | ScriptedModel | ReplayModel
+)
+_BUILT_IN_BACKENDS = {
+    get_args(c.model_fields["backend"].annotation)[0] for c in get_args(BuiltInModel)
+}
 ModelConfig = Annotated[
-    LlamaCppModel | OpenAIModel | VLLMModel | ExtractiveModel | ScriptedModel | ReplayModel,
+    BuiltInModel,
     Field(discriminator="backend"),
     WrapValidator(_built_in_or_plugin),
 ]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from sacrebleu.metrics import CHRF
+from sacrebleu import metrics as sacrebleu_metrics
 
 from parakh.metrics.specs import Metric
 from parakh.text.normalize import canonical_text, normalize_answer
@@ -35,8 +35,8 @@ from parakh.text.tokenize import tokenize
 if TYPE_CHECKING:
     from rouge_score.rouge_scorer import RougeScorer
 
-_CHRF = CHRF()
-_CHRF_PP = CHRF(word_order=2)
+_CHRF = sacrebleu_metrics.CHRF()
+_CHRF_PP = sacrebleu_metrics.CHRF(word_order=2)
 
 
 def check_references(references: Sequence[str]) -> None:
