@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from parakh.backends.base import ChatRequest, make_backend
 from parakh.backends.cache import request_hash
 from parakh.config.model import AnswerKeyed, ModelConfig, OpenAIModel, Sampling, VLLMModel
+from parakh.hashing import canonical_json, sha256_obj
 from parakh.io import write_jsonl
 
 Path_ = tuple[str | int, ...]
@@ -282,3 +283,12 @@ def test_every_field_is_keyed_or_declared_answer_neutral(
             )
     assert "sampling.max_tokens" in walked and "system_role" in walked
     assert make_backend(cls.model_validate(base)).identity()["backend"] == backend
+
+
+def test_the_key_is_the_hash_of_the_canonical_json_of_model_and_request() -> None:
+    """Entries written before stay hits: the key given the identity or its JSON made once is
+    the sha256 of canonical {"model": identity, "request": payload}."""
+    identity, request = _identity(), _request(messages=(("user", "ಕಣ್ಣಿನ ಪೊರೆ?"),))
+    expected = sha256_obj({"model": identity, "request": request.cache_payload()})
+    assert request_hash(identity, request) == request_hash(canonical_json(identity), request)
+    assert request_hash(identity, request) == expected

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from parakh.backends.base import ChatRequest, Completion
-from parakh.hashing import sha256_obj
+from parakh.hashing import canonical_json, sha256_text
 from parakh.sqlite_store import open_store, readable
 
 # Puts are written in one transaction per this many rows or seconds, and at `flush`/`close`: a
@@ -32,8 +32,11 @@ _INSERT = (
 )
 
 
-def request_hash(identity: dict[str, Any], request: ChatRequest) -> str:
-    return sha256_obj({"model": identity, "request": request.cache_payload()})
+def request_hash(identity: dict[str, Any] | str, request: ChatRequest) -> str:
+    """sha256 of the canonical JSON of {"model": identity, "request": payload}; `identity` may
+    come as its canonical JSON already, made once for a run's requests."""
+    model = identity if isinstance(identity, str) else canonical_json(identity)
+    return sha256_text(f'{{"model":{model},"request":{canonical_json(request.cache_payload())}}}')
 
 
 class ResponseCache:

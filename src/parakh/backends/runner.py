@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from pathlib import Path
@@ -23,6 +24,7 @@ from tqdm import tqdm
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.cache import ResponseCache, request_hash
+from parakh.hashing import canonical_json
 from parakh.io import dumps, jsonl_lines
 
 FSYNC_EVERY_S = 0.5
@@ -50,13 +52,15 @@ def _reusable(row: dict[str, Any] | None, expected_hash: str) -> bool:
 
 
 class _ProgressLog:
-    """Append-only JSONL of finished rows: flushed per row, fsynced at least every 0.5 s;
-    opened at the first row."""
+    """Append-only JSONL of finished rows, opened at the first row: flushed per row, fsynced at
+    close and at least every 0.5 s meanwhile, in a worker thread (an fsync can take
+    milliseconds, which on the event loop would hold up every request in flight)."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
         self._file: IO[str] | None = None
         self._synced = time.monotonic()
+        self._syncing: threading.Thread | None = None
 
     def append(self, row: dict[str, Any]) -> None:
         if self._file is None:
@@ -64,17 +68,18 @@ class _ProgressLog:
             self._file = self._path.open("a", encoding="utf-8")
         self._file.write(dumps(row) + "\n")
         self._file.flush()
-        if time.monotonic() - self._synced >= FSYNC_EVERY_S:
-            self.sync()
-
-    def sync(self) -> None:
-        if self._file is not None:
-            os.fsync(self._file.fileno())
-        self._synced = time.monotonic()
+        if time.monotonic() - self._synced >= FSYNC_EVERY_S and not (
+            self._syncing and self._syncing.is_alive()
+        ):
+            self._syncing = threading.Thread(target=os.fsync, args=(self._file.fileno(),))
+            self._syncing.start()
+            self._synced = time.monotonic()
 
     def close(self) -> None:
         if self._file is not None:
-            self.sync()
+            if self._syncing is not None:
+                self._syncing.join()
+            os.fsync(self._file.fileno())
             self._file.close()
 
 
@@ -94,7 +99,7 @@ def run_requests(
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         raise ValueError("request keys must be unique")
-    identity = backend.identity()
+    identity = canonical_json(backend.identity())
     hashes = {r.key: request_hash(identity, r) for r in requests}
     previous = read_progress(progress_path)
     done = {k: row for k, row in previous.items() if k in hashes and _reusable(row, hashes[k])}

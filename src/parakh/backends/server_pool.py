@@ -8,7 +8,7 @@ it back, a failure doubles the cooldown (up to a cap). While every server is out
 server that stopped, say), requests still go to them and fail fast into their own retry
 budget: a dead endpoint ends as error rows, never as a stalled run.
 
-Everything here runs on one asyncio event loop; no locks beyond the loop's own condition.
+Everything here runs on one asyncio event loop, so nothing needs a lock.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ServerPool:
         self.servers = [ServerState(url, limit) for url, limit in servers]
         self.cooldown_s = cooldown_s
         self.max_cooldown_s = max(cooldown_s, max_cooldown_s)
-        self._changed = asyncio.Condition()
+        self._changed = asyncio.Event()  # set at each release: waiters look again
 
     @property
     def capacity(self) -> int:
@@ -85,26 +85,26 @@ class ServerPool:
 
     async def acquire(self, avoid: ServerState | None = None) -> ServerState:
         """A server with room for one more request (preferring another than `avoid`)."""
-        async with self._changed:
-            while True:
-                now = time.monotonic()
-                server = self._pick(now, avoid)
-                if server is not None:
-                    if server.down:
-                        server.probing = True
-                    server.in_flight += 1
-                    server.requests += 1
-                    return server
-                ends = [s.down_until for s in self.servers if s.down and not s.probing]
-                wait = max(0.0, min(ends) - now) if ends else None
-                with contextlib.suppress(TimeoutError):  # a cooldown ended: look again
-                    await asyncio.wait_for(self._changed.wait(), wait)
+        while True:
+            now = time.monotonic()
+            server = self._pick(now, avoid)
+            if server is not None:
+                if server.down:
+                    server.probing = True
+                server.in_flight += 1
+                server.requests += 1
+                return server
+            ends = [s.down_until for s in self.servers if s.down and not s.probing]
+            wait = max(0.0, min(ends) - now) if ends else None
+            self._changed.clear()
+            # a cooldown ended: look again (asyncio's own TimeoutError, a class apart on 3.10)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), wait)
 
     async def release(self, server: ServerState, outcome: Outcome) -> None:
-        async with self._changed:
-            server.in_flight -= 1
-            self._record(server, outcome)
-            self._changed.notify_all()
+        server.in_flight -= 1
+        self._record(server, outcome)
+        self._changed.set()
 
     def _record(self, server: ServerState, outcome: Outcome) -> None:
         if outcome is Outcome.ANSWERED:
