@@ -21,11 +21,6 @@ from pydantic import (
 LabelSource = Literal["dataset", "detected", "rule", "config"]
 ChunkKind = Literal["raw", "update"]
 
-REFUSAL_EN = (
-    "I do not know the answer to your question. If this needs to be answered by a doctor, "
-    "please schedule a consultation."
-)
-
 # Question.meta key of a question whose prompt (query text and passages) its source lacks,
 # though stored answers to it exist (NoMIRACL rows whose upstream prompt is null): replay
 # scores those answers, a new model is not asked.

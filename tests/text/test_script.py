@@ -8,7 +8,6 @@ from parakh.text.script import (
     UNKNOWN_SCRIPT,
     char_script,
     detect_script,
-    mixed_script,
     script_counts,
     script_shares,
 )
@@ -65,12 +64,3 @@ def test_script_shares_sum_to_one_largest_first() -> None:
     assert list(shares) == ["Latin", "Devanagari"]
     assert sum(shares.values()) == pytest.approx(1.0)
     assert shares["Latin"] == pytest.approx(10 / 19)  # eye + surgery vs मेरी के बाद (9)
-
-
-def test_mixed_script() -> None:
-    assert mixed_script("मेरी eye surgery के बाद कितने दिन rest करना है?")
-    assert not mixed_script("What is the dosage of Milflox?")
-    assert not mixed_script("मोतियाबिंद के ऑपरेशन के बाद क्या खाना चाहिए?")
-    # One short acronym in a long sentence stays under the 10 % default share.
-    assert not mixed_script("भारत में CBI की स्थापना किस वर्ष हुई और इसके पहले निदेशक कौन थे?")
-    assert mixed_script("भारत में CBI की स्थापना", min_share=0.05)

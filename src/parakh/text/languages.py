@@ -105,11 +105,6 @@ def _build_aliases() -> dict[str, str]:
 LANGUAGE_ALIASES: dict[str, str] = _build_aliases()
 
 
-def is_known(code: str) -> bool:
-    """True if `code` is one of our language codes (exact, not an alias)."""
-    return code in LANGUAGES
-
-
 def normalize_language(name_or_code: str) -> str | None:
     """Our code for a code, ISO 639-3 code or English name ("Hindi", "hin" -> "hi"), or None."""
     key = name_or_code.strip().lower().replace("_", "-")

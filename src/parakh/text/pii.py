@@ -28,7 +28,6 @@ PLACEHOLDERS: dict[str, str] = {
     "patient_id": "[PATIENT_ID]",
 }
 
-_SEP = r"[ .\-]"
 _EMAIL = re.compile(
     r"(?<![\w.+-])[A-Za-z0-9._%+-]+(?:@|\s?[\[(]at[\])]\s?)[A-Za-z0-9-]+"
     r"(?:(?:\.|\s?[\[(]dot[\])]\s?)[A-Za-z0-9-]+)*(?:\.|\s?[\[(]dot[\])]\s?)[A-Za-z]{2,}\b",

@@ -97,8 +97,3 @@ def detect_script(text: str) -> str:
     if not counts:
         return UNKNOWN_SCRIPT
     return counts.most_common(1)[0][0]
-
-
-def mixed_script(text: str, min_share: float = 0.1) -> bool:
-    """True if at least two scripts each hold `min_share` or more of the letters."""
-    return sum(share >= min_share for share in script_shares(text).values()) >= 2
