@@ -6,6 +6,7 @@ it."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
 import uuid
@@ -69,10 +70,13 @@ def make_project(root: Path) -> Path:
     return root
 
 
-def _job(root: str, uri: str, experiment: str, race: str, model: str, start: Any) -> str:
+def _job(
+    root: str, uri: str, parent: str, experiment: str, race: str, model: str, start: Any
+) -> str:
     """One sweep job: all eight create the `race` experiment at once, then each runs generate
     for its model, logging to the server as a child of the sweep's parent run."""
     os.environ["PARAKH_ROOT"] = root
+    os.environ[PARENT_RUN_ENV] = parent  # what the driver exports to its jobs
     os.environ["MLFLOW_TRACKING_URI"] = uri
     start.wait(timeout=60)
     race_id = experiment_id(open_client(uri), race)
@@ -84,18 +88,21 @@ def _job(root: str, uri: str, experiment: str, race: str, model: str, start: Any
 
 
 def test_eight_parallel_jobs_log_every_metric_under_one_parent_run(
-    tmp_path: Path, mlflow_server: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, mlflow_server: str
 ) -> None:
     root = make_project(tmp_path / "project")
     experiment, race = f"sweep-{uuid.uuid4().hex[:8]}", f"race-{uuid.uuid4().hex[:8]}"
     parent = start_parent_run(mlflow_server, experiment, "sweep/demo/generate", {"models": "8"})
-    monkeypatch.setenv(PARENT_RUN_ENV, parent)  # what the driver exports to its jobs
-
-    race_ids = run_together(  # fork: the jobs start at once, imports done
+    # Forked from a clean server process with the imports done, so the jobs start at once;
+    # a plain fork of this worker, which holds MLflow's threads, could inherit a held lock.
+    multiprocessing.get_context("forkserver").set_forkserver_preload(
+        ["parakh.stages.generate", "parakh.tracking.client"]
+    )
+    race_ids = run_together(
         _job,
-        [(str(root), mlflow_server, experiment, race, m) for m in MODELS],
-        method="fork",
-        timeout_s=120,
+        [(str(root), mlflow_server, parent, experiment, race, m) for m in MODELS],
+        method="forkserver",
+        timeout_s=180,
     )
     end_parent_run(mlflow_server, parent)
 
