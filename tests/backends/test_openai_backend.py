@@ -10,7 +10,8 @@ from collections.abc import Callable
 import pytest
 
 from parakh.backends.base import ChatRequest, Completion
-from parakh.backends.openai_compat import OpenAIBackend, retry_after_seconds
+from parakh.backends.openai_compat import OpenAIBackend
+from parakh.backends.openai_http import retry_after_seconds
 from parakh.backends.request_builder import chat_body
 from parakh.backends.runner import generate_all
 from parakh.config.model import OpenAIModel, Sampling

@@ -26,7 +26,6 @@ from typing import Any
 
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.openai_http import CallFailed, Transport, make_transport
-from parakh.backends.openai_http import retry_after_seconds as retry_after_seconds
 from parakh.backends.request_builder import chat_body, completion_body
 from parakh.backends.server_pool import Outcome, ServerPool, ServerState
 from parakh.backends.structured_outputs import SchemaRejectedError

@@ -24,11 +24,6 @@ from parakh.errors import MissingDependencyError
 INSTALL = "pip install 'parakh[vllm]'"
 
 
-def vllm_sampling_kwargs(request: ChatRequest) -> dict[str, Any]:
-    """SamplingParams keyword arguments for a request (the same numbers the OpenAI path sends)."""
-    return sampling_params(request)
-
-
 def structured_output_kwargs(vllm_sampling: Any, schema: dict[str, Any]) -> dict[str, Any]:
     """The SamplingParams keyword that constrains output to `schema`, for this vLLM version."""
     structured = getattr(vllm_sampling, "StructuredOutputsParams", None)
@@ -84,7 +79,7 @@ class VLLMBackend(Backend):
     def sampling_params(self, request: ChatRequest) -> Any:
         """The `vllm.SamplingParams` for one request."""
         vllm = self._vllm()
-        kwargs = vllm_sampling_kwargs(request)
+        kwargs = sampling_params(request)  # the numbers the OpenAI path sends
         if request.json_schema is not None:
             import vllm.sampling_params as vllm_sampling
 
