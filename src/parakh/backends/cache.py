@@ -14,6 +14,7 @@ Several processes on one host (parallel shards, sweep jobs) may share the file: 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from parakh.sqlite_store import open_store, readable
 # which are recomputed; the run's progress file, not the cache, is its crash-safe record.
 WRITE_EVERY_ROWS = 256
 WRITE_EVERY_S = 0.5
+_LOOKUP_CHUNK = 500  # keys a lookup binds (SQLite before 3.32 allows 999 variables)
 _INSERT = (
     "INSERT OR REPLACE INTO responses (key, text, prompt_tokens, completion_tokens, latency_s, "
     "created, finish_reason) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -57,24 +59,31 @@ class ResponseCache:
         self._written_at = time.monotonic()
 
     def get(self, key: str) -> Completion | None:
-        row = self._unwritten.get(key)  # a held put has the columns the SELECT reads
-        if row is None:
-            with readable(self.path):
-                row = self._db.execute(
+        return self.get_many([key]).get(key)
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Completion]:
+        """The entries held for `keys`, looked up a few hundred at a time."""
+        rows: list[tuple[Any, ...]] = []
+        for start in range(0, len(keys), _LOOKUP_CHUNK):
+            chunk = keys[start : start + _LOOKUP_CHUNK]
+            with readable(self.path):  # the columns of a held put, in its order
+                rows += self._db.execute(
                     "SELECT key, text, prompt_tokens, completion_tokens, latency_s, created, "
-                    "finish_reason FROM responses WHERE key=?",
-                    (key,),
-                ).fetchone()
-        if row is None:
-            return None
-        return Completion(
-            text=row[1],
-            prompt_tokens=row[2],
-            completion_tokens=row[3],
-            latency_s=row[4],
-            finish_reason=row[6],
-            extra={"cached": True},
-        )
+                    f"finish_reason FROM responses WHERE key IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                ).fetchall()
+        rows += [self._unwritten[k] for k in keys if k in self._unwritten]  # newer: they win
+        return {
+            row[0]: Completion(
+                text=row[1],
+                prompt_tokens=row[2],
+                completion_tokens=row[3],
+                latency_s=row[4],
+                finish_reason=row[6],
+                extra={"cached": True},
+            )
+            for row in rows
+        }
 
     def put(self, key: str, completion: Completion) -> None:
         """Store successful completions only: errors are retried on the next run."""

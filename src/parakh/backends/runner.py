@@ -126,14 +126,12 @@ def run_requests(
         record(request, completion)
 
     try:
-        asked = []
-        for request in (r for r in requests if r.key not in done):
-            hit = cache.get(hashes[request.key]) if cache is not None else None
-            if hit is None:
-                asked.append(request)
-            else:
-                record(request, hit)
-        generate_all(backend, asked, answered)
+        todo = [r for r in requests if r.key not in done]
+        hits = cache.get_many([hashes[r.key] for r in todo]) if cache is not None else {}
+        for request in todo:
+            if hashes[request.key] in hits:
+                record(request, hits[hashes[request.key]])
+        generate_all(backend, [r for r in todo if hashes[r.key] not in hits], answered)
     finally:
         log.close()
         bar.close()
