@@ -1,5 +1,5 @@
-"""Plugins by entry point: a package installed beside Parakh adds a model backend, a metric and a
-dataset adapter, and `dvc repro` runs them with nothing in Parakh edited.
+"""Plugins by entry point: a package installed beside Parakh adds a model backend, a metric, a
+judge and a dataset adapter, and `dvc repro` runs them with nothing in Parakh edited.
 
 The package is tests/plugins/parakh_example_plugin (the one docs/extending.md shows). It is
 pip-installed, offline, into a fresh virtual environment that sees Parakh's installed
@@ -85,7 +85,8 @@ def _project(root: Path) -> None:
     judge = {
         "name": "plugin",
         "prompt": "judge_healthbot",
-        "reference_metrics": ["contains_reference", "token_f1"],  # the plugin's, a built-in
+        # the plugin's metric and judge, a built-in metric
+        "reference_metrics": ["contains_reference", "prompt_compliance", "token_f1"],
         "primary_metric": "contains_reference",
     }
     (root / "conf/judge/plugin.yaml").write_text(yaml.safe_dump(judge), encoding="utf-8")
@@ -117,7 +118,12 @@ def test_an_installed_plugin_runs_through_dvc_repro(tmp_path: Path) -> None:
     assert set(overall) == {
         (model, metric)
         for model in ("echo", "extractive")  # the plugin's backend beside a built-in one
-        for metric in ("contains_reference", "token_f1")  # the plugin's metric, a built-in one
+        for metric in (
+            "contains_reference",
+            "at_most_three_sentences",
+            "repeats_question",
+            "token_f1",
+        )
     }
     echo = overall["echo", "contains_reference"]
     assert (echo["n"], echo["errors"], echo["direction"], echo["scale_max"]) == (
@@ -125,6 +131,10 @@ def test_an_installed_plugin_runs_through_dvc_repro(tmp_path: Path) -> None:
     )  # fmt: skip
     # each echoed answer is the passage retrieved first, the question's own reference answer
     assert float(echo["mean"]) == 1.0
+    # the plugin judge's two metrics: a short answer that does not echo the question
+    assert float(overall["echo", "at_most_three_sentences"]["mean"]) == 1.0
+    assert float(overall["echo", "repeats_question"]["mean"]) == 0.0
+    assert overall["echo", "repeats_question"]["direction"] == "lower"
     board = (root / "reports/clinic/plugin/leaderboard.md").read_text(encoding="utf-8")
     assert "Primary metric: `contains_reference` (higher is better)" in board
 
@@ -147,8 +157,9 @@ def test_an_unknown_plugin_name_says_which_package_to_install() -> None:
     assert "entry-point group parakh.backends: `pip install` the package" in message
     with pytest.raises(ConfigError, match=r"Unknown dataset adapter 'qa_csv'\..*pip install"):
         parse_options("qa_csv", {})
-    with pytest.raises(ConfigError, match=r"Unknown metric 'contains_reference'\..*pip install"):
-        get_reference_metric("contains_reference")
+    for name in ("contains_reference", "prompt_compliance"):
+        with pytest.raises(ConfigError, match=rf"Unknown metric '{name}'\..*pip install"):
+            get_reference_metric(name)
 
 
 def test_a_model_config_naming_no_installed_backend_is_refused() -> None:

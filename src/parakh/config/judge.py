@@ -47,8 +47,8 @@ class JudgeConfig(Strict):
     rubrics: list[str] = Field(default_factory=list, description="files in conf/rubric/")
     reference_metrics: list[str] = Field(
         default_factory=list,
-        description="reference metrics by registry name or alias (parakh.metrics.registry); "
-        "`nomiracl` adds the NoMIRACL verdict rows",
+        description="reference metrics by registry name or alias (parakh.metrics.registry) and "
+        "plugin judges (parakh.judges); `nomiracl` adds the NoMIRACL verdict rows",
     )
     primary_metric: str | None = Field(
         default=None,

@@ -1,7 +1,8 @@
 """Reference metrics as judge rows: one row per (question, model, metric).
 
-Scores come from `parakh.metrics.scoring`, the path `parakh score` uses too. `nomiracl` gives
-one verdict row per question on its subset, by the judge's `parser` (see
+Scores come from `parakh.metrics.scoring`, the path `parakh score` uses too, or from a plugin
+judge (`parakh.metrics.specs.Judge`) named in the list. `nomiracl` gives one verdict row per
+question on its subset, by the judge's `parser` (see
 `parakh.metrics.nomiracl_parsers`).
 """
 
@@ -10,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from parakh.metrics.nomiracl_parsers import DEFAULT_PARSER, NomiraclParser
-from parakh.metrics.scoring import ScoreItem, score_item
+from parakh.metrics.registry import get_judge, is_judge, resolve_metric_name
+from parakh.metrics.scoring import MetricScore, ScoreItem, score_metric
+from parakh.metrics.specs import Judge, MetricSpec
 from parakh.schema import Generation, Judgment, Question
 
 
@@ -33,8 +36,16 @@ def reference_judgments(
     generation: Generation,
     nomiracl_parser: NomiraclParser = DEFAULT_PARSER,
 ) -> list[Judgment]:
-    """Rows for `metrics` (registry names or aliases) on one answer, failures included;
-    `nomiracl_parser` classifies NoMIRACL verdicts."""
+    """Rows for `metrics` (registry names or aliases; a plugin judge gives a row for each of its
+    metrics) on one answer, failures included; `nomiracl_parser` classifies NoMIRACL verdicts."""
+    item = score_item_of(question, generation)
+    scores: list[MetricScore] = []
+    for name in metrics:
+        resolved = resolve_metric_name(name)
+        if is_judge(resolved):
+            scores += judge_scores(get_judge(resolved), question, generation)
+        else:
+            scores.append(score_metric(resolved, item, nomiracl_parser))
     return [
         Judgment(
             question_id=question.id,
@@ -50,5 +61,28 @@ def reference_judgments(
             reason=s.reason,
             flags=list(s.flags),
         )
-        for s in score_item(metrics, score_item_of(question, generation), nomiracl_parser)
+        for s in scores
     ]
+
+
+def judge_scores(judge: Judge, question: Question, generation: Generation) -> list[MetricScore]:
+    """A plugin judge's score of each of its metrics on one answer; failures are error rows."""
+
+    def failed(spec: MetricSpec, reason: str) -> MetricScore:
+        return MetricScore(spec.name, "error", spec.scale_max, reason=reason)
+
+    if generation.status != "ok" or generation.response is None:
+        why = f"no response to score: {generation.error or 'prediction is missing'}"
+        return [failed(spec, why) for spec in judge.metrics]
+    try:
+        scores = judge.fn(question, generation)
+    except ValueError as e:  # bad data for this answer, as the judge says
+        return [failed(spec, f"judge '{judge.name}': {e}") for spec in judge.metrics]
+    out = []
+    for spec in judge.metrics:
+        score = scores.get(spec.name)
+        if score is None or not spec.scale_min <= score <= spec.scale_max:
+            out.append(failed(spec, f"judge '{judge.name}' gave {spec.name} = {score!r}"))
+        else:
+            out.append(MetricScore(spec.name, "ok", spec.scale_max, score=round(float(score), 6)))
+    return out

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from parakh.config.judge import JudgeConfig
 from parakh.metrics.nomiracl import METRIC_OF_SUBSET
-from parakh.metrics.registry import NOMIRACL, resolve_metric_name
+from parakh.metrics.registry import NOMIRACL, get_judge, is_judge, resolve_metric_name
 
 NOMIRACL_METRICS = frozenset({NOMIRACL, *METRIC_OF_SUBSET.values()})
 
 
 def judged_metrics(judge: JudgeConfig) -> list[str]:
-    """Reference metrics (registry names, aliases resolved), then rubric criteria, as the judge
-    stage writes them; each appears once."""
+    """Reference metrics (registry names, aliases resolved; a plugin judge's metrics in its
+    place), then rubric criteria, as the judge stage writes them; each appears once."""
     from parakh.metrics.rubric import load_rubric  # rubric files: loaded only when asked
 
-    names = [resolve_metric_name(name) for name in judge.reference_metrics]
+    names = []
+    for name in map(resolve_metric_name, judge.reference_metrics):
+        names += [s.name for s in get_judge(name).metrics] if is_judge(name) else [name]
     names += [metric for rubric in judge.rubrics for metric in load_rubric(rubric).metrics]
     return list(dict.fromkeys(names))
 

@@ -20,6 +20,7 @@ from parakh.metrics.specs import (
     NOMIRACL_SPECS,
     WEIGHTED,
     WEIGHTED_SPEC,
+    Judge,
     Metric,
     MetricSpec,
     undeclared_spec,
@@ -52,15 +53,24 @@ ALIASES: dict[str, str] = {
 
 
 def metric_names() -> list[str]:
-    """Every name a metric list may hold (registered names, not aliases)."""
-    return sorted([*plugins.names("metrics"), NOMIRACL])
+    """Every name a metric list may hold (registered metrics and judges, not aliases)."""
+    return sorted([*plugins.names("metrics"), *plugins.names("judges"), NOMIRACL])
+
+
+def is_judge(name: str) -> bool:
+    """Whether `name` (a resolved name) is a plugin judge rather than a metric."""
+    return plugins.is_registered("judges", name)
 
 
 def resolve_metric_name(name: str) -> str:
     """The registered name for a name or alias (case-insensitive); ConfigError if unknown."""
     key = name.strip()
     for candidate in (key, key.casefold()):
-        if candidate == NOMIRACL or plugins.is_registered("metrics", candidate):
+        if (
+            candidate == NOMIRACL
+            or plugins.is_registered("metrics", candidate)
+            or is_judge(candidate)
+        ):
             return candidate
     folded = key.casefold()
     if folded in ALIASES:
@@ -79,9 +89,21 @@ def resolve_metric_name(name: str) -> str:
 def get_reference_metric(name: str) -> Metric:
     """The metric called `name` (or an alias of it); ConfigError with the close matches."""
     resolved = resolve_metric_name(name)
-    if resolved == NOMIRACL:
+    if resolved == NOMIRACL or is_judge(resolved):
         raise ConfigError(f"'{name}' is not a reference metric; score it with parakh.metrics")
     return _registered_metric(resolved)
+
+
+@cache
+def get_judge(name: str) -> Judge:
+    """The plugin judge registered as `name` (entry-point group parakh.judges)."""
+    judge = plugins.load("judges", name)
+    if not isinstance(judge, Judge) or judge.name != name:
+        raise ConfigError(
+            f"the entry point '{name}' of group parakh.judges is {judge!r}, not a "
+            f"parakh.metrics.specs.Judge named '{name}'"
+        )
+    return judge
 
 
 @cache
@@ -141,6 +163,7 @@ def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpe
 def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:
     """Every declared metric spec: reference metrics, NoMIRACL, rubric criteria, `weighted`."""
     specs = {name: metric.spec for name, metric in reference_metrics().items()}
+    specs.update((s.name, s) for j in plugins.names("judges") for s in get_judge(j).metrics)
     specs.update(NOMIRACL_SPECS)
     specs[NOMIRACL] = _NOMIRACL_UNSCORED
     specs[WEIGHTED] = WEIGHTED_SPEC

@@ -10,11 +10,12 @@ instead of assuming higher is better on 0..max.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
 from parakh.metrics.nomiracl import ERROR_METRIC, HALLUCINATION_METRIC
+from parakh.schema import Generation, Question
 
 Direction = Literal["higher", "lower"]
 Aggregation = Literal["mean", "rate"]
@@ -102,6 +103,19 @@ class Metric(MetricSpec):
     def spec(self) -> MetricSpec:
         """The spec alone (what reports compare and show), without the function."""
         return MetricSpec(**{f.name: getattr(self, f.name) for f in fields(MetricSpec)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judge:
+    """A judge from a plugin (entry-point group `parakh.judges`, listed in a judge config's
+    `reference_metrics`): `fn(question, generation)` scores one answer on each of `metrics`,
+    seeing the whole question row (references, contexts, meta) and the answer's generation row
+    (less its prompt). A metric missing from what it returns, or off its scale, is an error
+    row; a ValueError it raises is the reason of every metric's error row."""
+
+    name: str
+    metrics: tuple[MetricSpec, ...]
+    fn: Callable[[Question, Generation], Mapping[str, float]]
 
 
 def undeclared_spec(name: str, scale_max: float) -> MetricSpec:
