@@ -12,7 +12,7 @@ An entry point is imported only when its name is used, so an optional dependency
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, entry_points
 from typing import Any, Literal
 
 from parakh.errors import ConfigError, did_you_mean
@@ -53,6 +53,13 @@ def load(kind: Kind, name: str) -> Any:
     """The object the entry point `name` of group `parakh.<kind>` names, imported now."""
     point = _registered(kind).get(name)
     if point is None:
+        try:
+            distribution("parakh")
+        except PackageNotFoundError:  # a source tree on the path: no entry point of its own
+            raise ConfigError(
+                f"Unknown {KIND_NAMES[kind]} '{name}': Parakh is not installed, so neither are "
+                "its entry points; install it (`pip install -e .` in its folder)"
+            ) from None
         known = names(kind)
         raise ConfigError(
             f"Unknown {KIND_NAMES[kind]} '{name}'.{did_you_mean(name, known)} "
