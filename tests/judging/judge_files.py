@@ -26,13 +26,9 @@ def judged(
     """`judge.run`'s rows, its inputs written as the stage's three files beside
     `progress_path` and named after it (`p.jsonl`: `p.questions.jsonl`, ...)."""
     folder, stem = progress_path.parent, progress_path.stem
-    inputs = judge.JudgeInputs(
-        folder / f"{stem}.questions.jsonl",
-        folder / f"{stem}.generations.jsonl",
-        folder / f"{stem}.retrieval.jsonl",
-    )
-    write_jsonl(inputs.questions, questions)
-    write_jsonl(inputs.generations, generations)
-    write_jsonl(inputs.retrieval, retrievals)
+    files = [folder / f"{stem}.{name}.jsonl" for name in ("questions", "generations", "retrieval")]
+    for path, rows in zip(files, (questions, generations, retrievals), strict=True):
+        write_jsonl(path, rows)
+    inputs = judge.JudgeInputs.read(*files)
     calls = JudgeCalls(cache, progress_path, cfg.progress, backend_factory)
     return list(judge.run(cfg, inputs, calls))

@@ -143,9 +143,10 @@ def test_the_stage_reads_no_retrieval_file_for_them(tmp_path: Path) -> None:
         _answered(judge.answer_prompt(cfg), _retrieval([SEEN_RAW], SEEN_UPDATE)),
         Generation(question_id="q2", model="answerer", status="error", error="HTTP 500"),
     ]
-    write_jsonl(layout.generations(generation_name(cfg)), generations)
+    answers = layout.generations(generation_name(cfg))
+    write_jsonl(answers, generations)
     assert not layout.retrieval.exists()
-    chunks = judge.judge_chunks(cfg, judge.JudgeInputs.of(cfg, layout), {"q1", "q2"})
+    chunks = judge.judge_chunks(cfg, answers, layout.retrieval, {"q1", "q2"})
     assert list(chunks) == ["q1"]  # a failed answer is not judged, so needs no chunks
     assert chunks["q1"].raw_chunks[0].text == SEEN_RAW
 

@@ -277,34 +277,18 @@ def main_task(cfg: ParakhConfig) -> None:
     finally:
         backend.close()
         cache.close()
-    run_info: dict[str, Any] = {
-        "dataset": cfg.dataset.name,
-        "model": cfg.model.name,
-        "output": name,
-    }
-    if shard is not None:  # the rows last: a shard file means a finished shard
-        config = {**run_config(cfg, backend.identity()), "shard": shard.as_dict()}
-        write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
-        document = accounting_document(
-            {**run_info, "shard": shard.as_dict()}, result.summary, result.items
-        )
-        write_json(ledger_path(target), document)
-        write_jsonl(target, result.generations)
-        progress.unlink(missing_ok=True)
-        _report(f"{name}, {shard}", result.summary, target)
-        _check_failures(cfg, result.generations, target)
-        return
-    write_jsonl(out, result.generations)
+    run_info = _run_info(cfg, name)
+    config = run_config(cfg, backend.identity())
+    if shard is None:
+        _account(cfg, name, run_info, result.summary, result.items)
+    else:
+        run_info["shard"] = config["shard"] = shard.as_dict()
+        write_json(ledger_path(target), accounting_document(run_info, result.summary, result.items))
+    write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
+    write_jsonl(target, result.generations)  # the rows last: a shard file means a finished shard
     progress.unlink(missing_ok=True)
-    write_run_spec(
-        spec_path(out),
-        stage="generate",
-        config=run_config(cfg, backend.identity()),
-        inputs=inputs,
-    )
-    _account(cfg, name, run_info, result.summary, result.items)
-    _report(name, result.summary, out)
-    _check_failures(cfg, result.generations, out)
+    _report(name if shard is None else f"{name}, {shard}", result.summary, target)
+    _check_failures(cfg, result.generations, target)
 
 
 def merge_task(cfg: ParakhConfig) -> None:
@@ -326,10 +310,13 @@ def merge_task(cfg: ParakhConfig) -> None:
     summary, items = merge_accounting(files, questions, cfg.model.prices)
     write_jsonl(out, merged.plain)
     write_json(spec_path(out), spec)
-    run_info = {"dataset": cfg.dataset.name, "model": cfg.model.name, "output": name}
-    _account(cfg, name, {**run_info, "shards": count}, summary, items)
+    _account(cfg, name, {**_run_info(cfg, name), "shards": count}, summary, items)
     _report(f"{name}, {count} shards merged", summary, out)
     _check_failures(cfg, merged.rows, out)
+
+
+def _run_info(cfg: ParakhConfig, name: str) -> dict[str, Any]:
+    return {"dataset": cfg.dataset.name, "model": cfg.model.name, "output": name}
 
 
 def _account(

@@ -99,33 +99,37 @@ class Answers(Mapping[str, Generation]):
 
 @dataclass(frozen=True)
 class JudgeInputs:
-    """The files the judge reads: the curated questions, one model's answers, and the
-    retrieved chunks (read by rubric judging with `judge.chunks_from=index` only)."""
+    """What the judge reads: the curated questions (a line at a time, on each pass), the
+    answers to them, one per question and kept without their prompts, and the files the
+    chunks come from (read by rubric judging only, `judge_chunks`)."""
 
     questions: Path
+    answers: Answers
     generations: Path
     retrieval: Path
 
     @classmethod
-    def of(cls, cfg: ParakhConfig, layout: Layout) -> JudgeInputs:
-        return cls(
-            layout.curated_questions, layout.generations(generation_name(cfg)), layout.retrieval
-        )
+    def read(cls, questions: Path, generations: Path, retrieval: Path) -> JudgeInputs:
+        """The answers read and checked against the questions (`read_generations`)."""
+        answers = read_generations(generations, read_question_ids(questions), questions)
+        return cls(questions, answers, generations, retrieval)
 
-    def hashed(self) -> dict[str, Path]:
-        """The inputs the run spec records (the chunks are the generations' own inputs)."""
-        return {"questions": self.questions, "generations": self.generations}
+
+def input_paths(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
+    """The inputs the run spec records (the chunks are the generations' own inputs)."""
+    return {
+        "questions": layout.curated_questions,
+        "generations": layout.generations(generation_name(cfg)),
+    }
 
 
 def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[Judgment]:
     """The rows of this run's questions (with `shard=`, the shard's), as they are scored:
     reference metrics for each question, then rubric rows for each (the judge models called
-    through `calls`). The answers must cover the questions exactly once (`read_generations`);
-    translate-test rows carry their translator."""
+    through `calls`); translate-test rows carry their translator."""
     shard = ShardSpec.of(cfg)
-    question_ids = read_question_ids(inputs.questions)
-    answers = read_generations(inputs.generations, question_ids, inputs.questions)
-    judged = len(question_ids) if shard is None else sum(map(shard.holds, question_ids))
+    answers = inputs.answers
+    judged = len(answers) if shard is None else sum(map(shard.holds, answers))
     scored = (q for q in iter_jsonl(inputs.questions, Question) if _in(shard, q))
     yield from _tagged(cfg, reference_rows(cfg, scored, answers, judged))
     if not cfg.judge.rubrics:
@@ -134,7 +138,8 @@ def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[J
     mine = [q for q in questions if _in(shard, q)]
     # drawn from the whole dataset, so that a shard samples as a single run does
     sample = sample_per_language(questions, cfg.judge.sample_per_language, cfg.seed)
-    chunks = judge_chunks(cfg, inputs, {q.id for q in mine} & sample)
+    wanted = {q.id for q in mine} & sample
+    chunks = judge_chunks(cfg, inputs.generations, inputs.retrieval, wanted)
     rows = judge_with_rubrics(cfg.judge, cfg.model, mine, answers, chunks, sample, calls)
     yield from _tagged(cfg, rows)
 
@@ -237,48 +242,45 @@ def answer_prompt(cfg: ParakhConfig) -> str:
     return cfg.generation.prompt or cfg.dataset.prompt
 
 
-def prompt_chunks(
-    generation: Generation, template: PromptTemplate, path: object, line: int | None = None
-) -> Retrieval:
-    """The chunks `generation`'s prompt held, or an InputError naming the file and line."""
-    try:
-        return seen_retrieval(generation, template)
-    except PromptChunksError as e:
-        raise InputError(
-            path,
-            f"answer to question '{generation.question_id}': judge.chunks_from=generation reads "
-            f"the knowledge base from the answering model's prompt, but {e}. Re-run generate "
-            "with that prompt, or set judge.chunks_from=index",
-            line=line,
-        ) from e
-
-
 def read_prompt_chunks(
     path: Path, template: PromptTemplate, question_ids: set[str]
 ) -> dict[str, Retrieval]:
-    """The chunks the prompt of each judged answer to `question_ids` in `path` held."""
+    """The chunks the prompt of each judged answer to `question_ids` in `path` held, or an
+    InputError naming the file and line of an answer whose prompt does not show them."""
     seen: dict[str, Retrieval] = {}
     for line, obj in iter_json_objects(path):
         g = validate_row(Generation, obj, path, line)
-        if g.question_id in question_ids and not_judgeable(g) is None:
-            seen[g.question_id] = prompt_chunks(g, template, path, line)
+        if g.question_id not in question_ids or not_judgeable(g) is not None:
+            continue
+        try:
+            seen[g.question_id] = seen_retrieval(g, template)
+        except PromptChunksError as e:
+            raise InputError(
+                path,
+                f"answer to question '{g.question_id}': judge.chunks_from=generation reads the "
+                f"knowledge base from the answering model's prompt, but {e}. Re-run generate "
+                "with that prompt, or set judge.chunks_from=index",
+                line=line,
+            ) from e
     return seen
 
 
 def judge_chunks(
-    cfg: ParakhConfig, inputs: JudgeInputs, question_ids: set[str]
+    cfg: ParakhConfig, generations: Path, retrieval: Path, question_ids: set[str]
 ) -> dict[str, Retrieval]:
-    """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`)."""
+    """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`):
+    the chunks their answers' prompts held, or their retrieval."""
     if cfg.judge.chunks_from == "generation":
         template = load_prompt(answer_prompt(cfg))
-        return read_prompt_chunks(inputs.generations, template, question_ids)
-    return read_retrievals(inputs.retrieval, question_ids)
+        return read_prompt_chunks(generations, template, question_ids)
+    return read_retrievals(retrieval, question_ids)
 
 
 def main_task(cfg: ParakhConfig) -> None:
     shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
-    inputs = JudgeInputs.of(cfg, layout)
+    paths = input_paths(cfg, layout)
+    inputs = JudgeInputs.read(paths["questions"], paths["generations"], layout.retrieval)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
     progress = target.with_name(f".{target.stem}.progress.jsonl")
@@ -292,7 +294,7 @@ def main_task(cfg: ParakhConfig) -> None:
             written.write_all(run(cfg, inputs, JudgeCalls(cache, progress, cfg.progress)))
             summary = summarize(cfg, written.written(Judgment))
             write_json(summary_path(target), summary)
-            write_run_spec(spec_path(target), stage="judge", config=config, inputs=inputs.hashed())
+            write_run_spec(spec_path(target), stage="judge", config=config, inputs=paths)
     finally:
         cache.close()
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
@@ -320,8 +322,9 @@ def merge_task(cfg: ParakhConfig) -> None:
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     files = shard_files(layout, out, count, stage="judge")
     question_ids = read_question_ids(layout.curated_questions)
-    inputs = JudgeInputs.of(cfg, layout).hashed()
-    spec = merged_run_spec(files, config={"judge": cfg.judge.model_dump()}, inputs=inputs)
+    spec = merged_run_spec(
+        files, config={"judge": cfg.judge.model_dump()}, inputs=input_paths(cfg, layout)
+    )
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
     metrics = judged_metrics(cfg.judge)
     plan = plan_merge(
