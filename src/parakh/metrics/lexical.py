@@ -205,47 +205,9 @@ def chrf_pp(prediction: str, references: Sequence[str], language: str | None) ->
 
 
 # The metrics of this module, as the `parakh.metrics` entry points name them (pyproject.toml).
-_NORMALISED = "after Unicode-aware answer normalisation"
-EXACT_MATCH = Metric(
-    "exact_match", "higher", 0.0, 1.0, "mean", f"SQuAD exact match {_NORMALISED}", fn=exact_match
-)
-TOKEN_F1 = Metric(
-    "token_f1", "higher", 0.0, 1.0, "mean", f"SQuAD bag-of-tokens F1 {_NORMALISED}", fn=token_f1
-)
-ROUGE_L = Metric(
-    "rouge_l",
-    "higher",
-    0.0,
-    1.0,
-    "mean",
-    "ROUGE-L F-measure (word LCS) with a script-aware tokenizer",
-    fn=rouge_l,
-)
-ASCII_ROUGE = Metric(
-    "ascii_rouge",
-    "higher",
-    0.0,
-    1.0,
-    "mean",
-    "ROUGE-L as rouge-score computes it by default: its tokenizer keeps only [a-z0-9], "
-    "so Indic text scores 0 (a compatibility metric for published figures)",
-    fn=ascii_rouge,
-)
-CHRF = Metric(
-    "chrf",
-    "higher",
-    0.0,
-    100.0,
-    "mean",
-    "sacrebleu chrF: character 6-gram F-score, beta 2",
-    fn=chrf,
-)
-CHRF_PP = Metric(
-    "chrf_pp",
-    "higher",
-    0.0,
-    100.0,
-    "mean",
-    "sacrebleu chrF++: chrF plus word unigrams and bigrams",
-    fn=chrf_pp,
-)
+EXACT_MATCH = Metric("exact_match", "higher", 0.0, 1.0, "mean", fn=exact_match)
+TOKEN_F1 = Metric("token_f1", "higher", 0.0, 1.0, "mean", fn=token_f1)
+ROUGE_L = Metric("rouge_l", "higher", 0.0, 1.0, "mean", fn=rouge_l)
+ASCII_ROUGE = Metric("ascii_rouge", "higher", 0.0, 1.0, "mean", fn=ascii_rouge)
+CHRF = Metric("chrf", "higher", 0.0, 100.0, "mean", fn=chrf)
+CHRF_PP = Metric("chrf_pp", "higher", 0.0, 100.0, "mean", fn=chrf_pp)

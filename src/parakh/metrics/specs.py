@@ -92,12 +92,19 @@ MetricFn = Callable[[str, Sequence[str], "str | None"], float]
 @dataclass(frozen=True, kw_only=True)
 class Metric(MetricSpec):
     """A per-sample metric, declared in one place: its spec and `fn(prediction, references,
-    language)`, the best score over the references on scale_min..scale_max. A metric with
-    `needs_reference` False ignores the references. Registered by entry point (group
+    language)`, the best score over the references on scale_min..scale_max (described by its
+    docstring unless a description is given). A metric with `needs_reference` False ignores
+    the references. Registered by entry point (group
     `parakh.metrics`), Parakh's own as a plugin's."""
 
     fn: MetricFn
     needs_reference: bool = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.description and self.fn.__doc__:  # the function's own first paragraph
+            summary = " ".join(self.fn.__doc__.strip().split("\n\n")[0].split())
+            object.__setattr__(self, "description", summary)
 
     @property
     def spec(self) -> MetricSpec:
