@@ -17,7 +17,6 @@ without a key, and the backend then sends the placeholder `EMPTY`.
 from __future__ import annotations
 
 import base64
-import binascii
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -125,23 +124,6 @@ def scrubber_for(secrets: tuple[str, ...]) -> SecretScrubber:
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
     return scrubber_for(tuple(secrets))(text)
-
-
-def decodes_to_secret(text: str, secret: str) -> bool:
-    """Whether a base64 run in `text` decodes to bytes holding `secret`: a check for tests
-    and audits, independent of how `SecretScrubber` finds the encodings."""
-    needle = secret.encode("utf-8")
-    for run in re.findall(r"[A-Za-z0-9+/_-]{8,}={0,2}", text):
-        for shift in range(4):
-            chunk = run[shift:]
-            chunk = chunk[: len(chunk) - len(chunk) % 4]
-            try:
-                decoded = base64.b64decode(chunk.replace("-", "+").replace("_", "/"))
-            except (binascii.Error, ValueError):
-                continue
-            if needle in decoded:
-                return True
-    return False
 
 
 def is_local_url(url: str) -> bool:

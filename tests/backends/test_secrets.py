@@ -27,14 +27,13 @@ from parakh.schema import Question
 from parakh.secrets import (
     REDACTED,
     SecretScrubber,
-    decodes_to_secret,
     is_local_url,
     require_api_key,
     scrubber_for,
 )
 from tests.badinput.harness import make_project, run_parakh
 from tests.conftest import write_answerable_inputs
-from tests.support.key_echo import ECHO_ENCODINGS, echo_body, leaked_forms
+from tests.support.key_echo import ECHO_ENCODINGS, decodes_to_secret, echo_body, leaked_forms
 from tests.support.servers import ServerProcess
 
 from .conftest import server_stats

@@ -20,10 +20,10 @@ import yaml
 
 from parakh.io import write_jsonl
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
-from parakh.secrets import REDACTED, decodes_to_secret
+from parakh.secrets import REDACTED
 from tests.backends.conftest import server_control, server_stats
 from tests.badinput.harness import Outcome, assert_rejected, make_project, run_parakh, snapshot
-from tests.support.key_echo import ECHO_ENCODINGS, leaked_forms
+from tests.support.key_echo import ECHO_ENCODINGS, decodes_to_secret, leaked_forms
 from tests.support.servers import ServerProcess, free_port, start_python_server
 
 KEY_ENV = "PARAKH_BADINPUT_KEY"

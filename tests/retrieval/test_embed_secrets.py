@@ -12,10 +12,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from tests.support.key_echo import decodes_to_secret
 
 from parakh.config.retrieval import EmbedderConfig
 from parakh.retrieval.embedders import EmbeddingError, make_embedder
-from parakh.secrets import REDACTED, decodes_to_secret
+from parakh.secrets import REDACTED
 
 KEY = "sk-embed-Secret-0123456789abcdef"
 

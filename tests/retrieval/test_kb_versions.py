@@ -11,10 +11,10 @@ import pytest
 from parakh.config.retrieval import EmbedderConfig, RetrieverConfig
 from parakh.io import write_jsonl
 from parakh.retrieval.chunking import chunk_documents
-from parakh.retrieval.embedders import HashingEmbedder
-from parakh.retrieval.kb_versions import VersionedKB, retrieve_versioned
+from parakh.retrieval.embedders import Embedder, HashingEmbedder
+from parakh.retrieval.kb_versions import VersionedKB
 from parakh.retrieval.retrievers import QueryBatch
-from parakh.schema import KBDocument, Question
+from parakh.schema import Chunk, KBDocument, Question, Retrieval
 
 KINDS = ["faiss_flat", "faiss_hnsw", "faiss_ivf", "bm25", "hybrid"]
 START = date(2024, 1, 1)
@@ -57,6 +57,15 @@ def _questions() -> list[Question]:
         )
         for i in range(12)
     ] + [Question(id="undated", text="What about diet?", language="en")]
+
+
+def retrieve_versioned(
+    questions: list[Question], chunks: list[Chunk], cfg: RetrieverConfig, embedder: Embedder
+) -> list[Retrieval]:
+    """Top-k raw and KB-update chunks per question, as the index stage retrieves them."""
+    kb = VersionedKB.build(chunks, cfg, embedder)
+    queries = QueryBatch([q.text for q in questions], embedder)
+    return kb.retrieve(questions, queries, cfg.top_k, cfg.top_k_updates)
 
 
 def _cfg(kind: str, top_k_updates: int = 3) -> RetrieverConfig:

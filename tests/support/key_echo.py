@@ -10,7 +10,9 @@ that echoes the request's headers.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import re
 from urllib.parse import quote, quote_plus
 
 ECHO_ENCODINGS = (
@@ -72,3 +74,20 @@ def leaked_forms(key: str) -> list[str]:
     forms = {encoded(key, e) for e in ECHO_ENCODINGS}
     forms |= {json.dumps(f)[1:-1] for f in forms}
     return sorted(forms)
+
+
+def decodes_to_secret(text: str, secret: str) -> bool:
+    """Whether a base64 run in `text` decodes to bytes holding `secret`: a check
+    independent of how `SecretScrubber` finds the encodings."""
+    needle = secret.encode("utf-8")
+    for run in re.findall(r"[A-Za-z0-9+/_-]{8,}={0,2}", text):
+        for shift in range(4):
+            chunk = run[shift:]
+            chunk = chunk[: len(chunk) - len(chunk) % 4]
+            try:
+                decoded = base64.b64decode(chunk.replace("-", "+").replace("_", "/"))
+            except (binascii.Error, ValueError):
+                continue
+            if needle in decoded:
+                return True
+    return False

@@ -142,15 +142,3 @@ class VersionedKB:
             [_documents(r, self.raw_chunks, depth) for r in raw],
             [_documents(u, self.update_chunks, depth) for u in ups],
         )
-
-
-def retrieve_versioned(
-    questions: list[Question],
-    chunks: list[Chunk],
-    cfg: RetrieverConfig,
-    embedder: Embedder | None,
-) -> list[Retrieval]:
-    """Build the KB's retrievers and retrieve top-k raw and KB-update chunks per question."""
-    kb = VersionedKB.build(chunks, cfg, embedder)
-    queries = QueryBatch([q.text for q in questions], embedder)
-    return kb.retrieve(questions, queries, cfg.top_k, cfg.top_k_updates)

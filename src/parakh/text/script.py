@@ -82,18 +82,3 @@ def script_counts(text: str) -> Counter[str]:
         if script is not None:
             counts[script] += 1
     return counts
-
-
-def script_shares(text: str) -> dict[str, float]:
-    """Share of letters per script, largest first; empty for a text with no letters."""
-    counts = script_counts(text)
-    total = sum(counts.values())
-    return {script: n / total for script, n in counts.most_common()} if total else {}
-
-
-def detect_script(text: str) -> str:
-    """The dominant script by letter count ("Unknown" when the text has no letters)."""
-    counts = script_counts(text)
-    if not counts:
-        return UNKNOWN_SCRIPT
-    return counts.most_common(1)[0][0]
