@@ -97,13 +97,6 @@ def judge_rubrics(cfg: JudgeConfig) -> list[Rubric]:
 PER_TURN_TOKENS = 4  # role markers a chat template adds around each turn
 
 
-def judge_window(model: ModelConfig | None) -> int | None:
-    """Tokens the judge model reads, prompt and output together (None: no model, no limit)."""
-    if model is None:
-        return None
-    return getattr(model, "max_model_len", None) or model.context_window
-
-
 Turns = tuple[tuple[str, str], ...]
 
 
@@ -160,7 +153,10 @@ def build_judge_requests(
     Every rubric of a question gets the same knowledge base, sized for the largest of its
     prompts, so the shared prefix stays shared. Tokens are counted by `count_tokens` (the judge
     backend's tokenizer where it has one) on the text as the judge receives it (escaped)."""
-    window = judge_window(judge_model)
+    # tokens the judge model reads, prompt and output together (None: no model, no limit)
+    window: int | None = None
+    if judge_model is not None:
+        window = getattr(judge_model, "max_model_len", None) or judge_model.context_window
     requests: list[ChatRequest] = []
     cuts: dict[str, ContextCut] = {}
     for q in questions:
@@ -233,19 +229,18 @@ _Unusable = dict[str, tuple[ChatRequest, str | None, str]]
 
 
 def collect_ballots(
+    cfg: JudgeConfig,
     backend: Backend,
     requests: Sequence[ChatRequest],
     rubrics: Mapping[str, Rubric],
     cache: ResponseCache | None,
     progress_path: Path,
-    max_repairs: int,
     description: str = "",
     show_progress: bool = True,
-    max_justification_chars: int | None = None,
 ) -> dict[str, Ballot]:
-    """{request key: ballot} for every request, after at most `max_repairs` repair rounds.
+    """{request key: ballot} for every request, after at most `cfg.max_repairs` repair rounds.
 
-    A justification longer than `max_justification_chars` makes a ballot invalid (a hosted
+    A justification longer than `cfg.max_justification_chars` makes a ballot invalid (a hosted
     API's strict schema cannot bound its length, so the parser does).
 
     `rubrics` maps each request key to the rubric it asks about. Repairs go through the same
@@ -266,14 +261,14 @@ def collect_ballots(
         )
 
     done = run(requests, description)
-    limit = max_justification_chars
+    limit = cfg.max_justification_chars
     ballots = {r.key: _ballot(done[r.key], rubrics[r.key], max_chars=limit) for r in requests}
     latest: _Unusable = {
         r.key: (r, b.raw, b.verdict.reason or "invalid")
         for r in requests
         if (b := ballots[r.key]).verdict is not None and not b.verdict.valid
     }
-    for attempt in range(1, max_repairs + 1):
+    for attempt in range(1, cfg.max_repairs + 1):
         if not latest:
             break
         pending = {

@@ -124,15 +124,14 @@ def _juror_ballots(
         count_tokens=backend.count_tokens,
     )
     ballots = collect_ballots(
+        cfg,
         backend,
         requests,
         rubric_of,
         run.calls.cache,
         run.calls.progress_of(juror.name, cfg.jury is not None),
-        cfg.max_repairs,
         description=f"judge {run.generator.name} ({juror.name})",
         show_progress=run.calls.show_progress,
-        max_justification_chars=cfg.max_justification_chars,
     )
     return ballots, set(cuts)
 
