@@ -14,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
@@ -60,7 +60,8 @@ class _ProgressLog:
         self._path = path
         self._file: IO[str] | None = None
         self._synced = time.monotonic()
-        self._syncing: threading.Thread | None = None
+        self._fsyncs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="progress-fsync")
+        self._syncing: Future[None] | None = None
 
     def append(self, row: dict[str, Any]) -> None:
         if self._file is None:
@@ -68,17 +69,15 @@ class _ProgressLog:
             self._file = self._path.open("a", encoding="utf-8")
         self._file.write(dumps(row) + "\n")
         self._file.flush()
-        if time.monotonic() - self._synced >= FSYNC_EVERY_S and not (
-            self._syncing and self._syncing.is_alive()
+        if time.monotonic() - self._synced >= FSYNC_EVERY_S and (
+            self._syncing is None or self._syncing.done()
         ):
-            self._syncing = threading.Thread(target=os.fsync, args=(self._file.fileno(),))
-            self._syncing.start()
+            self._syncing = self._fsyncs.submit(os.fsync, self._file.fileno())
             self._synced = time.monotonic()
 
     def close(self) -> None:
+        self._fsyncs.shutdown()
         if self._file is not None:
-            if self._syncing is not None:
-                self._syncing.join()
             os.fsync(self._file.fileno())
             self._file.close()
 
