@@ -111,10 +111,6 @@ class SecretScrubber:
             text = pattern.sub(REDACTED, text)
         return text
 
-    def excerpt(self, text: str, chars: int) -> str:
-        """The first `chars` characters of the scrubbed text: scrubbed first, then cut."""
-        return self(text)[:chars]
-
 
 @lru_cache(maxsize=32)
 def scrubber_for(secrets: tuple[str, ...]) -> SecretScrubber:

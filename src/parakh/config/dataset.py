@@ -186,12 +186,9 @@ class DatasetConfig(Strict):
     pii: PIIConfig = Field(default_factory=PIIConfig)
     categories: CategoryConfig = Field(default_factory=CategoryConfig)
 
-    @field_validator("languages")
+    @field_validator("languages", "language")
     @classmethod
-    def _known_languages(cls, value: list[str] | None) -> list[str] | None:
-        return None if value is None else [_language_value(code) for code in value]
-
-    @field_validator("language")
-    @classmethod
-    def _known_language(cls, value: str | None) -> str | None:
+    def _known_languages(cls, value: list[str] | str | None) -> list[str] | str | None:
+        if isinstance(value, list):
+            return [_language_value(code) for code in value]
         return None if value is None else _language_value(value)

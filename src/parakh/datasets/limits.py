@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
@@ -70,19 +70,12 @@ class CutText:
     file: str
     line: int | None
     field: str
-    row_id: str
+    id: str
     chars: int
     limit: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "field": self.field,
-            "id": self.row_id,
-            "chars": self.chars,
-            "limit": self.limit,
-        }
+        return asdict(self)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -81,14 +81,7 @@ class RejectedRow:
     record: Any
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "field": self.field,
-            "reason": self.reason,
-            "message": self.message,
-            "record": self.record,
-        }
+        return asdict(self)
 
 
 @dataclass

@@ -94,13 +94,10 @@ def _fold_compatibility_forms(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(folded))
 
 
-def _ascii_digits(text: str) -> str:
-    # "१९४७", "১৯৪৭" and "1947" are the same answer.
+def ascii_digits(text: str) -> str:
+    """Native digits (०-९, ೦-೯, ...) as ASCII digits: "१९४७" and "1947" are the same answer."""
     return "".join(
-        str(unicodedata.decimal(ch))
-        if not ch.isascii() and unicodedata.category(ch) == "Nd"
-        else ch
-        for ch in text
+        str(unicodedata.decimal(ch)) if not ch.isascii() and ch.isdecimal() else ch for ch in text
     )
 
 
@@ -121,7 +118,7 @@ def normalize_answer(text: str, language: str | None) -> str:
     """
     text = _drop_punctuation_and_symbols(canonical_text(text))
     text = _fold_compatibility_forms(text).casefold()
-    text = _drop_punctuation_and_symbols(_ascii_digits(text))
+    text = _drop_punctuation_and_symbols(ascii_digits(text))
     if is_english(language):
         text = _ENGLISH_ARTICLES.sub(" ", text)
     return " ".join(text.split())

@@ -12,7 +12,7 @@ reproduce`).
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -69,15 +69,6 @@ class StoredFile:
     bytes: int
     run_id: str
     artifact: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "sha256": self.sha256,
-            "bytes": self.bytes,
-            "run_id": self.run_id,
-            "artifact": self.artifact,
-        }
 
     @classmethod
     def from_json(cls, entry: dict[str, Any]) -> StoredFile:
@@ -152,7 +143,7 @@ class ContentStore:
     def manifest(self, files: dict[str, Path]) -> dict[str, Any]:
         """Put every existing file; the manifest a run logs about them."""
         entries = [self.put(n, p) for n, p in sorted(files.items()) if p.exists()]
-        return {"format": MANIFEST_FORMAT, "files": [e.to_json() for e in entries]}
+        return {"format": MANIFEST_FORMAT, "files": [asdict(e) for e in entries]}
 
     def summary(self) -> str:
         sent = sum(f.bytes for f in self.uploaded.values())

@@ -21,6 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from parakh.text.normalize import ascii_digits
 from parakh.translation.language_tags import LanguageTag
 
 # First code point of each Brahmic block, by Unicode script name.
@@ -80,13 +81,6 @@ class Prepared:
 
 def normalize_punctuation(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text.translate(_PUNCT_MAP))).strip()
-
-
-def ascii_digits(text: str) -> str:
-    """Native digits (०-९, ೦-೯, ...) as ASCII digits; other characters unchanged."""
-    return "".join(
-        str(unicodedata.decimal(ch)) if not ch.isascii() and ch.isdecimal() else ch for ch in text
-    )
 
 
 def wrap_entities(text: str) -> Prepared:

@@ -412,16 +412,8 @@ def distribution(scores: Sequence[float]) -> dict[str, Any]:
     for s in ordered:
         bins[min(int(s // 10), 9)] += 1
     summary: dict[str, Any] = {"count": len(ordered), "mean": round(statistics.fmean(ordered), 2)}
-    for name, p in (
-        ("min", 0),
-        ("p10", 10),
-        ("p25", 25),
-        ("median", 50),
-        ("p75", 75),
-        ("p90", 90),
-        ("max", 100),
-    ):
-        summary[name] = round(percentile(ordered, p), 2)
+    points = {"min": 0, "p10": 10, "p25": 25, "median": 50, "p75": 75, "p90": 90, "max": 100}
+    summary.update({name: round(percentile(ordered, p), 2) for name, p in points.items()})
     summary["histogram"] = {f"{10 * b}-{10 * b + 10}": n for b, n in enumerate(bins)}
     return summary
 
