@@ -178,26 +178,10 @@ class MergePlan:
 
 
 def merge_rows(
-    files: Sequence[Path],
-    model: type[M],
-    questions: Sequence[Question],
-    *,
-    section: Callable[[M], int] | None = None,
-    key: Callable[[M], Key] | None = None,
-    expected: Iterable[Key] | None = None,
-    what: str = "question",
+    files: Sequence[Path], model: type[M], questions: Sequence[Question]
 ) -> MergedRows[M]:
-    """Every row of `plan_merge`, held in memory: as read and validated."""
-    plan = plan_merge(
-        files,
-        model,
-        [q.id for q in questions],
-        section=section,
-        key=key,
-        expected=expected,
-        what=what,
-    )
-    plain = list(plan.objects())
+    """Every row of `plan_merge`, one per question, held in memory: as read and validated."""
+    plain = list(plan_merge(files, model, [q.id for q in questions]).objects())
     return MergedRows(plain, [model.model_validate(obj) for obj in plain])
 
 
