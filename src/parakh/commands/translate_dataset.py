@@ -7,14 +7,10 @@
         translator=indictrans2          # English -> Hindi -> target, each hop filtered
 
 Reads Question rows (default: the dataset's curated questions), translates each question, its
-reference answers and its context passages (sentence by sentence when the translator segments;
-`--contexts keep` copies passages unchanged, the behaviour before passages were translated)
-into every language, optionally through a pivot language (`--pivot hi`: source -> Hindi ->
-target), and checks each by back-translation: `--filter per-hop` (default) back-translates
-every hop on its own (Hindi -> source for the first, target -> Hindi for the second), as the
-INDIC QA BENCHMARK built its data; `--filter end-to-end` makes one round trip, target -> Hindi
--> source. An item is kept only when every translated field's chrF reaches `--threshold`
-(on every hop, per hop). It writes under `--out` (default
+reference answers and context passages (`--contexts keep` copies passages unchanged) into every
+language, directly or through `--pivot`, and keeps an item only when every translated field's
+round-trip chrF reaches `--threshold`; `--filter per-hop|end-to-end` is explained in
+`parakh.translation.roundtrip`. It writes under `--out` (default
 data/processed/<dataset>/translate-dataset/<translator>/):
 
     <lang>/questions.jsonl   the kept items in <lang> (ids `<id>-<lang>`), ready for a

@@ -34,7 +34,7 @@ from parakh.curation._category_terms import (
 )
 from parakh.errors import MissingDependencyError
 from parakh.schema import LabelSource, Question
-from parakh.text.langid import LATIN_LEXICONS
+from parakh.text._lexicons import LATIN_LEXICONS
 
 CATEGORIES = (
     "misspelled",

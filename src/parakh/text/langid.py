@@ -147,11 +147,7 @@ def _marker_hits(words: list[str], candidates: list[str]) -> dict[str, int]:
 
 def _letter_hits(text: str, candidates: list[str]) -> dict[str, int]:
     """Letters only one candidate uses (Assamese ৰ ৱ vs Bengali র; Sindhi ڪ ٻ vs Urdu ے ٹ)."""
-    hits = dict.fromkeys(candidates, 0)
-    for code in candidates:
-        letters = DISTINCTIVE_LETTERS.get(code, "")
-        hits[code] = sum(text.count(letter) for letter in letters)
-    return hits
+    return {code: sum(map(text.count, DISTINCTIVE_LETTERS.get(code, ""))) for code in candidates}
 
 
 def _native_language(
@@ -355,21 +351,6 @@ def _latin_part(
 
 def label_languages(texts: Iterable[str], hint: str | None = None) -> list[LanguageLabel]:
     """`label_language` for many texts; repeated texts are labelled once."""
-    done: dict[str, LanguageLabel] = {}
-    labels = []
-    for text in texts:
-        if text not in done:
-            done[text] = label_language(text, hint)
-        labels.append(done[text])
-    return labels
-
-
-__all__ = [
-    "DISTINCTIVE_LETTERS",
-    "LATIN_LEXICONS",
-    "NATIVE_MARKERS",
-    "UNDETERMINED",
-    "LanguageLabel",
-    "label_language",
-    "label_languages",
-]
+    texts = list(texts)
+    done = {text: label_language(text, hint) for text in dict.fromkeys(texts)}
+    return [done[text] for text in texts]
