@@ -72,12 +72,6 @@ def prompt_name(cfg: ParakhConfig) -> str:
     return cfg.generation.prompt or cfg.dataset.prompt
 
 
-def model_view(cfg: ParakhConfig) -> ModelView:
-    m = cfg.model
-    window = getattr(m, "max_model_len", None) or m.context_window
-    return ModelView(m.kind, window, m.sampling, m.system_role, m.completion_format)
-
-
 def build_requests(
     cfg: ParakhConfig,
     questions: list[Question],
@@ -87,7 +81,9 @@ def build_requests(
 ) -> tuple[list[ChatRequest], dict[str, Truncation]]:
     """One request per question, and the truncation record of each prompt that was cut."""
     template = load_prompt(prompt_name(cfg))
-    view = model_view(cfg)
+    m = cfg.model
+    window = getattr(m, "max_model_len", None) or m.context_window
+    view = ModelView(m.kind, window, m.sampling, m.system_role, m.completion_format)
     fewshot = with_dataset_pool(cfg.generation.fewshot, cfg.dataset.fewshot_pool)
     pool = fewshot_pool if fewshot_pool is not None else load_pool(fewshot, questions)
     requests, truncations = [], {}

@@ -232,11 +232,6 @@ def read_generations(path: Path, question_ids: list[str], questions_path: Path) 
     return Answers(answers)
 
 
-def read_retrievals(path: Path, question_ids: set[str]) -> dict[str, Retrieval]:
-    """The retrieved chunks of `question_ids`; every row of `path` validated, only those kept."""
-    return {r.question_id: r for r in iter_jsonl(path, Retrieval) if r.question_id in question_ids}
-
-
 def answer_prompt(cfg: ParakhConfig) -> str:
     """The answer prompt the generations were built from (as the generate stage chooses it)."""
     return cfg.generation.prompt or cfg.dataset.prompt
@@ -269,11 +264,12 @@ def judge_chunks(
     cfg: ParakhConfig, generations: Path, retrieval: Path, question_ids: set[str]
 ) -> dict[str, Retrieval]:
     """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`):
-    the chunks their answers' prompts held, or their retrieval."""
+    the chunks their answers' prompts held, or their retrieval (every row validated)."""
     if cfg.judge.chunks_from == "generation":
         template = load_prompt(answer_prompt(cfg))
         return read_prompt_chunks(generations, template, question_ids)
-    return read_retrievals(retrieval, question_ids)
+    rows = iter_jsonl(retrieval, Retrieval)
+    return {r.question_id: r for r in rows if r.question_id in question_ids}
 
 
 def main_task(cfg: ParakhConfig) -> None:
