@@ -14,10 +14,10 @@ from tests.report.synthetic_project import MODELS, judgments, make_project
 from parakh.config import compose
 from parakh.errors import ConfigError, InputError
 from parakh.io import write_jsonl
-from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import ALL, WEIGHTED
 from parakh.report.tables import language_table, metrics_dict
 from parakh.schema import HumanGrade, Judgment
+from parakh.stage_outputs import Layout
 from parakh.stages import aggregate
 
 
@@ -34,9 +34,9 @@ def _row(model, metric, language, score, status="ok"):
     )
 
 
-def test_means_weights_and_counts() -> None:
-    """`run`, which main_task calls on the files' rows, on rows held in memory; they cover two
-    of the judge's metrics, so the run is reported partial."""
+def test_means_weights_and_counts(tmp_path: Path) -> None:
+    """`run` on the inputs main_task reads, from judge files of rows that cover two of the
+    judge's metrics (so the run is reported partial)."""
     cfg = compose(["aggregate.allow_partial=true"])
     rows = [
         _row("a", "factual_correctness", "en", 2),
@@ -49,8 +49,10 @@ def test_means_weights_and_counts() -> None:
         _row("b", "factual_correctness", "hi", 1),
         _row("b", "coherence", "hi", 1),
     ]
-    by_model = {m: [r for r in rows if r.model == m] for m in ("a", "b")}
-    result = aggregate.run(cfg, AggregateInputs(judge="j", models=["a", "b"], judgments=by_model))
+    layout = Layout(processed=tmp_path / "demo", reports=tmp_path / "reports")
+    for model in ("a", "b"):
+        write_jsonl(layout.judgments(cfg.judge.name, model), [r for r in rows if r.model == model])
+    result = aggregate.run(cfg, aggregate.load_inputs(cfg, layout, ["a", "b"]))
     assert result.partial is not None
     board = result.board
     fc = board.get("a", "factual_correctness", ALL)
