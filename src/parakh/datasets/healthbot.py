@@ -21,15 +21,7 @@ from typing import Any
 from pydantic import Field
 
 from parakh.config.base import Strict
-from parakh.datasets.records import (
-    CsvRow,
-    Line,
-    Record,
-    csv_rows,
-    decode,
-    first_bad_byte,
-    jsonl_lines,
-)
+from parakh.datasets.records import CsvRow, Record, decode, file_rows, first_bad_byte
 from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import Origin, RowError, RowSink
 from parakh.schema import KBDocument, Question
@@ -126,22 +118,10 @@ def parse_kb_update_entries(text: str, path: Path) -> list[tuple[int, str, str]]
     if question is not None:
         entries.append((start, question, "\n".join(answer_lines).strip()))
     for lineno, q, a in entries:
-        if not q:
-            raise RowError(
-                path,
-                "empty question after '## '",
-                line=lineno,
-                field="question",
-                reason="empty_text",
-            )
-        if not a:
-            raise RowError(
-                path,
-                f"question {q!r} has no answer",
-                line=lineno,
-                field="answer",
-                reason="empty_text",
-            )
+        if not (q and a):
+            field = "answer" if q else "question"
+            message = f"question {q!r} has no answer" if q else "empty question after '## '"
+            raise RowError(path, message, line=lineno, field=field, reason="empty_text")
     return entries
 
 
@@ -231,16 +211,11 @@ def _questions_path(root: Path, name: str) -> Path:
 def load_questions(path: Path, sink: RowSink) -> None:
     """Questions from a JSONL file (one object a line) or a CSV file with a header row; both
     take the fields of `_QUESTION_FIELDS`, CSV cells as `csv_question_values` says."""
-    if path.suffix.lower() == ".csv":
-        for row in csv_rows(path, ["id", "text", "language"]):
-            with sink.guard(row.text):
-                record = row.parse()
-                typed = dataclasses.replace(record, values=csv_question_values(record))
-                sink.add_question(question_from_record(typed), record.origin)
-        return
-    for line in jsonl_lines(path):
-        with sink.guard(line.text):
-            record = line.parse()
+    for row in file_rows(path, ["id", "text", "language"]):
+        with sink.guard(row.text):
+            record = row.parse()
+            if isinstance(row, CsvRow):
+                record = dataclasses.replace(record, values=csv_question_values(record))
             sink.add_question(question_from_record(record), record.origin)
 
 
@@ -286,14 +261,7 @@ def load_chat_logs(root: Path, source: ChatLogSource, sink: RowSink) -> None:
         raise RowError(root / source.path, "no chat-log file matches", reason="missing_file")
     required = [c for c in (source.text, source.timestamp, source.id) if c]
     for path in paths:
-        rows: list[Line] | list[CsvRow]
-        if path.suffix == ".csv":
-            rows = list(csv_rows(path, required))
-        elif path.suffix == ".jsonl":
-            rows = list(jsonl_lines(path))
-        else:
-            raise RowError(path, "chat logs must be .csv or .jsonl", reason="invalid_value")
-        for row in rows:
+        for row in list(file_rows(path, required)):
             with sink.guard(row.text):
                 record = row.parse()
                 for column in required:

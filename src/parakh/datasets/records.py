@@ -34,23 +34,15 @@ def first_bad_byte(text: str) -> tuple[int, str] | None:
     return (match.start(), f"0x{ord(match.group()) - 0xDC00:02x}") if match else None
 
 
-def _bad_byte(text: str) -> str | None:
-    found = first_bad_byte(text)
-    return found[1] if found else None
-
-
 def _find_bad_field(value: Any, prefix: str = "") -> tuple[str, str] | None:
     """(field path, byte) of the first string holding an undecodable byte, searching nested data."""
     if isinstance(value, str):
-        byte = _bad_byte(value)
-        return (prefix or "(value)", byte) if byte else None
+        bad = first_bad_byte(value)
+        return (prefix or "(value)", bad[1]) if bad else None
     if isinstance(value, dict):
         for key, inner in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            key_byte = _bad_byte(str(key))
-            if key_byte:
-                return name, key_byte
-            found = _find_bad_field(inner, name)
+            found = _find_bad_field(str(key), name) or _find_bad_field(inner, name)
             if found:
                 return found
     if isinstance(value, list):
@@ -270,18 +262,20 @@ class CsvRow:
         return record
 
 
-def file_records(path: Path, required: Sequence[str]) -> Iterator[Record]:
-    """The records of a .csv file (with a header holding the `required` columns) or a .jsonl
+def file_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow | Line]:
+    """The raw rows of a .csv file (with a header holding the `required` columns) or a .jsonl
     (.ndjson) file, by its suffix; another suffix is a RowError."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        for row in csv_rows(path, required):
-            yield row.parse()
-    elif suffix in (".jsonl", ".ndjson"):
-        for line in jsonl_lines(path):
-            yield line.parse()
-    else:
-        raise RowError(path, "expected a .csv or .jsonl file", reason="invalid_value")
+        return csv_rows(path, required)
+    if suffix in (".jsonl", ".ndjson"):
+        return jsonl_lines(path)
+    raise RowError(path, "expected a .csv or .jsonl file", reason="invalid_value")
+
+
+def file_records(path: Path, required: Sequence[str]) -> Iterator[Record]:
+    """`file_rows`, each parsed."""
+    return (row.parse() for row in file_rows(path, required))
 
 
 def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:

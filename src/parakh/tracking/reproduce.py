@@ -187,13 +187,11 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
 
 def resolve_revision(repo: Path, name: str) -> str:
     """A DVC experiment name (refs/exps/.../<name>) or any git revision -> commit sha."""
-    refs = subprocess.run(
-        ["git", "for-each-ref", "--format=%(refname) %(objectname)", "refs/exps"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.split("\n")
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
+
+    refs = git("for-each-ref", "--format=%(refname) %(objectname)", "refs/exps").stdout.split("\n")
     # refs/exps/<2 hex>/<baseline rest>/<name>; refs/exps/exec/* are DVC's own bookkeeping
     experiments = {
         ref.rsplit("/", 1)[-1]: sha
@@ -204,13 +202,7 @@ def resolve_revision(repo: Path, name: str) -> str:
     }
     if name in experiments:
         return experiments[name]
-    out = subprocess.run(
-        ["git", "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    out = git("rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
     if out.returncode == 0:
         return out.stdout.strip()
     raise ConfigError(
