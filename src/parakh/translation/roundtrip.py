@@ -49,27 +49,28 @@ METRIC = {
 }
 
 
-class HopRoundTrip(BaseModel):
-    """One hop of a text (a -> b), checked by its own back-translation (b -> a) in a."""
+class _BackTranslated(BaseModel):
+    """A translation's back-translation and its chrF against the text it left from."""
 
     model_config = ConfigDict(extra="forbid")
 
-    hop: str
-    translation: str
     back_translation: str | None = None
     chrf: float | None = None
 
 
-class FieldRoundTrip(BaseModel):
-    """One text of an item through the round trip."""
+class HopRoundTrip(_BackTranslated):
+    """One hop of a text (a -> b), checked by its own back-translation (b -> a) in a."""
 
-    model_config = ConfigDict(extra="forbid")
+    hop: str
+    translation: str
+
+
+class FieldRoundTrip(_BackTranslated):
+    """One text of an item through the round trip."""
 
     field: str
     source: str
     translation: str | None = None
-    back_translation: str | None = None
-    chrf: float | None = None
     pivot_translation: str | None = None
     pivot_back_translation: str | None = None
     hops: list[HopRoundTrip] = []
