@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
 from parakh.config.dataset import LengthLimits
-from parakh.datasets.rows import Origin, RowError
+from parakh.datasets.rows import FieldPlace, Origin, RowError
 from parakh.schema import HumanJudgment, KBDocument, Passage, Question
 
 Row = TypeVar("Row", Question, KBDocument, HumanJudgment)
@@ -64,18 +64,12 @@ _INDEX = re.compile(r"\[\d+\]")
 
 
 @dataclass(frozen=True)
-class CutText:
+class CutText(FieldPlace):
     """A text cut to its limit (`over_length: truncate`): where it was, and how long."""
 
-    file: str
-    line: int | None
-    field: str
     id: str
     chars: int
     limit: int
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass

@@ -70,18 +70,24 @@ class Origin:
 
 
 @dataclass(frozen=True)
-class RejectedRow:
-    """A row left out in lenient mode: where it was, which field, why, and the raw record."""
+class FieldPlace:
+    """A value's file, line and field, for the records a load reports (rejected or cut rows)."""
 
     file: str
     line: int | None
     field: str | None
-    reason: str
-    message: str
-    record: Any
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class RejectedRow(FieldPlace):
+    """A row left out in lenient mode: where it was, which field, why, and the raw record."""
+
+    reason: str
+    message: str
+    record: Any
 
 
 @dataclass
