@@ -34,7 +34,7 @@ from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout
 from parakh.stages import curate, generate
 from parakh.stats.scales import ScaleMapping
-from parakh.tracking.mlflow_log import sweep_metrics
+from parakh.tracking.metric_names import sweep_metrics
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "conf" / "model").glob("liveqa-*.yaml"))

@@ -13,7 +13,6 @@ from parakh.tracking.metric_names import (
     cell_metric_name,
     language_run_metrics,
     languages_of,
-    metric_name,
     model_run_metrics,
     safe_name,
 )
@@ -25,7 +24,7 @@ def test_cell_metric_names() -> None:
     assert cell_metric_name("weighted", "all", "all") == "weighted.all"
     assert cell_metric_name("chrf", "language", "hi", "ci_low") == "chrf.hi.ci_low"
     assert cell_metric_name("f1", "category", "kb-update", "n") == "f1.category.kb-update.n"
-    assert metric_name("chrf", "all") == "chrf.all" and metric_name("chrf", "ta") == "chrf.ta"
+    assert cell_metric_name("chrf", "language", "ta") == "chrf.ta"
     assert safe_name("a-b.c/d:e f") == "a-b.c/d:e f"
 
 

@@ -51,10 +51,6 @@ def cell_metric_name(metric: str, dimension: str, value: str, figure: str = "mea
     return base if figure == "mean" else f"{base}.{figure}"
 
 
-def metric_name(metric: str, language: str) -> str:
-    return cell_metric_name(metric, ALL if language == ALL else "language", language)
-
-
 def plain_metric_name(metric: str, figure: str = "mean") -> str:
     """A (model, language) run's name of a figure: `chrf`, `chrf_ci_low`, `chrf_n`."""
     base = safe_name(metric)

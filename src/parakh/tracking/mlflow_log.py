@@ -39,7 +39,6 @@ from parakh.tracking.client import (
 from parakh.tracking.content_store import ContentStore, StoredFiles
 from parakh.tracking.datasets import DatasetRef
 from parakh.tracking.genai import GenaiLog, log_genai, supports_genai
-from parakh.tracking.metric_names import sweep_metrics  # noqa: F401  (its callers import it here)
 from parakh.tracking.params import PARAMS_FILE, cut_params, flatten
 from parakh.tracking.samples import Table
 

@@ -10,7 +10,7 @@ category and domain slices included, which its metrics leave out.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,28 +123,26 @@ def _contexts(path: Path | None) -> dict[str, tuple[str, ...]]:
 
 def samples_table(answers: list[JudgedAnswer], language: str) -> Table:
     """One row per judge row of `language`'s answers (`all`: every answer)."""
-    table: Table = {column: [] for column in SAMPLE_COLUMNS}
-    for a in answers:
-        if language != ALL and a.language != language:
-            continue
-        for j in a.judgments:
-            values = {
-                "question_id": a.question_id,
-                "language": a.language,
-                "categories": ", ".join(j.categories),
-                "question": a.question,
-                "reference": a.reference,
-                "answer": a.answer,
-                "metric": j.metric,
-                "status": j.status,
-                "score": j.score,
-                "scale_max": j.scale_max,
-                "justification": j.justification,
-                "reason": j.reason,
-            }
-            for column in SAMPLE_COLUMNS:
-                table[column].append(values[column])
-    return table
+    rows = [
+        {
+            "question_id": a.question_id,
+            "language": a.language,
+            "categories": ", ".join(j.categories),
+            "question": a.question,
+            "reference": a.reference,
+            "answer": a.answer,
+            "metric": j.metric,
+            "status": j.status,
+            "score": j.score,
+            "scale_max": j.scale_max,
+            "justification": j.justification,
+            "reason": j.reason,
+        }
+        for a in answers
+        if language in (ALL, a.language)
+        for j in a.judgments
+    ]
+    return {column: [row[column] for row in rows] for column in SAMPLE_COLUMNS}
 
 
 def cells_table(cells: list[dict[str, Any]], system: str) -> Table:
@@ -162,7 +160,4 @@ def ranks_table(ranks: list[dict[str, Any]], system: str) -> Table:
 
 
 def language_counts(questions: Sequence[QuestionView]) -> dict[str, int]:
-    counts: dict[str, int] = defaultdict(int)
-    for q in questions:
-        counts[q.language] += 1
-    return dict(sorted(counts.items()))
+    return dict(sorted(Counter(q.language for q in questions).items()))
