@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from parakh.errors import ConfigError
 from parakh.text import langid
-from parakh.text.langid import LanguageLabel, label_language, label_languages
+from parakh.text.langid import LanguageLabel, label_language
 from parakh.text.languages import (
     INDIC_LANGUAGES,
     LANGUAGES,
@@ -143,13 +143,6 @@ def test_label_is_frozen_and_strict() -> None:
         )
 
 
-def test_batch_matches_single_and_reuses_repeats() -> None:
-    texts = [case.text for case in CASES.values()] + [CASES["hinglish"].text]
-    labels = label_languages(texts)
-    assert labels == [label_language(text) for text in texts]
-    assert labels[-1] is labels[list(CASES).index("hinglish")]
-
-
 def test_identifiers_are_lazy_singletons() -> None:
     assert langid._cld3() is langid._cld3()
     assert langid._py3langid() is langid._py3langid()
@@ -221,7 +214,7 @@ def _cataractbot_questions() -> dict[str, str]:
 
 def test_cataractbot_romanized_and_code_mixed_questions() -> None:
     questions = _cataractbot_questions()
-    labels = dict(zip(questions, label_languages(questions.values()), strict=True))
+    labels = dict(zip(questions, [label_language(q) for q in questions.values()], strict=True))
     romanized = {qid for qid, label in labels.items() if label.romanized}
     code_mixed = {qid for qid, label in labels.items() if label.code_mixed}
     assert romanized == set(CATARACTBOT_ROMANIZED)
@@ -238,7 +231,7 @@ def test_cataractbot_plain_english_questions_stay_english() -> None:
     questions = _cataractbot_questions()
     special = set(CATARACTBOT_ROMANIZED) | CATARACTBOT_KANNADA_SCRIPT
     english = [text for qid, text in questions.items() if qid not in special]
-    labels = label_languages(english)
+    labels = [label_language(text) for text in english]
     as_english = sum(label.language == "en" and not label.romanized for label in labels)
     assert len(english) > 150
     assert as_english / len(english) >= 0.95
@@ -255,5 +248,5 @@ def test_indicquest_target_languages_meet_accuracy() -> None:
             continue
         with path.open(encoding="utf-8", newline="") as f:
             texts = [row["Question"].strip() for row in csv.DictReader(f)]
-        correct = sum(label.language == code for label in label_languages(texts))
+        correct = sum(label_language(text).language == code for text in texts)
         assert correct / len(texts) >= 0.97, f"{path.name}: {correct}/{len(texts)}"

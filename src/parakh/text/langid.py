@@ -347,10 +347,3 @@ def _latin_part(
     if latin.language != language:
         return None, [latin.language]
     return None, []
-
-
-def label_languages(texts: Iterable[str], hint: str | None = None) -> list[LanguageLabel]:
-    """`label_language` for many texts; repeated texts are labelled once."""
-    texts = list(texts)
-    done = {text: label_language(text, hint) for text in dict.fromkeys(texts)}
-    return [done[text] for text in texts]
