@@ -74,7 +74,7 @@ def test_indictrans2_tags_segments_batches_and_rejoins(tiny_indictrans2, tmp_pat
     assert first_rows[0][-2:] == ["?", "</s>"]  # punctuation split off, one sentence per row
 
     # every sentence is translated once, and the paragraph is rejoined around its own gaps
-    singles = {s: service.translate_text(s, HINDI, ENGLISH).text for s in (S1, S2, S3)}
+    singles = {s: service.translate_texts([s], HINDI, ENGLISH)[0].text for s in (S1, S2, S3)}
     assert all(singles.values())
     assert results[0].ok and results[0].sentences == 3
     assert results[0].text == f"{singles[S1]} {singles[S2]}\n\n{singles[S3]}"
@@ -95,15 +95,15 @@ def test_indictrans2_directions_and_unsupported_tags(tiny_indictrans2, tmp_path:
     service = make_service(_indictrans2(tiny_indictrans2), None)
     en_indic = service.translator.models["en_indic"]  # type: ignore[attr-defined]
     calls = _spy(en_indic)
-    out = service.translate_text("Use the eye drops four times a day.", ENGLISH, HINDI)
+    (out,) = service.translate_texts(["Use the eye drops four times a day."], ENGLISH, HINDI)
     assert out.ok
     tokenizer = en_indic.tokenizer
     row = calls[0]["input_ids"].tolist()[0]
     assert row[:2] == tokenizer.convert_tokens_to_ids(["eng_Latn", "hin_Deva"])
     assert service.translator.models["indic_en"].loads == 0  # type: ignore[attr-defined]
 
-    romanized = service.translate_text(
-        "dawa kitni baar dalni hai?", LanguageTag.of("hi", "Latin"), ENGLISH
+    (romanized,) = service.translate_texts(
+        ["dawa kitni baar dalni hai?"], LanguageTag.of("hi", "Latin"), ENGLISH
     )
     assert not romanized.ok and "hin_Latn" in (romanized.error or "")
 
@@ -146,14 +146,14 @@ def test_nllb_source_tag_first_and_target_tag_forced(tiny_nllb: Path, tmp_path: 
     assert [row[0] for row in call["input_ids"].tolist()] == [hin, hin]
     assert [row[1] for row in call["output"].tolist()] == [eng, eng]  # after decoder start
 
-    service.translate_text("Use the eye drops.", ENGLISH, LanguageTag.of("ta"))
+    service.translate_texts(["Use the eye drops."], ENGLISH, LanguageTag.of("ta"))
     assert calls[1]["forced_bos_token_id"] == tokenizer.convert_tokens_to_ids("tam_Taml")
     assert calls[1]["input_ids"].tolist()[0][0] == eng
 
 
 def test_nllb_unknown_language_tag_is_a_recorded_failure(tiny_nllb: Path) -> None:
     service = make_service(_nllb(tiny_nllb, language_tags={"hi": "hin_Xxxx"}), None)
-    out = service.translate_text(S3, HINDI, ENGLISH)
+    (out,) = service.translate_texts([S3], HINDI, ENGLISH)
     assert not out.ok and "hin_Xxxx" in (out.error or "")
 
 

@@ -35,10 +35,10 @@ def test_prompt_names_both_languages_and_carries_the_text() -> None:
 def test_replies_are_cleaned_and_empty_ones_fail() -> None:
     assert clean_reply(' Translation: "Put the drops." ', ["Translation:"]) == "Put the drops."
     service = make_service(_scripted('"Put the drops."'), None)
-    assert service.translate_text("दवा डालें। आराम करें।", HINDI, ENGLISH).text == (
+    assert service.translate_texts(["दवा डालें। आराम करें।"], HINDI, ENGLISH)[0].text == (
         "Put the drops. Put the drops."
     )
-    empty = make_service(_scripted("   "), None).translate_text("दवा", HINDI, ENGLISH)
+    (empty,) = make_service(_scripted("   "), None).translate_texts(["दवा"], HINDI, ENGLISH)
     assert not empty.ok and "empty translation" in (empty.error or "")
 
 

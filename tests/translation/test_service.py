@@ -57,8 +57,8 @@ def test_a_failed_sentence_fails_its_text_and_is_never_cached(tmp_path: Path) ->
 def test_same_language_and_unsegmented_texts(tmp_path: Path) -> None:
     translator = TableTranslator({("hin_Deva", "eng_Latn"): {"एक। दो।": "One, two."}})
     service = TranslationService(translator, None, segment_sentences=False)
-    assert service.translate_text("एक। दो।", HI, ENGLISH).text == "One, two."
-    assert service.translate_text("unchanged", ENGLISH, ENGLISH).text == "unchanged"
+    assert service.translate_texts(["एक। दो।"], HI, ENGLISH)[0].text == "One, two."
+    assert service.translate_texts(["unchanged"], ENGLISH, ENGLISH)[0].text == "unchanged"
     assert translator.batches == [["एक। दो।"]]
 
 

@@ -103,11 +103,6 @@ class TranslationService:
             self._rejoin(t, seg, results, hits) for t, seg in zip(texts, segmented, strict=True)
         ]
 
-    def translate_text(
-        self, text: str, source: LanguageTag, target: LanguageTag
-    ) -> TextTranslation:
-        return self.translate_texts([text], source, target)[0]
-
     def _translate_sentences(
         self, sentences: list[str], source: LanguageTag, target: LanguageTag
     ) -> tuple[dict[str, Translated], set[str]]:
