@@ -171,10 +171,10 @@ def ascii_tokens(text: str) -> list[str]:
 
 
 def ascii_rouge(prediction: str, references: Sequence[str], language: str | None) -> float:
-    """ROUGE-L F-measure as rouge-score computes it by default (`RougeScorer(["rougeL"])`).
+    """ROUGE-L F-measure as rouge-score computes it by default (`RougeScorer(["rougeL"])`):
+    its tokenizer keeps only [a-z0-9], so Indic text scores 0 (a compatibility metric).
 
-    A compatibility metric: identical Hindi strings score 0 because the tokenizer keeps only
-    [a-z0-9]. Report it beside `rouge_l` to show what that tokenizer does to non-Latin text;
+    Identical Hindi strings score 0. Report it beside `rouge_l` to show what that tokenizer does to non-Latin text;
     do not rank models on it for non-Latin text. `language` is accepted and ignored.
     """
     check_references(references)
