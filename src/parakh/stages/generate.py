@@ -275,14 +275,15 @@ def main_task(cfg: ParakhConfig) -> None:
         cache.close()
     run_info = _run_info(cfg, name)
     config = run_config(cfg, backend.identity())
-    if shard is None:
-        _account(cfg, name, run_info, result.summary, result.items)
-    else:
+    if shard is not None:  # a shard's rows last: its file means a finished shard
         run_info["shard"] = config["shard"] = shard.as_dict()
         write_json(ledger_path(target), accounting_document(run_info, result.summary, result.items))
-    write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
-    write_jsonl(target, result.generations)  # the rows last: a shard file means a finished shard
+        write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
+    write_jsonl(target, result.generations)
     progress.unlink(missing_ok=True)
+    if shard is None:  # a run's spec, ledger and MLflow run only once its rows are written
+        write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
+        _account(cfg, name, run_info, result.summary, result.items)
     _report(name if shard is None else f"{name}, {shard}", result.summary, target)
     _check_failures(cfg, result.generations, target)
 
