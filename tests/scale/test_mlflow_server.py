@@ -127,6 +127,6 @@ def test_eight_parallel_jobs_log_every_metric_under_one_parent_run(
         }
         assert "generate.cost_usd" in expected and expected["generate.items"] == 6
         assert run.data.metrics == expected, model
-        assert run.info.status == "FINISHED" and run.info.run_name == f"generate/demo/{model}"
+        assert run.info.status == "FINISHED" and run.info.run_name == f"{model} · generate · demo"
         artifacts = [a.path for a in client.list_artifacts(run.info.run_id, "accounting")]
         assert artifacts == [f"accounting/{model}.json"]

@@ -338,7 +338,7 @@ def _account(
         }
         run = StageRun(
             experiment=cfg.tracking.experiment,
-            name=f"generate/{cfg.dataset.name}/{name}",
+            name=f"{name} · generate · {cfg.dataset.name}",
             tags={"stage": "generate", **tags},
             metrics=numbers,
             artifacts=((ledger, "accounting"),),
