@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from parakh import plugins
 from parakh.errors import ConfigError, did_you_mean
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from parakh.metrics.rubric import Rubric
 
 NOMIRACL = "nomiracl"
+_T = TypeVar("_T", Judge, Metric)
 
 ALIASES: dict[str, str] = {
     "em": "exact_match",
@@ -97,24 +98,23 @@ def get_reference_metric(name: str) -> Metric:
 @cache
 def get_judge(name: str) -> Judge:
     """The plugin judge registered as `name` (entry-point group parakh.judges)."""
-    judge = plugins.load("judges", name)
-    if not isinstance(judge, Judge) or judge.name != name:
-        raise ConfigError(
-            f"the entry point '{name}' of group parakh.judges is {judge!r}, not a "
-            f"parakh.metrics.specs.Judge named '{name}'"
-        )
-    return judge
+    return _loaded("judges", name, Judge)
 
 
 @cache
 def _registered_metric(name: str) -> Metric:
-    metric = plugins.load("metrics", name)
-    if not isinstance(metric, Metric) or metric.name != name:
+    return _loaded("metrics", name, Metric)
+
+
+def _loaded(kind: plugins.Kind, name: str, cls: type[_T]) -> _T:
+    """The entry point `name` of group parakh.<kind>, checked to be a `cls` of that name."""
+    found = plugins.load(kind, name)
+    if not isinstance(found, cls) or getattr(found, "name", None) != name:
         raise ConfigError(
-            f"the entry point '{name}' of group parakh.metrics is {metric!r}, not a "
-            f"parakh.metrics.specs.Metric named '{name}'"
+            f"the entry point '{name}' of group parakh.{kind} is {found!r}, not a "
+            f"parakh.metrics.specs.{cls.__name__} named '{name}'"
         )
-    return metric
+    return found
 
 
 def reference_metrics() -> dict[str, Metric]:
