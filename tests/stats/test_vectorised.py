@@ -182,7 +182,7 @@ def test_sampling_does_not_depend_on_the_chunk_size(monkeypatch: pytest.MonkeyPa
     d = np.round(np.random.default_rng(5).normal(0.05, 1.0, 333), 3)
     reference = sign_flip_p_value(d, seed=4, permutations=5000)
     for draws in (2, 333 * 2, 333 * 7 + 1, 10**7):
-        monkeypatch.setattr(sign_flip, "_CHUNK_DRAWS", draws)
+        monkeypatch.setattr(sign_flip, "_CHUNK_SIGNS", draws)
         assert sign_flip_p_value(d, seed=4, permutations=5000) == reference
 
 

@@ -72,8 +72,10 @@ def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) 
     threshold = threshold_of(observed)
     if 2**d.size <= permutations:
         return enumerated_at_least(d, threshold) / 2**d.size
-    at_least = sampled_at_least(d, threshold, seed=seed, permutations=permutations)
-    return (at_least + 1) / (permutations + 1)
+    at_least = sampled_at_least(
+        d[:, None], np.array([threshold]), np.array([d.size]), seed=seed, permutations=permutations
+    )
+    return float(at_least[0] + 1) / (permutations + 1)
 
 
 def paired_test(

@@ -1,11 +1,6 @@
 """Many statistics from one draw: intervals of every cell over the same items from one matrix
 of bootstrap resamples, and every paired test over the same items from one matrix of sign
-patterns.
-
-Drawing per cell (each cell, pair and metric with its own seed) costs resamples x items random
-numbers per cell and permutations x items per pair: at a study's size, billions, most of the
-time of aggregate. Here the items of one question set are drawn once, from one seed, and every
-cell over those items is read off the same draws with matrix products:
+patterns (drawing per cell and pair costs billions of random numbers at a study's size).
 
 - a bootstrap resample is the multiplicity of each item (how often the draw picked it), so each
   cell's resampled sums and counts are one product of the (resamples, items) multiplicities
@@ -14,11 +9,9 @@ cell over those items is read off the same draws with matrix products:
   signs with the (items, pairs) differences; an item a pair does not share has difference 0,
   which no sign changes, so one pattern matrix over the question set serves every pair.
 
-The draws are the same streams as `bootstrap.resample_blocks` and
-`sign_flip.sampled_at_least` for the same seed: a cell's interval equals
-`bootstrap_interval(scores, seed=seed)` (the same product for one cell) and the percentile
-interval of the statistic gathered item by item from those draws, up to the order of additions
-(1e-12); a pair's sampled p-value equals `sign_flip_p_value(d, seed=seed + 1)` (tested).
+For the same seed a cell's interval equals `bootstrap_interval(scores, seed=seed)` and the one
+gathered item by item from `bootstrap.resample_blocks`, up to the order of additions (1e-12); a
+pair's p-value equals `sign_flip_p_value(d, seed=seed + 1)` (tested).
 """
 
 from __future__ import annotations
@@ -30,9 +23,7 @@ import numpy as np
 
 from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled_totals
 from parakh.stats.paired import PairedResult, sign_flip_p_value, threshold_of
-
-# Sign-pattern elements per chunk (rows x items): bounds memory at a few tens of MB.
-_CHUNK_SIGNS = 1 << 22
+from parakh.stats.sign_flip import sampled_at_least
 
 
 def shared_draws(
@@ -59,32 +50,6 @@ def shared_draws(
         found.append(cell.of_totals(sums[:, start:stop], counts[:, start:stop]) if scored else None)
         start = stop
     return found
-
-
-def sampled_at_least(
-    differences: np.ndarray,
-    thresholds: np.ndarray,
-    n: np.ndarray,
-    *,
-    seed: int,
-    permutations: int,
-) -> np.ndarray:
-    """Per column of (items, tests) `differences` (0 off the test's own `n` items): how many
-    of `permutations` sign patterns drawn from PCG64(`seed`) give |mean over its n items| at
-    least its threshold (`sign_flip.sampled_at_least` for every column at once)."""
-    n_items = differences.shape[0]
-    bit_generator = np.random.PCG64(seed)
-    rows = max(2, (_CHUNK_SIGNS // max(1, n_items)) & ~1)  # even: ends on a 64-bit output
-    at_least = np.zeros(differences.shape[1], dtype=np.int64)
-    done = 0
-    while done < permutations:
-        size = min(rows, permutations - done)
-        raw = bit_generator.random_raw((size * n_items + 1) // 2)
-        halves = raw.astype("<u8", copy=False).view("<u4")[: size * n_items]
-        signs = np.where(halves >= 0x80000000, 1.0, -1.0).reshape(size, n_items)
-        at_least += (np.abs(signs @ differences) / n >= thresholds).sum(axis=0)
-        done += size
-    return at_least
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,19 @@
 """The sign-flip test's count: how many sign patterns give a mean at least the observed one.
 
 With few items (2^n at most the permutation count) every pattern is enumerated and the p-value
-is exact. Otherwise patterns are drawn as they always were, `Generator(PCG64(seed)).integers(0,
-2, size=(block, n))`, one pattern per row, and the same patterns are read here three to five
-times faster: numpy draws each 0/1 as the top bit of one 32-bit output of the generator (Lemire's
-method never rejects for a range of 2), and PCG64 gives those outputs as the low, then the high
-half of each 64-bit output, whatever the block size. So the raw 64-bit stream, viewed as 32-bit
-halves, holds the patterns row after row. A pattern's flipped sum is 2 x (the sum of the
-differences whose sign is +1) - (the sum of all differences); the first part is a lookup per
-byte of 8 signs in a table of the 256 partial sums of those 8 differences (one product of the
-sign patterns and the differences, without materialising the patterns as floats).
+is exact. Otherwise patterns are drawn as `Generator(PCG64(seed)).integers(0, 2, size=(block,
+n))` draws them, one pattern per row, read straight off the raw stream: numpy draws each 0/1 as
+the top bit of one 32-bit output (Lemire's method never rejects for a range of 2), and PCG64
+gives those outputs as the low, then the high half of each 64-bit output, whatever the block
+size. One matrix of patterns serves many tests at once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-# 32-bit draws per chunk of patterns: bounds memory at a few MB whatever the item count.
-_CHUNK_DRAWS = 1 << 20
-# Every subset of 8 items as a row of 0/1, bit j for item j (numpy's packbits, little order).
-_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(float)
+# Sign-pattern elements per chunk (rows x items): bounds memory at a few tens of MB.
+_CHUNK_SIGNS = 1 << 22
 
 
 def enumerated_at_least(differences: np.ndarray, threshold: float) -> int:
@@ -31,33 +25,26 @@ def enumerated_at_least(differences: np.ndarray, threshold: float) -> int:
 
 
 def sampled_at_least(
-    differences: np.ndarray, threshold: float, *, seed: int, permutations: int
-) -> int:
-    """How many of `permutations` patterns drawn from PCG64(`seed`) give |mean| >= threshold."""
-    d = np.asarray(differences, dtype=float)
-    n = d.size
-    groups = -(-n // 8)
-    padded = np.zeros(groups * 8)
-    padded[:n] = d
-    table = (padded.reshape(groups, 8) @ _BYTE_BITS.T).ravel()  # group g's subset b: g*256 + b
-    total = float(d.sum())
+    differences: np.ndarray,
+    thresholds: np.ndarray,
+    n: np.ndarray,
+    *,
+    seed: int,
+    permutations: int,
+) -> np.ndarray:
+    """Per column of (items, tests) `differences` (0 off the test's own `n` items): how many
+    of `permutations` sign patterns drawn from PCG64(`seed`) give |mean over its n items| at
+    least its threshold."""
+    n_items = differences.shape[0]
     bit_generator = np.random.PCG64(seed)
-    rows = max(2, (_CHUNK_DRAWS // n) & ~1)  # even: a chunk ends on a 64-bit output
-    index = np.empty((rows, groups), dtype=np.intp)
-    index[:] = np.arange(groups) * 256
-    low_bytes = index.view(np.uint8)[:, :: index.itemsize]  # each index's lowest byte
-    if np.little_endian is False:  # pragma: no cover - big-endian machines
-        low_bytes = index.view(np.uint8)[:, index.itemsize - 1 :: index.itemsize]
-    at_least = 0
+    rows = max(2, (_CHUNK_SIGNS // max(1, n_items)) & ~1)  # even: ends on a 64-bit output
+    at_least = np.zeros(differences.shape[1], dtype=np.int64)
     done = 0
     while done < permutations:
         size = min(rows, permutations - done)
-        raw = bit_generator.random_raw((size * n + 1) // 2)
-        halves = raw.astype("<u8", copy=False).view("<u4")[: size * n].reshape(size, n)
-        plus = np.packbits(halves >= 0x80000000, axis=1, bitorder="little")
-        low_bytes[:size] = plus
-        positive = np.take(table, index[:size]).sum(axis=1)
-        flipped = np.abs(2.0 * positive - total) / n
-        at_least += int((flipped >= threshold).sum())
+        raw = bit_generator.random_raw((size * n_items + 1) // 2)
+        halves = raw.astype("<u8", copy=False).view("<u4")[: size * n_items]
+        signs = np.where(halves >= 0x80000000, 1.0, -1.0).reshape(size, n_items)
+        at_least += (np.abs(signs @ differences) / n >= thresholds).sum(axis=0)
         done += size
     return at_least
