@@ -147,19 +147,39 @@ def krippendorff_alpha(
     return 1.0 - float((observed * distance).sum()) / disagreement_expected
 
 
-def average_ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks 1..n with ties given their average rank."""
+def weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(resamples, items): each item's average rank (ties share it) when item i counts
+    weights[r, i] times in resample r; weights of ones give the plain ranks 1..n."""
     order = np.argsort(values, kind="mergesort")
-    ranks = np.empty(values.size)
     sorted_values = values[order]
-    start = 0
-    while start < values.size:
-        end = start
-        while end + 1 < values.size and sorted_values[end + 1] == sorted_values[start]:
-            end += 1
-        ranks[order[start : end + 1]] = (start + end) / 2.0 + 1.0
-        start = end + 1
+    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+    group = np.cumsum(np.r_[True, sorted_values[1:] != sorted_values[:-1]]) - 1
+    counts = np.add.reduceat(weights[:, order], starts, axis=1)
+    before = np.cumsum(counts, axis=1) - counts
+    average = before + (counts + 1.0) / 2.0
+    ranks = np.empty_like(weights)
+    ranks[:, order] = average[:, group]
     return ranks
+
+
+def weighted_kendall_tau(
+    x: np.ndarray, y: np.ndarray, weights: np.ndarray, chunk: int = 256
+) -> np.ndarray:
+    """Kendall's tau-b per row of (resamples, items) `weights`: weighted quadratic forms of
+    the pairwise sign matrices."""
+    concordance = np.zeros(weights.shape[0])
+    x_pairs = np.zeros(weights.shape[0])
+    y_pairs = np.zeros(weights.shape[0])
+    for start in range(0, x.size, chunk):
+        sx = np.sign(x[start : start + chunk, None] - x[None, :])
+        sy = np.sign(y[start : start + chunk, None] - y[None, :])
+        left = weights[:, start : start + chunk]
+        concordance += ((weights @ (sx * sy).T) * left).sum(axis=1)
+        x_pairs += ((weights @ np.abs(sx).T) * left).sum(axis=1)
+        y_pairs += ((weights @ np.abs(sy).T) * left).sum(axis=1)
+    denominator = np.sqrt(x_pairs * y_pairs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, concordance / denominator, np.nan)
 
 
 def spearman(a: Scores, b: Scores) -> float:
@@ -167,7 +187,9 @@ def spearman(a: Scores, b: Scores) -> float:
     x, y = _pair(a, b)
     if x.size < 2:
         return float("nan")
-    rx, ry = average_ranks(x) - (x.size + 1) / 2.0, average_ranks(y) - (y.size + 1) / 2.0
+    ones = np.ones((1, x.size))
+    rx = weighted_ranks(x, ones)[0] - (x.size + 1) / 2.0
+    ry = weighted_ranks(y, ones)[0] - (y.size + 1) / 2.0
     denominator = float(np.sqrt((rx**2).sum() * (ry**2).sum()))
     return float((rx * ry).sum()) / denominator if denominator > 0 else float("nan")
 
@@ -177,14 +199,4 @@ def kendall_tau(a: Scores, b: Scores) -> float:
     x, y = _pair(a, b)
     if x.size < 2:
         return float("nan")
-    concordance = 0.0
-    x_pairs = 0.0
-    y_pairs = 0.0
-    for start in range(0, x.size, 512):
-        sx = np.sign(x[start : start + 512, None] - x[None, :])
-        sy = np.sign(y[start : start + 512, None] - y[None, :])
-        concordance += float((sx * sy).sum())
-        x_pairs += float((sx != 0).sum())
-        y_pairs += float((sy != 0).sum())
-    denominator = float(np.sqrt(x_pairs * y_pairs))
-    return concordance / denominator if denominator > 0 else float("nan")
+    return float(weighted_kendall_tau(x, y, np.ones((1, x.size)))[0])

@@ -15,7 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from parakh.stats import agreement as stats
-from parakh.stats.bootstrap import Interval, percentile_interval, resample_blocks
+from parakh.stats.bootstrap import (
+    Interval,
+    multiplicities,
+    percentile_interval,
+    resample_blocks,
+)
 
 
 @dataclass(frozen=True)
@@ -40,11 +45,7 @@ class ItemPairs:
 
 def item_weights(n_items: int, resamples: int, seed: int) -> np.ndarray:
     """(resamples, n_items): how many times each item is drawn in each resample."""
-    blocks = []
-    for index in resample_blocks(n_items, resamples, seed):
-        counts = np.zeros((index.shape[0], n_items))
-        np.add.at(counts, (np.arange(index.shape[0])[:, None], index), 1.0)
-        blocks.append(counts)
+    blocks = [multiplicities(index) for index in resample_blocks(n_items, resamples, seed)]
     return np.concatenate(blocks) if blocks else np.zeros((0, n_items))
 
 
@@ -117,23 +118,9 @@ def krippendorff_ordinal_draws(
     return values
 
 
-def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """(resamples, pairs): each pair's average rank in its resample's expanded data."""
-    order = np.argsort(values, kind="mergesort")
-    sorted_values = values[order]
-    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
-    group = np.cumsum(np.r_[True, sorted_values[1:] != sorted_values[:-1]]) - 1
-    counts = np.add.reduceat(weights[:, order], starts, axis=1)
-    before = np.cumsum(counts, axis=1) - counts
-    average = before + (counts + 1.0) / 2.0
-    ranks = np.empty_like(weights)
-    ranks[:, order] = average[:, group]
-    return ranks
-
-
 def spearman_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
-    rx = _weighted_ranks(pairs.judge, weights)
-    ry = _weighted_ranks(pairs.human, weights)
+    rx = stats.weighted_ranks(pairs.judge, weights)
+    ry = stats.weighted_ranks(pairs.human, weights)
     total = weights.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         dx = rx - (weights * rx).sum(axis=1, keepdims=True) / total
@@ -143,22 +130,8 @@ def spearman_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
         return np.where(spread > 0, covariance / spread, np.nan)
 
 
-def kendall_tau_draws(pairs: ItemPairs, weights: np.ndarray, chunk: int = 256) -> np.ndarray:
-    """Kendall's tau-b per resample: weighted quadratic forms of the pairwise sign matrices."""
-    x, y = pairs.judge, pairs.human
-    concordance = np.zeros(weights.shape[0])
-    x_pairs = np.zeros(weights.shape[0])
-    y_pairs = np.zeros(weights.shape[0])
-    for start in range(0, x.size, chunk):
-        sx = np.sign(x[start : start + chunk, None] - x[None, :])
-        sy = np.sign(y[start : start + chunk, None] - y[None, :])
-        left = weights[:, start : start + chunk]
-        concordance += ((weights @ (sx * sy).T) * left).sum(axis=1)
-        x_pairs += ((weights @ np.abs(sx).T) * left).sum(axis=1)
-        y_pairs += ((weights @ np.abs(sy).T) * left).sum(axis=1)
-    denominator = np.sqrt(x_pairs * y_pairs)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, concordance / denominator, np.nan)
+def kendall_tau_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
+    return stats.weighted_kendall_tau(pairs.judge, pairs.human, weights)
 
 
 def interval(draws: np.ndarray, confidence: float) -> Interval | None:
