@@ -76,52 +76,6 @@ def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreLine], list[tuple[s
     return lines, [(", ".join(metrics), reason) for reason, metrics in skipped.items()]
 
 
-def render_article(view: ArticleView) -> str:
-    return render("answers_article.html.j2", a=view, q=view.question)
-
-
-def render_page(
-    title: str,
-    partial: str | None,
-    articles: str,
-    filters: dict[str, list[str]],
-    nav: Sequence[Link] = (),
-) -> str:
-    """A page of rendered `articles` with the filters (`filters`: the options of each:
-    languages, categories, metrics) and `nav`, its links to the other pages of a split."""
-    return render(
-        "answers.html.j2",
-        title=title,
-        script="answers_filter.js",
-        partial=partial,
-        nav=nav,
-        filters=filters,
-        articles=Markup(articles),  # rendered by render_article
-    )
-
-
-def render_index(
-    title: str,
-    partial: str | None,
-    folder: str,
-    pages: list[tuple[str, int, list[tuple[str, str, str]]]],
-    max_bytes: int,
-) -> str:
-    """`answers.html` of a split page: per language, its questions and a link to each of its
-    pages (`pages`: language, questions, [(file name, first question, last question)])."""
-    return render(
-        "answers_index.html.j2",
-        title=title,
-        script=None,
-        partial=partial,
-        folder=folder,
-        pages=pages,
-        questions=sum(n for _, n, _ in pages),
-        count=sum(len(files) for _, _, files in pages),
-        max_mb=max_bytes / 1e6,
-    )
-
-
 MAX_PAGE_BYTES = 20_000_000
 # answers/ always holds this note: DVC tracks the folder and warns on every run when it is empty.
 FOLDER_NOTE = "README.txt"
@@ -192,7 +146,8 @@ class AnswerArticles:
         return ArticleView(qid, self.language(qid), self.known.get(qid), scaled, cards)
 
     def article(self, qid: str) -> str:
-        return render_article(self.view(qid))
+        view = self.view(qid)
+        return render("answers_article.html.j2", a=view, q=view.question)
 
     def page(
         self,
@@ -202,29 +157,22 @@ class AnswerArticles:
         nav: Sequence[Link] = (),
         languages: list[str] | None = None,
     ) -> str:
-        """A page of rendered articles with the filters; `nav` links it to the others of a
-        split, whose pages offer their own `languages` only."""
+        """A page of rendered articles with the filters (by language, category and metric);
+        `nav` links it to the others of a split, whose pages offer their own `languages` only."""
         filters = {
             "languages": self.languages if languages is None else languages,
             "categories": self.categories,
             "metrics": self.metrics,
         }
-        return render_page(title, partial, articles, filters, nav)
-
-
-def render_answers(
-    questions: Sequence[QuestionView],
-    generations: Mapping[str, Sequence[Answer]],
-    judgments: AnswerScores,
-    models: list[str],
-    *,
-    title: str,
-    partial: str | None = None,
-) -> str:
-    """The whole page in one; `generations` by model name (a model without a file is shown as
-    missing); `partial`: a partial run's banner text. `write_answers` splits it when large."""
-    articles = AnswerArticles(questions, generations, judgments, models)
-    return articles.page(title, partial, "".join(map(articles.article, articles.question_ids)))
+        return render(
+            "answers.html.j2",
+            title=title,
+            script="answers_filter.js",
+            partial=partial,
+            nav=nav,
+            filters=filters,
+            articles=Markup(articles),  # rendered by `article`
+        )
 
 
 def write_answers(
@@ -238,7 +186,7 @@ def write_answers(
     partial: str | None = None,
     max_bytes: int = MAX_PAGE_BYTES,
 ) -> list[Path]:
-    """Write `answers.html`: the whole page (`render_answers`) when it fits in `max_bytes`;
+    """Write `answers.html`: the whole page when it fits in `max_bytes`;
     else pages by language, in question order, each at most `max_bytes` (an article larger than
     that alone on its page) under `answers/`, and `answers.html` an index linking every page.
     The folder is always there (dvc.yaml declares it); pages of an earlier run are removed.
@@ -352,4 +300,14 @@ def _index(
         )
         for language, written in pages
     ]
-    return render_index(title, partial, files.answers_pages.name, rows, max_bytes)
+    return render(
+        "answers_index.html.j2",
+        title=title,
+        script=None,
+        partial=partial,
+        folder=files.answers_pages.name,
+        pages=rows,
+        questions=sum(n for _, n, _ in rows),
+        count=sum(len(links) for _, _, links in rows),
+        max_mb=max_bytes / 1e6,
+    )
