@@ -41,7 +41,8 @@ def test_every_module_imports_without_the_dev_only_packages() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-# The report's templates, loaded and rendered from the installed wheel, not the source tree.
+# The report's templates and the judge's phrase table, read from the installed wheel, not the
+# source tree.
 TEMPLATES = r"""
 import sys
 from parakh.report import templating
@@ -49,6 +50,8 @@ assert templating.__file__.startswith(sys.argv[1]), templating.__file__
 page = templating.render("page.html.j2", title="<t>", script="heatmap.js")
 assert page.startswith("<!DOCTYPE html>\n") and "<title>&lt;t&gt;</title>" in page, page[:300]
 assert "thead th{background:#1f3a5f" in page and "heatmap-metric" in page, page
+from parakh.judging.injection_phrases import PHRASES
+assert len(PHRASES) > 50, PHRASES
 print("ok")
 """
 
