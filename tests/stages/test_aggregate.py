@@ -15,7 +15,7 @@ from parakh.config import compose
 from parakh.errors import ConfigError, InputError
 from parakh.io import write_jsonl
 from parakh.report.leaderboard import ALL, WEIGHTED
-from parakh.report.tables import language_table, metrics_dict
+from parakh.report.tables import metrics_dict, slice_table
 from parakh.schema import HumanGrade, Judgment
 from parakh.stage_outputs import Layout
 from parakh.stages import aggregate
@@ -66,7 +66,7 @@ def test_means_weights_and_counts(tmp_path: Path) -> None:
     assert board.metrics[0] == WEIGHTED
     scores = metrics_dict(board)
     assert scores["b"]["coherence"]["hi"] == 1.0
-    table = language_table(board, WEIGHTED)
+    table = slice_table(board, WEIGHTED, "language")
     assert table[0] == ["model", "en", "hi", ALL]
 
 

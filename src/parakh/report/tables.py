@@ -19,16 +19,10 @@ from parakh.report.leaderboard import ALL, DIMENSIONS, WEIGHTED, Cell, Leaderboa
 DIGITS = 6
 BEST_MARK = "★"
 FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
-CSV_FIELDS = (
-    "model",
-    "metric",
-    "dimension",
-    "value",
-    *FIGURES,
-    "scale_min",
-    "scale_max",
-    "direction",
-)
+KEY = ("model", "metric", "dimension", "value")
+CSV_FIELDS = (*KEY, *FIGURES, "scale_min", "scale_max", "direction")
+# the figures published rounded, and to how many digits
+_DIGITS_OF = {"mean": DIGITS, "percent": 4, "ci_low": DIGITS, "ci_high": DIGITS}
 _DIMENSION_ORDER = {d: i for i, d in enumerate((ALL, *DIMENSIONS))}
 
 
@@ -37,30 +31,13 @@ def _round(value: float | None, digits: int = DIGITS) -> float | None:
 
 
 def cell_record(
-    model: str,
-    metric: str,
-    dimension: str,
-    value: str,
-    cell: Cell,
-    direction: Direction = "higher",
+    key: tuple[str, str, str, str], cell: Cell, direction: Direction = "higher"
 ) -> dict[str, Any]:
-    return {
-        "model": model,
-        "metric": metric,
-        "dimension": dimension,
-        "value": value,
-        "mean": _round(cell.mean),
-        "percent": _round(cell.percent, 4),
-        "ci_low": _round(cell.ci_low),
-        "ci_high": _round(cell.ci_high),
-        "n": cell.n,
-        "invalid": cell.invalid,
-        "errors": cell.errors,
-        "skipped": cell.skipped,
-        "scale_min": cell.scale_min,
-        "scale_max": cell.scale_max,
-        "direction": direction,
-    }
+    record: dict[str, Any] = dict(zip(KEY, key, strict=True))
+    for name in (*FIGURES, "scale_min", "scale_max"):
+        value = getattr(cell, name)
+        record[name] = _round(value, _DIGITS_OF[name]) if name in _DIGITS_OF else value
+    return {**record, "direction": direction}
 
 
 def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
@@ -78,24 +55,15 @@ def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
         )
 
     return [
-        cell_record(*k, board.cells[k], board.spec(k[1]).direction)
+        cell_record(k, board.cells[k], board.spec(k[1]).direction)
         for k in sorted(board.cells, key=key)
     ]
 
 
 def spec_records(board: Leaderboard) -> dict[str, dict[str, Any]]:
     """Each metric's declaration: direction, scale, aggregation, and whether it is declared."""
-    records = {}
-    for metric in board.metrics:
-        spec = board.spec(metric)
-        records[metric] = {
-            "direction": spec.direction,
-            "scale_min": spec.scale_min,
-            "scale_max": spec.scale_max,
-            "aggregation": spec.aggregation,
-            "declared": spec.declared,
-        }
-    return records
+    names = ("direction", "scale_min", "scale_max", "aggregation", "declared")
+    return {m: {name: getattr(board.spec(m), name) for name in names} for m in board.metrics}
 
 
 def rank_records(board: Leaderboard) -> list[dict[str, Any]]:
@@ -267,10 +235,6 @@ def slice_table(board: Leaderboard, metric: str, dimension: str) -> list[list[st
         for m in board.ranking(metric)
     ]
     return [header, *rows]
-
-
-def language_table(board: Leaderboard, metric: str) -> list[list[str]]:
-    return slice_table(board, metric, "language")
 
 
 def paired_table(board: Leaderboard, metric: str) -> list[list[str]]:
