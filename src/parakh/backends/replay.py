@@ -53,13 +53,6 @@ class AnswerTable:
     ignored_duplicates: int = 0
 
 
-def file_format(cfg: ReplayModel) -> str:
-    """`jsonl` or `csv`: as configured, else from the suffix (.csv is CSV, anything else JSONL)."""
-    if cfg.format != "auto":
-        return cfg.format
-    return "csv" if cfg.answers.lower().endswith(".csv") else "jsonl"
-
-
 def jsonl_rows(path: Path, label: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line, object) per non-blank line; errors name `label` (the path as configured)."""
     return iter_json_objects(path, label)
@@ -96,40 +89,29 @@ def csv_rows(path: Path, label: str, required: list[str]) -> Iterator[tuple[int,
         raise InputError(label, f"not valid CSV ({e})", line=reader.line_num) from e
 
 
-def _field(row: dict[str, Any], name: str, label: str, line: int) -> Any:
-    if name not in row:
-        found = ", ".join(row) or "none"
-        raise InputError(
-            label, f"missing field '{name}'; fields found: {found}", line=line, field=name
-        )
-    return row[name]
+_ABSENT = object()
 
 
-def _nested_field(row: dict[str, Any], path: str, label: str, line: int) -> Any:
+def _get(row: dict[str, Any], path: str) -> Any:
     """`row[path]`, or for a dotted path such as `meta.model_outputs` the field inside the
-    object before each dot (a row of curate's questions.jsonl keeps stored outputs there)."""
-    if path in row or "." not in path:
-        return _field(row, path, label, line)
+    object before each dot (a row of curate's questions.jsonl keeps stored outputs there);
+    `_ABSENT` when there is no such field."""
     value: Any = row
-    parts = path.split(".")
-    for depth, part in enumerate(parts):
+    for part in [path] if path in row else path.split("."):
         if not isinstance(value, dict) or part not in value:
-            where = ".".join(parts[: depth + 1])
-            raise InputError(label, f"missing field '{where}'", line=line, field=path)
+            return _ABSENT
         value = value[part]
     return value
 
 
-def _has_field(row: dict[str, Any], path: str) -> bool:
-    """`path` (a field, or a dotted path into nested objects) is present in `row`."""
-    if path in row:
-        return True
-    value: Any = row
-    for part in path.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return False
-        value = value[part]
-    return "." in path
+def _field(row: dict[str, Any], path: str, label: str, line: int) -> Any:
+    value = _get(row, path)
+    if value is _ABSENT:
+        found = ", ".join(row) or "none"
+        raise InputError(
+            label, f"missing field '{path}'; fields found: {found}", line=line, field=path
+        )
+    return value
 
 
 def _question_id(cfg: ReplayModel, row: dict[str, Any], label: str, line: int) -> str:
@@ -162,16 +144,24 @@ def _response(value: Any, label: str, line: int, name: str) -> str | None:
     return value if value.strip() else None
 
 
+def _response_name(cfg: ReplayModel) -> str:
+    """The field a response is read from, as errors name it."""
+    if cfg.responses_field is not None:
+        return f"{cfg.responses_field}.{cfg.model_value}"
+    return cfg.response_field
+
+
 def _rows_of_this_model(
     cfg: ReplayModel, rows: Iterator[tuple[int, dict[str, Any]]], label: str
 ) -> Iterator[tuple[int, str, str | None, bool]]:
     """(line, question id, response or None, answered) for each row this model takes, after
     checking that `model_value` occurs in the file."""
-    seen_values: dict[str, int] = {}
+    seen_values: set[str] = set()
     taken = []
+    name = _response_name(cfg)
     for line, row in rows:
         if cfg.responses_field is not None:
-            outputs = _nested_field(row, cfg.responses_field, label, line)
+            outputs = _field(row, cfg.responses_field, label, line)
             if not isinstance(outputs, dict):
                 raise InputError(
                     label,
@@ -179,24 +169,18 @@ def _rows_of_this_model(
                     line=line,
                     field=cfg.responses_field,
                 )
-            for key in outputs:
-                seen_values.setdefault(str(key), line)
+            seen_values.update(map(str, outputs))
             qid = _question_id(cfg, row, label, line)
-            name = f"{cfg.responses_field}.{cfg.model_value}"
-            answered = cfg.model_value in outputs
-            value = outputs.get(cfg.model_value) if answered else None
-            taken.append((line, qid, _response(value, label, line, name), answered))
-            continue
-        if cfg.model_value is not None or _has_field(row, cfg.model_field):
-            value = _nested_field(row, cfg.model_field, label, line)
-            seen_values.setdefault(str(value), line)
-            if cfg.model_value is not None and str(value) != cfg.model_value:
-                continue
-        qid = _question_id(cfg, row, label, line)
-        text = _response(
-            _field(row, cfg.response_field, label, line), label, line, cfg.response_field
-        )
-        taken.append((line, qid, text, True))
+            answered, value = cfg.model_value in outputs, outputs.get(cfg.model_value)
+        else:
+            if cfg.model_value is not None or _get(row, cfg.model_field) is not _ABSENT:
+                model = str(_field(row, cfg.model_field, label, line))
+                seen_values.add(model)
+                if cfg.model_value is not None and model != cfg.model_value:
+                    continue
+            qid = _question_id(cfg, row, label, line)
+            answered, value = True, _field(row, cfg.response_field, label, line)
+        taken.append((line, qid, _response(value, label, line, name), answered))
     if cfg.model_value is not None and cfg.model_value not in seen_values:
         where = cfg.responses_field or cfg.model_field
         present = ", ".join(sorted(seen_values)) or "none"
@@ -221,8 +205,7 @@ def load_answers(cfg: ReplayModel) -> AnswerTable:
     path = resolve(cfg.answers)
     if not path.is_file():
         raise InputError(label, f"answers file not found (looked at {path})")
-    fmt = file_format(cfg)
-    if fmt == "csv":
+    if cfg.format == "csv" or (cfg.format == "auto" and label.lower().endswith(".csv")):
         if cfg.responses_field is not None:
             raise ConfigError(f"model '{cfg.name}': `responses_field` needs a JSONL file")
         required = [cfg.response_field]
@@ -291,14 +274,8 @@ class ReplayBackend(BlockingBackend):
                 error=f"no stored answer for question '{request.key}' in {self.table.label}",
             )
         if answer.response is None:
-            name = (
-                f"{self.cfg.responses_field}.{self.cfg.model_value}"
-                if self.cfg.responses_field
-                else self.cfg.response_field
-            )
-            return Completion(
-                text=None, error=f"{BLANK_ANSWER} {self.table.label}:{answer.line}, field '{name}'"
-            )
+            where = f"{self.table.label}:{answer.line}, field '{_response_name(self.cfg)}'"
+            return Completion(text=None, error=f"{BLANK_ANSWER} {where}")
         return Completion(text=answer.response)
 
 
