@@ -1,6 +1,5 @@
-"""Judge-directed requests in each language Parakh evaluates but English, and in romanized
-Hindi: the table in `injection_phrases.yaml` (which says how its patterns are written), read
-once."""
+"""The judge-directed content `hardening` looks for, in every language: the table in
+`injection_phrases.yaml` (which says how its patterns are written), read once."""
 
 from __future__ import annotations
 
@@ -15,8 +14,8 @@ _FRAGMENT = re.compile(r"\{([A-Z_]+)\}")
 
 @dataclass(frozen=True)
 class Phrase:
-    cue: str  # override_instructions, score_request, addresses_judge
-    language: str  # our code; "hi-Latn": Hindi in Latin letters
+    cue: str  # override_instructions, score_request, addresses_judge, fake_verdict, ...
+    language: str  # our code; "hi-Latn": Hindi in Latin letters; "any": markup, fake verdicts
     pattern: str
     example: str
 
