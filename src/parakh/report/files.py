@@ -10,69 +10,39 @@ from typing import Any
 from parakh.errors import ConfigError
 
 
+class _File:
+    """A path under the report folder, read as an attribute of `ReportFiles`."""
+
+    def __init__(self, *parts: str) -> None:
+        self.parts = parts
+
+    def __get__(self, files: ReportFiles, owner: type | None = None) -> Path:
+        return files.root.joinpath(*self.parts)
+
+
 @dataclass(frozen=True)
 class ReportFiles:
     root: Path
-
-    @property
-    def leaderboard_md(self) -> Path:
-        return self.root / "leaderboard.md"
-
-    @property
-    def leaderboard_csv(self) -> Path:
-        return self.root / "leaderboard.csv"
-
-    @property
-    def leaderboard_json(self) -> Path:
-        return self.root / "leaderboard.json"
-
-    @property
-    def runspec(self) -> Path:
-        return self.root / "leaderboard.runspec.json"
-
-    @property
-    def metrics_json(self) -> Path:
-        return self.root / "metrics.json"
-
-    @property
-    def report_html(self) -> Path:
-        return self.root / "report.html"
-
-    @property
-    def answers_html(self) -> Path:
-        """The side-by-side answers: the whole page, or the index of its pages."""
-        return self.root / "answers.html"
-
-    @property
-    def answers_pages(self) -> Path:
-        """The pages of an answers page too large for one (`report.answers_page.write_answers`):
-        `<language>-<k>.html`; empty when `answers.html` holds every answer."""
-        return self.root / "answers"
+    leaderboard_md = _File("leaderboard.md")
+    leaderboard_csv = _File("leaderboard.csv")
+    leaderboard_json = _File("leaderboard.json")
+    runspec = _File("leaderboard.runspec.json")
+    metrics_json = _File("metrics.json")
+    report_html = _File("report.html")
+    answers_html = _File("answers.html")  # the side-by-side answers, or the index of its pages
+    # the pages of an answers page too large for one (`report.answers_page.write_answers`):
+    # `<language>-<k>.html`; empty when `answers.html` holds every answer
+    answers_pages = _File("answers")
+    plots = _File("plots")
+    heatmap_png = _File("plots", "heatmap.png")
+    categories_png = _File("plots", "categories.png")
+    model_language_json = _File("plots", "model_language.json")
+    model_category_json = _File("plots", "model_category.json")
 
     def answer_pages(self) -> list[Path]:
         """The pages there now, by language, then page number."""
         pages = self.answers_pages.glob("*-*.html") if self.answers_pages.is_dir() else []
         return sorted(pages, key=lambda p: (p.stem.rsplit("-", 1)[0], int(p.stem.rsplit("-")[-1])))
-
-    @property
-    def plots(self) -> Path:
-        return self.root / "plots"
-
-    @property
-    def heatmap_png(self) -> Path:
-        return self.plots / "heatmap.png"
-
-    @property
-    def categories_png(self) -> Path:
-        return self.plots / "categories.png"
-
-    @property
-    def model_language_json(self) -> Path:
-        return self.plots / "model_language.json"
-
-    @property
-    def model_category_json(self) -> Path:
-        return self.plots / "model_category.json"
 
     def leaderboards(self) -> list[Path]:
         """The leaderboard files every figure of which is also an MLflow metric."""
