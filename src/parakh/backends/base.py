@@ -18,11 +18,8 @@ from parakh.config.model import ModelConfig, Sampling
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """One request. `question` and `passages` are there for non-LLM baselines.
-
-    `prompt`, when set, is the completion-style text for a base model (no chat template); the
-    backend then calls its completion endpoint with it instead of the chat messages.
-    """
+    """One request. `question` and `passages` are there for non-LLM baselines; `prompt`, when
+    set, is a base model's completion text (no chat template), sent instead of the messages."""
 
     key: str
     messages: tuple[tuple[str, str], ...]
@@ -53,10 +50,8 @@ class ChatRequest:
 class Completion:
     """What a backend returned for one request: text, or the reason there is none.
 
-    `attempts` counts calls made for it (retries included); `latency_s` is the successful
-    call's, or the time spent before giving up. `finish_reason` is why the model stopped, as the
-    backend said it ("stop", "length": cut by `max_tokens`, ...); None when not known.
-    """
+    `attempts` counts calls (retries included); `latency_s` is the successful call's, or the
+    time spent before giving up; `finish_reason` as the backend said it ("stop", "length")."""
 
     text: str | None
     error: str | None = None
@@ -92,19 +87,15 @@ class Backend(ABC):
         """Yield each request with its completion as it finishes, in any order."""
 
     def prepare(self, question_ids: Collection[str]) -> None:  # noqa: B027 - optional hook
-        """Check the run's questions before anything is written (a replayed answers file
-        that names questions the dataset does not have); most backends need nothing."""
+        """Check the run's questions before anything is written (replay: unknown ids)."""
 
     def use_run_settings(self, response_cache: Path, show_progress: bool) -> None:  # noqa: B027
-        """The run's settings a backend may need beyond its model config: where the response
-        cache lies (the extractive baseline keeps its embeddings beside it, as the index stage
-        does) and whether to draw progress bars. Most backends need neither."""
+        """Where the response cache lies (the extractive baseline keeps its embeddings beside
+        it) and whether to draw progress bars."""
 
     def count_tokens(self, text: str) -> int:
-        """Tokens `text` takes in this model's prompt; an upper-leaning estimate by default.
-
-        Backends that hold the model's tokenizer (llama.cpp, vLLM) count exactly.
-        """
+        """Tokens `text` takes in this model's prompt: an upper-leaning estimate, exact in the
+        backends that hold the model's tokenizer (llama.cpp, vLLM)."""
         return estimate_tokens(text)
 
     def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing

@@ -28,19 +28,23 @@ class FailedRunError(ParakhError):
     """Too many of a run's requests failed; its rows are written, the stage is not done."""
 
 
-def failed_run_message(
-    model: str, errors: Sequence[str | None], max_failed_share: float, rows_path: Path
-) -> str | None:
-    """The message a failed run ends with, or None when the run counts as finished.
+def check_failed_share(
+    model: str,
+    backend: str,
+    errors: Sequence[str | None],
+    max_failed_share: float,
+    rows_path: Path,
+) -> None:
+    """Raise FailedRunError when the run failed (never for a backend in ANSWERS_FROM_DATA).
 
     `errors` holds one entry per answer: its error text, or None for an answer."""
     total = len(errors)
     failed = [e or "no answer" for e in errors if e is not None]
-    if not total or not failed:
-        return None
+    if backend in ANSWERS_FROM_DATA or not failed:
+        return
     share = len(failed) / total
     if len(failed) < total and share <= max_failed_share:
-        return None
+        return
     how_many = (
         "all of them"
         if len(failed) == total
@@ -50,7 +54,7 @@ def failed_run_message(
         f"  {count} x {_short(reason)}"
         for reason, count in Counter(failed).most_common(TOP_REASONS)
     )
-    return (
+    raise FailedRunError(
         f"model '{model}': {len(failed)} of {total} requests failed ({how_many}). "
         f"Most common reasons:\n{reasons}\n"
         f"Every row is written, with its reason, to {rows_path}, but the stage is not done. "
@@ -59,21 +63,6 @@ def failed_run_message(
         "ones (errors are never cached). To accept a larger share of failures, raise "
         "generation.max_failed_share (a run where every request failed always fails)."
     )
-
-
-def check_failed_share(
-    model: str,
-    backend: str,
-    errors: Sequence[str | None],
-    max_failed_share: float,
-    rows_path: Path,
-) -> None:
-    """Raise FailedRunError when the run failed (never for a backend in ANSWERS_FROM_DATA)."""
-    if backend in ANSWERS_FROM_DATA:
-        return
-    message = failed_run_message(model, errors, max_failed_share, rows_path)
-    if message is not None:
-        raise FailedRunError(message)
 
 
 def _short(reason: str) -> str:

@@ -47,7 +47,7 @@ class VLLMBackend(Backend):
 
     def engine_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of `vllm.LLM(...)`."""
-        kwargs: dict[str, Any] = {
+        return {
             "model": self.cfg.model_id,
             "revision": self.cfg.revision,
             "tensor_parallel_size": self.cfg.tensor_parallel_size,
@@ -59,7 +59,6 @@ class VLLMBackend(Backend):
             "trust_remote_code": self.cfg.trust_remote_code,
             "seed": self.cfg.sampling.seed,
         }
-        return kwargs
 
     def _vllm(self) -> Any:
         try:
