@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from sacrebleu import metrics as sacrebleu_metrics
@@ -52,24 +53,31 @@ def check_references(references: Sequence[str]) -> None:
             raise ValueError(f"reference {i} is blank")
 
 
-def _is_blank(prediction: str) -> bool:
-    return not prediction.strip()
+def _best(prediction: str, references: Sequence[str], score: Callable[[str], float]) -> float:
+    """The best `score(reference)` after `check_references`; 0.0 for a blank prediction."""
+    check_references(references)
+    if not prediction.strip():
+        return 0.0
+    return max(score(ref) for ref in references)
+
+
+def _tokenless(prediction: str, reference: str) -> float:
+    """Texts with no token on either side (only emoji or punctuation, which normalisation
+    drops): 1.0 when they are the same text, else 0.0, as exact match and chrF would say."""
+    return float(canonical_text(prediction).strip() == canonical_text(reference).strip())
 
 
 def exact_match(prediction: str, references: Sequence[str], language: str | None) -> float:
     """1.0 if the normalised prediction equals a normalised reference, else 0.0."""
-    check_references(references)
-    if _is_blank(prediction):
-        return 0.0
     normalized = normalize_answer(prediction, language)
-    scores = []
-    for ref in references:
+
+    def score(ref: str) -> float:
         reference = normalize_answer(ref, language)
         if not normalized.strip() and not reference.strip():
-            scores.append(_tokenless(prediction, ref))
-        else:
-            scores.append(float(normalized == reference))
-    return max(scores)
+            return _tokenless(prediction, ref)
+        return float(normalized == reference)
+
+    return _best(prediction, references, score)
 
 
 def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
@@ -82,33 +90,17 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
     return (2 * precision * recall) / (precision + recall)
 
 
-def _tokenless(prediction: str, reference: str) -> float:
-    """Texts with no token on either side (only emoji or punctuation, which normalisation
-    drops): 1.0 when they are the same text, else 0.0, as exact match and chrF would say."""
-    return float(canonical_text(prediction).strip() == canonical_text(reference).strip())
-
-
 def token_f1(prediction: str, references: Sequence[str], language: str | None) -> float:
     """SQuAD v1.1 bag-of-tokens F1 on whitespace tokens of `normalize_answer` output."""
-    check_references(references)
-    if _is_blank(prediction):
-        return 0.0
     prediction_tokens = normalize_answer(prediction, language).split()
-    scores = []
-    for ref in references:
+
+    def score(ref: str) -> float:
         reference_tokens = normalize_answer(ref, language).split()
         if not prediction_tokens and not reference_tokens:
-            scores.append(_tokenless(prediction, ref))
-        else:
-            scores.append(_f1(prediction_tokens, reference_tokens))
-    return max(scores)
+            return _tokenless(prediction, ref)
+        return _f1(prediction_tokens, reference_tokens)
 
-
-class _Tokenizer:
-    """rouge-score's tokenizer interface (an object with `tokenize(text)`) over a function."""
-
-    def __init__(self, words: Callable[[str], Sequence[str]]) -> None:
-        self.tokenize = words
+    return _best(prediction, references, score)
 
 
 @lru_cache(maxsize=256)
@@ -126,14 +118,15 @@ def rouge_l_scorer() -> RougeScorer:
     """
     from rouge_score.rouge_scorer import RougeScorer
 
-    return RougeScorer(["rougeL"], tokenizer=_Tokenizer(_words))
+    # rouge-score takes any object with a `tokenize(text)` method as its tokenizer
+    return RougeScorer(["rougeL"], tokenizer=SimpleNamespace(tokenize=_words))
 
 
 @lru_cache(maxsize=1)
 def _ascii_rouge_scorer() -> RougeScorer:
     from rouge_score.rouge_scorer import RougeScorer
 
-    return RougeScorer(["rougeL"], tokenizer=_Tokenizer(ascii_tokens))
+    return RougeScorer(["rougeL"], tokenizer=SimpleNamespace(tokenize=ascii_tokens))
 
 
 def _rouge_l_fmeasure(scorer: RougeScorer, prediction: str, reference: str) -> float:
@@ -148,18 +141,13 @@ def rouge_l(prediction: str, references: Sequence[str], language: str | None) ->
     `language` is accepted for a uniform signature; the tokenizer is script-aware already.
     On non-ASCII Latin text ("Beyoncé") we keep accented letters, which rouge-score deletes.
     """
-    check_references(references)
-    if _is_blank(prediction):
-        return 0.0
-    scorer = rouge_l_scorer()
-    tokenless_prediction = not _words(prediction)
-    scores = []
-    for ref in references:
-        if tokenless_prediction and not _words(ref):
-            scores.append(_tokenless(prediction, ref))
-        else:
-            scores.append(_rouge_l_fmeasure(scorer, prediction, ref))
-    return max(scores)
+
+    def score(ref: str) -> float:
+        if not _words(prediction) and not _words(ref):
+            return _tokenless(prediction, ref)
+        return _rouge_l_fmeasure(rouge_l_scorer(), prediction, ref)
+
+    return _best(prediction, references, score)
 
 
 _NON_ASCII_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
@@ -174,34 +162,33 @@ def ascii_rouge(prediction: str, references: Sequence[str], language: str | None
     """ROUGE-L F-measure as rouge-score computes it by default (`RougeScorer(["rougeL"])`):
     its tokenizer keeps only [a-z0-9], so Indic text scores 0 (a compatibility metric).
 
-    Identical Hindi strings score 0. Report it beside `rouge_l` to show what that tokenizer does to non-Latin text;
-    do not rank models on it for non-Latin text. `language` is accepted and ignored.
+    Identical Hindi strings score 0. Report it beside `rouge_l` to show what that tokenizer does
+    to non-Latin text; do not rank models on it for non-Latin text. `language` is ignored.
     """
-    check_references(references)
-    if _is_blank(prediction):
-        return 0.0
-    scorer = _ascii_rouge_scorer()
-    return max(_rouge_l_fmeasure(scorer, prediction, ref) for ref in references)
+    return _best(
+        prediction,
+        references,
+        lambda ref: _rouge_l_fmeasure(_ascii_rouge_scorer(), prediction, ref),
+    )
+
+
+def _chrf(scorer: sacrebleu_metrics.CHRF, prediction: str, references: Sequence[str]) -> float:
+    hypothesis = canonical_text(prediction)
+    return _best(
+        prediction,
+        references,
+        lambda ref: scorer.sentence_score(hypothesis, [canonical_text(ref)]).score,
+    )
 
 
 def chrf(prediction: str, references: Sequence[str], language: str | None) -> float:
     """sacrebleu sentence chrF (0..100), best reference; texts put in canonical form first."""
-    check_references(references)
-    if _is_blank(prediction):
-        return 0.0
-    hypothesis = canonical_text(prediction)
-    return max(_CHRF.sentence_score(hypothesis, [canonical_text(ref)]).score for ref in references)
+    return _chrf(_CHRF, prediction, references)
 
 
 def chrf_pp(prediction: str, references: Sequence[str], language: str | None) -> float:
     """sacrebleu sentence chrF++ (chrF plus word uni- and bigrams, 0..100), best reference."""
-    check_references(references)
-    if _is_blank(prediction):
-        return 0.0
-    hypothesis = canonical_text(prediction)
-    return max(
-        _CHRF_PP.sentence_score(hypothesis, [canonical_text(ref)]).score for ref in references
-    )
+    return _chrf(_CHRF_PP, prediction, references)
 
 
 # The metrics of this module, as the `parakh.metrics` entry points name them (pyproject.toml).
