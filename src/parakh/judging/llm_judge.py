@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from parakh.judging.judge_context import ContextCut, fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
 from parakh.metrics.rubric import Rubric, load_rubric
-from parakh.prompts.builder import TokenCounter
+from parakh.prompts.builder import PER_TURN_TOKENS, TokenCounter, Turns
 from parakh.schema import Generation, Question, Retrieval
 
 REPAIR_MESSAGE = (
@@ -94,42 +95,21 @@ def judge_rubrics(cfg: JudgeConfig) -> list[Rubric]:
     return rubrics
 
 
-PER_TURN_TOKENS = 4  # role markers a chat template adds around each turn
-
-
-Turns = tuple[tuple[str, str], ...]
-
-
-def _renderer(
-    prompt: JudgePrompt, question: str, response: str, reference: str | None
-) -> Callable[[Rubric, str], Turns]:
-    """One question's judge messages for (rubric, knowledge base)."""
-
-    def render(rubric: Rubric, knowledge_base: str) -> Turns:
-        return render_judge_messages(
-            prompt,
-            rubric,
-            question=question,
-            response=response,
-            reference=reference,
-            knowledge_base=knowledge_base,
-        )
-
-    return render
-
-
 def _knowledge_base_budget(
     cfg: JudgeConfig,
     window: int | None,
     rubrics: list[Rubric],
-    render: Callable[[Rubric, str], Turns],
+    render: Callable[..., Turns],
     count_tokens: TokenCounter,
 ) -> int | None:
     """Tokens left for the knowledge base in the largest of a question's rubric prompts."""
     if window is None:
         return None
     largest = max(
-        sum(count_tokens(content) + PER_TURN_TOKENS for _, content in render(rubric, ""))
+        sum(
+            count_tokens(content) + PER_TURN_TOKENS
+            for _, content in render(rubric, knowledge_base="")
+        )
         for rubric in rubrics
     )
     return max(0, window - cfg.max_tokens - cfg.margin_tokens - largest)
@@ -164,7 +144,9 @@ def build_judge_requests(
         if g.response is None or not_judgeable(g) is not None:
             continue
         reference = q.reference_answers[0] if q.reference_answers else None
-        render = _renderer(prompt, q.text, g.response, reference)
+        render = partial(
+            render_judge_messages, prompt, question=q.text, response=g.response, reference=reference
+        )
         budget = _knowledge_base_budget(cfg, window, rubrics, render, count_tokens)
         kb, cut = fit_knowledge_base(
             retrievals.get(q.id), budget, lambda text: count_tokens(escape_block(text))
@@ -175,7 +157,7 @@ def build_judge_requests(
             requests.append(
                 ChatRequest(
                     key=judge_key(q.id, rubric.name),
-                    messages=render(rubric, kb),
+                    messages=render(rubric, knowledge_base=kb),
                     sampling=sampling,
                     json_schema=rubric.json_schema(cfg.max_justification_chars),
                 )
@@ -319,7 +301,3 @@ def _excerpt(text: str | None, limit: int = 80) -> str:
     if text is None:
         return "none"
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
-
-
-def request_sampling(cfg: JudgeConfig, sampling: Sampling) -> Sampling:
-    return sampling.model_copy(update={"max_tokens": cfg.max_tokens})

@@ -28,7 +28,6 @@ from parakh.judging.llm_judge import (
     collect_ballots,
     judge_key,
     judge_rubrics,
-    request_sampling,
 )
 from parakh.judging.prompt import JudgePrompt, load_judge_prompt
 from parakh.metrics.rubric import Rubric
@@ -119,7 +118,7 @@ def _juror_ballots(
         to_judge,
         generations,
         retrievals,
-        request_sampling(cfg, juror.sampling),
+        juror.sampling.model_copy(update={"max_tokens": cfg.max_tokens}),
         judge_model=juror,
         count_tokens=backend.count_tokens,
     )
