@@ -18,15 +18,15 @@ Writes reports/<dataset>/judges.md and .json. docs/judge-chooser.md says how to 
 from __future__ import annotations
 
 import argparse
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from parakh.commands.grammar import list_value
 from parakh.errors import ConfigError
 from parakh.io import write_json, write_text
 from parakh.project import resolve
+from parakh.report.agreement import FIGURES
 from parakh.report.files import read_leaderboard
 
 LENGTH = "answer length (baseline)"
@@ -40,32 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class LengthBaseline:
-    """Spearman (and Kendall) of answer length in characters with the human grade."""
-
-    key: str  # "answers" (curated grades of answer texts) or "grades.<metric>" (a grades file)
-    n_items: int
-    n_pairs: int
-    spearman: float | None
-    kendall_tau: float | None
-    intervals: dict[str, list[float]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Settings:
-    resamples: int
-    confidence: float
-    seed: int
-
-    @classmethod
-    def of(cls, board: Mapping[str, Any]) -> _Settings:
-        s = board.get("settings", {})
-        return cls(
-            int(s.get("bootstrap_resamples", 1000)),
-            float(s.get("confidence", 0.95)),
-            int(s.get("seed", 0)),
-        )
+def _settings(board: Mapping[str, Any]) -> tuple[int, float, int]:
+    """(resamples, confidence, seed) of a leaderboard's bootstrap."""
+    s = board.get("settings", {})
+    return (
+        int(s.get("bootstrap_resamples", 1000)),
+        float(s.get("confidence", 0.95)),
+        int(s.get("seed", 0)),
+    )
 
 
 def _what_to_run(dataset: str, judge: str = "<judge>") -> str:
@@ -83,64 +65,43 @@ def load_boards(
     `allow_unscored`: a named judge with no agreement is left out (the table says so) unless
     none has any."""
     folder = resolve("reports") / dataset
-    if judges is None:
-        found = sorted(p.parent.name for p in folder.glob("*/leaderboard.json"))
-        boards = {j: _read_board(dataset, j) for j in found}
-        boards = {j: b for j, b in boards.items() if b.get("agreement")}
-        if not boards:
-            where = f"no leaderboard under {folder}" if not found else (
-                f"no leaderboard under {folder} has judge-human agreement "
-                f"(judges: {', '.join(found)})"
-            )  # fmt: skip
-            raise ConfigError(f"{where}: {_what_to_run(dataset)}")
-        return boards
-    boards = {}
-    for judge in judges:
-        board = _read_board(dataset, judge)
-        if not board.get("agreement") and not allow_unscored:
+    found = sorted(p.parent.name for p in folder.glob("*/leaderboard.json"))
+    boards = {j: _read_board(dataset, j) for j in (found if judges is None else judges)}
+    for judge, board in boards.items():
+        if judges is not None and not board.get("agreement") and not allow_unscored:
             raise ConfigError(
                 f"the leaderboard of dataset '{dataset}', judge '{judge}' has no judge-human "
                 f"agreement (no human grades paired with its rows): {_what_to_run(dataset, judge)}"
             )
-        if board.get("agreement"):
-            boards[judge] = board
-    if not boards:
-        raise ConfigError(
-            f"no leaderboard of dataset '{dataset}' (judges: {', '.join(judges)}) has judge-human "
-            f"agreement: {_what_to_run(dataset)}"
-        )
-    return boards
+    boards = {j: b for j, b in boards.items() if b.get("agreement")}
+    if boards:
+        return boards
+    if judges is not None:
+        where = f"no leaderboard of dataset '{dataset}' (judges: {', '.join(judges)}) has "
+        where += "judge-human agreement:"
+    elif found:
+        where = f"no leaderboard under {folder} has judge-human agreement (judges: "
+        where += f"{', '.join(found)}):"
+    else:
+        where = f"no leaderboard under {folder}:"
+    raise ConfigError(f"{where} {_what_to_run(dataset)}")
 
 
 def _read_board(dataset: str, judge: str) -> dict[str, Any]:
     return read_leaderboard(resolve("reports"), dataset, judge, _what_to_run(dataset, judge))
 
 
-def _row(judge: str, a: Mapping[str, Any], baseline: LengthBaseline | None) -> dict[str, Any]:
+def _row(judge: str, a: Mapping[str, Any], baseline: dict[str, Any] | None) -> dict[str, Any]:
     overall = a["overall"]
     ranking = a.get("ranking") or {}
     interval = overall.get("intervals", {}).get("spearman")
     beats: bool | None = None
-    if interval is not None and baseline is not None and baseline.spearman is not None:
-        beats = interval[0] > baseline.spearman
+    if interval is not None and baseline is not None and baseline["spearman"] is not None:
+        beats = interval[0] > baseline["spearman"]
     return {
         "judge": judge,
-        "metric": a["metric"],
-        "source": a["source"],
-        "mapping": a["mapping"],
-        "n_items": overall["n_items"],
-        "n_pairs": overall["n_pairs"],
-        **{
-            f: overall.get(f)
-            for f in (
-                "spearman",
-                "kendall_tau",
-                "percent_agreement",
-                "cohen_kappa",
-                "cohen_kappa_linear",
-                "krippendorff_alpha_ordinal",
-            )
-        },  # fmt: skip
+        **{k: a[k] for k in ("metric", "source", "mapping")},
+        **{k: overall.get(k) for k in ("n_items", "n_pairs", *FIGURES)},
         "intervals": overall.get("intervals", {}),
         "ranking": {
             "n_models": ranking.get("n_models"),
@@ -149,7 +110,7 @@ def _row(judge: str, a: Mapping[str, Any], baseline: LengthBaseline | None) -> d
         }
         if ranking
         else None,
-        "length_baseline": None if baseline is None else baseline.key,
+        "length_baseline": None if baseline is None else baseline["key"],
         "beats_length": beats,
     }
 
@@ -164,32 +125,26 @@ def _recorded(a: Mapping[str, Any]) -> tuple[Any, ...] | None:
 
 def _own_baselines(
     boards: Mapping[str, Mapping[str, Any]],
-) -> dict[tuple[Any, ...], LengthBaseline]:
-    """One LengthBaseline per distinct recorded baseline. Judges compared on the same graded
-    answers share one (keyed by its source, e.g. `answers`); where judges met different answers
-    (an LLM judge on a sample), each set is its own, keyed `<source>, <n> pairs`."""
+) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """One length baseline (Spearman and Kendall of answer length in characters with the
+    human grade) per distinct recorded one. Judges compared on the same graded answers share
+    one (keyed by its source, e.g. `answers`); where judges met different answers (an LLM judge
+    on a sample), each set is its own, keyed `<source>, <n> pairs`."""
     found: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for board in boards.values():
         for a in board["agreement"]:
             key = _recorded(a)
             if key is not None:
                 found.setdefault(key, a["length_baseline"])
-    per_source: dict[str, int] = defaultdict(int)
-    for source, *_ in found:
-        per_source[source] += 1
-    out = {}
-    for key, b in found.items():
-        source = key[0]
-        name = source if per_source[source] == 1 else f"{source}, {b['n_pairs']} pairs"
-        out[key] = LengthBaseline(
-            key=name,
-            n_items=b["n_items"],
-            n_pairs=b["n_pairs"],
-            spearman=b["spearman"],
-            kendall_tau=b["kendall_tau"],
-            intervals=dict(b.get("intervals", {})),
-        )
-    return out
+    per_source = Counter(source for source, *_ in found)
+    return {
+        key: {
+            "key": key[0] if per_source[key[0]] == 1 else f"{key[0]}, {b['n_pairs']} pairs",
+            **{k: b[k] for k in ("n_items", "n_pairs", "spearman", "kendall_tau")},
+            "intervals": dict(b.get("intervals", {})),
+        }
+        for key, b in found.items()
+    }
 
 
 def judges_table(
@@ -197,27 +152,22 @@ def judges_table(
 ) -> dict[str, Any]:
     """Every (judge, metric) with agreement, best Spearman first, and the length baselines."""
     boards = load_boards(dataset, judges, allow_unscored)
-    rows: list[dict[str, Any]] = []
-    baselines: dict[str, LengthBaseline] = {}
     own = _own_baselines(boards)
-    for judge, board in boards.items():
-        for a in board["agreement"]:
-            key = _recorded(a)
-            baseline = None if key is None else own[key]
-            if baseline is not None:
-                # the same graded answers under another judge give the same baseline
-                baselines.setdefault(baseline.key, baseline)
-            rows.append(_row(judge, a, baseline))
+    rows = [
+        _row(judge, a, own.get(_recorded(a) or ()))
+        for judge, board in boards.items()
+        for a in board["agreement"]
+    ]
     rows.sort(
         key=lambda r: (r["spearman"] is None, -(r["spearman"] or 0.0), r["judge"], r["metric"])
     )
-    settings = {_Settings.of(b) for b in boards.values()}
+    settings = sorted({_settings(b) for b in boards.values()}, key=lambda s: (s[0], s[2]))
     return {
         "dataset": dataset,
         "judges": sorted(boards),
-        "settings": [asdict(s) for s in sorted(settings, key=lambda s: (s.resamples, s.seed))],
+        "settings": [{"resamples": r, "confidence": c, "seed": seed} for r, c, seed in settings],
         "rows": rows,
-        "baselines": [asdict(b) for b in baselines.values()],
+        "baselines": list(own.values()),  # judges on the same graded answers share one
         "without_agreement": [j for j in judges or [] if j not in boards],
     }
 
