@@ -33,20 +33,11 @@ CONTEXT_CUT = "context_cut"  # the Judgment flag
 
 @dataclass(frozen=True)
 class ContextCut:
-    """How a question's knowledge base was cut to fit a judge's window."""
+    """How a question's knowledge base was cut to fit a judge's window: chunk ids kept in part
+    and left out."""
 
-    budget_tokens: int
-    kb_tokens: int  # the whole knowledge base, uncut
-    chunks_given: int
-    trimmed: tuple[str, ...]  # chunk ids kept in part
-    dropped: tuple[str, ...]  # chunk ids left out
-
-    def describe(self) -> str:
-        return (
-            f"knowledge base of {self.kb_tokens} tokens cut to a {self.budget_tokens}-token "
-            f"budget: trimmed {list(self.trimmed)}, left out {list(self.dropped)} "
-            f"of {self.chunks_given} chunks"
-        )
+    trimmed: tuple[str, ...]
+    dropped: tuple[str, ...]
 
 
 def _line(chunk: RetrievedChunk, text: str) -> str:
@@ -82,8 +73,7 @@ def fit_knowledge_base(
     whole = _render(chunks, texts)
     if budget_tokens is None:
         return whole, None
-    kb_tokens = count_tokens(whole)
-    if kb_tokens <= budget_tokens:
+    if count_tokens(whole) <= budget_tokens:
         return whole, None
     trimmed: list[str] = []
     dropped: list[str] = []
@@ -104,8 +94,7 @@ def fit_knowledge_base(
             texts[i] = cut_to(full, low)
             trimmed.append(chunks[i].chunk_id)
         break
-    cut = ContextCut(budget_tokens, kb_tokens, len(chunks), tuple(trimmed), tuple(dropped))
-    return _render(chunks, texts), cut
+    return _render(chunks, texts), ContextCut(tuple(trimmed), tuple(dropped))
 
 
 def _kept_chars(
@@ -150,9 +139,10 @@ def _opening(item: str, n: int) -> str:
     return head
 
 
-def _block_chunks(item: str, block: str, none: str, kind: ChunkKind) -> list[RetrievedChunk]:
-    """The chunks of one rendered block (`item` per chunk, numbered from 1, one a line)."""
-    if block == none:
+def _block_chunks(item: str, block: str | None, none: str, kind: ChunkKind) -> list[RetrievedChunk]:
+    """The chunks of one rendered block (`item` per chunk, numbered from 1, one a line); none
+    when the block is absent, empty or `none`."""
+    if not block or block == none:
         return []
     chunks: list[RetrievedChunk] = []
     start, n = 0, 1
@@ -199,13 +189,10 @@ def seen_retrieval(generation: Generation, template: PromptTemplate) -> Retrieva
     return Retrieval(
         question_id=generation.question_id,
         raw_chunks=_block_chunks(
-            template.chunk, shown.get("raw_chunks") or template.no_chunks, template.no_chunks, "raw"
+            template.chunk, shown.get("raw_chunks"), template.no_chunks, "raw"
         ),
         kb_update_chunks=_block_chunks(
-            template.update_chunk,
-            shown.get("kb_update_chunks") or template.no_chunks,
-            template.no_chunks,
-            "update",
+            template.update_chunk, shown.get("kb_update_chunks"), template.no_chunks, "update"
         ),
     )
 
