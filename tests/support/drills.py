@@ -86,7 +86,7 @@ def throughput_drill(
         os.setpriority(os.PRIO_PROCESS, 0, niceness)
     with (
         tempfile.TemporaryDirectory(dir=workdir) as tmp,
-        start_python_server(["tests.support.fault_server", "--latency", str(latency_s)]) as server,
+        start_python_server(["tests.support.latency_server", "--latency", str(latency_s)]) as server,
     ):
         backend = OpenAIBackend(
             _model(server, concurrency=concurrency, timeout_s=30, transport=transport)

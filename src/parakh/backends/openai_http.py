@@ -1,8 +1,8 @@
 """The HTTP exchange of the OpenAI-compatible backend: one call, classified.
 
 Two transports send the same JSON body the request builder made:
-- `AiohttpTransport` posts it straight over one aiohttp session, with the documented REST
-  routes and auth headers (`Authorization: Bearer`, or Azure's `api-key` header,
+- `HttpTransport` posts it over keep-alive connections of `http_client`, with the documented
+  REST routes and auth headers (`Authorization: Bearer`, or Azure's `api-key` header,
   `/openai/deployments/<deployment>` route and `api-version` query). It costs a fraction of the
   CPU per request of the SDK, which matters at hundreds of requests a second.
 - `SdkTransport` goes through the `openai` SDK's async client (`post`), one client per server.
@@ -19,10 +19,13 @@ import email.utils
 import importlib
 import json
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 from parakh import __version__
+from parakh.backends.http_client import ConnectionPool, MalformedResponse, Origin
 from parakh.backends.server_pool import Outcome
 from parakh.backends.structured_outputs import is_schema_rejection
 from parakh.config.model import OpenAIModel
@@ -104,19 +107,12 @@ class Transport(Protocol):
     async def close(self) -> None: ...
 
 
-def _library(name: str, cfg: OpenAIModel) -> Any:
-    """The library a transport posts through (`MissingDependencyError` with the install line
-    when it is absent), once the model's Azure settings are checked."""
-    try:
-        library = importlib.import_module(name)
-    except ImportError as e:
-        raise MissingDependencyError(name, INSTALL) from e
+def _check_azure(cfg: OpenAIModel) -> None:
     if cfg.azure_api_version and not (cfg.base_url or cfg.servers):
         raise ConfigError(
             f"model '{cfg.name}': Azure OpenAI (azure_api_version set) needs `base_url`, "
             "the resource endpoint"
         )
-    return library
 
 
 def _timed_out(timeout_s: float, note: str = "") -> CallFailed:
@@ -130,22 +126,23 @@ def _unreachable(error: Exception, scrub: Scrub) -> CallFailed:
     )
 
 
-class AiohttpTransport:
-    """Posts over one aiohttp session, created on the event loop that uses it."""
+class HttpTransport:
+    """Posts over Parakh's own keep-alive HTTP/1.1 connections (`http_client`)."""
 
     def __init__(self, cfg: OpenAIModel, api_key: str, scrub: Scrub) -> None:
-        self._aiohttp = _library("aiohttp", cfg)
+        _check_azure(cfg)
         self.cfg = cfg
         self._scrub = scrub
-        self._headers = {
+        azure = cfg.azure_api_version
+        headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
             "User-Agent": f"parakh/{__version__}",
-            **({"api-key": api_key} if cfg.azure_api_version else {}),
-            **({} if cfg.azure_api_version else {"Authorization": f"Bearer {api_key}"}),
+            **({"api-key": api_key} if azure else {"Authorization": f"Bearer {api_key}"}),
         }
-        self._params = {"api-version": cfg.azure_api_version} if cfg.azure_api_version else None
-        self._session: Any = None
+        self._query = f"?{urlencode({'api-version': azure})}" if azure else ""
+        self._pool = ConnectionPool(headers, cfg.timeout_s)
+        self._origins: dict[str, Origin] = {}
 
     def url(self, base_url: str, path: str) -> str:
         base = base_url.rstrip("/")
@@ -155,48 +152,37 @@ class AiohttpTransport:
             return f"{base}/deployments/{self.cfg.model_id}{path}"
         return base + path
 
-    def _session_now(self) -> Any:
-        if self._session is None:
-            aiohttp = self._aiohttp
-            self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=300),
-                timeout=aiohttp.ClientTimeout(total=self.cfg.timeout_s),
-                headers=self._headers,
-            )
-        return self._session
-
     async def post(self, base_url: str, path: str, body: dict[str, Any]) -> Any:
-        aiohttp = self._aiohttp
+        origin = self._origins.get(base_url)
+        if origin is None:
+            origin = self._origins[base_url] = Origin.of(self.url(base_url, ""))
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
         try:
-            async with self._session_now().post(
-                self.url(base_url, path), data=data, params=self._params
-            ) as response:
-                raw = await response.read()
-                if response.status >= 400:
-                    text = raw.decode("utf-8", errors="replace")
-                    raise status_failure(response.status, text, response.headers, self._scrub)
-        # What aiohttp raises on timeout (ServerTimeoutError is one too): the builtin TimeoutError
-        # from Python 3.11, a class of its own on 3.10, which `except TimeoutError` lets through.
+            response = await self._pool.post(origin, origin.path + path + self._query, data)
         except asyncio.TimeoutError as e:
             raise _timed_out(self.cfg.timeout_s) from e
-        except aiohttp.ClientPayloadError as e:
+        except (MalformedResponse, zlib.error) as e:
             raise CallFailed(self._scrub(f"malformed response: {type(e).__name__}: {e}")) from e
-        except aiohttp.ClientError as e:
+        except OSError as e:
             raise _unreachable(e, self._scrub) from e
-        return parse_json(raw)
+        if response.status >= 400:
+            text = response.body.decode("utf-8", errors="replace")
+            raise status_failure(response.status, text, response.headers, self._scrub)
+        return parse_json(response.body)
 
     async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        self._pool.close()
 
 
 class SdkTransport:
     """Posts through the openai SDK's async client: one client per server."""
 
     def __init__(self, cfg: OpenAIModel, api_key: str, scrub: Scrub) -> None:
-        self._openai = _library("openai", cfg)
+        _check_azure(cfg)
+        try:
+            self._openai = importlib.import_module("openai")
+        except ImportError as e:
+            raise MissingDependencyError("openai", INSTALL) from e
         self.cfg = cfg
         self._scrub = scrub
         self._api_key = api_key
@@ -252,4 +238,4 @@ def make_transport(cfg: OpenAIModel, api_key: str, scrub: Scrub | None = None) -
     scrub = scrub or SecretScrubber()
     if cfg.transport == "sdk":
         return SdkTransport(cfg, api_key, scrub)
-    return AiohttpTransport(cfg, api_key, scrub)
+    return HttpTransport(cfg, api_key, scrub)

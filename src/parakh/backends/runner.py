@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from tqdm import tqdm
 
@@ -58,28 +58,27 @@ class _ProgressLog:
 
     def __init__(self, path: Path) -> None:
         self._path = path
-        self._file: IO[str] | None = None
+        self._fd: int | None = None
         self._synced = time.monotonic()
         self._fsyncs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="progress-fsync")
         self._syncing: Future[None] | None = None
 
     def append(self, row: dict[str, Any]) -> None:
-        if self._file is None:
+        if self._fd is None:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self._path.open("a", encoding="utf-8")
-        self._file.write(dumps(row) + "\n")
-        self._file.flush()
+            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        os.write(self._fd, (dumps(row) + "\n").encode("utf-8"))  # one write: no buffer to flush
         if time.monotonic() - self._synced >= FSYNC_EVERY_S and (
             self._syncing is None or self._syncing.done()
         ):
-            self._syncing = self._fsyncs.submit(os.fsync, self._file.fileno())
+            self._syncing = self._fsyncs.submit(os.fsync, self._fd)
             self._synced = time.monotonic()
 
     def close(self) -> None:
         self._fsyncs.shutdown()
-        if self._file is not None:
-            os.fsync(self._file.fileno())
-            self._file.close()
+        if self._fd is not None:
+            os.fsync(self._fd)
+            os.close(self._fd)
 
 
 def run_requests(
