@@ -100,21 +100,16 @@ class ExtractiveBackend(Backend):
     ) -> None:
         """Vectors for every question with sentences to rank, and for every sentence, that
         are not held yet: one batched call per role (the cache embeds only its misses)."""
-        asked = [r for r, sentences in zip(window, candidates, strict=True) if sentences]
-        if not asked:
-            return
-        questions = _unseen((r.question for r in asked), self._query_vectors)
+        asked = (r.question for r, c in zip(window, candidates, strict=True) if c)
+        questions = _unseen(asked, self._query_vectors)
         sentences = _unseen((s for c in candidates if c for s in c), self._sentence_vectors)
-        embedder = self._embed()
         if questions:
-            self._query_vectors.update(
-                zip(questions, embedder.embed_queries(questions), strict=True)
-            )
+            vectors = self._embed().embed_queries(questions)
+            self._query_vectors.update(zip(questions, vectors, strict=True))
         if sentences:
             # retrieved chunks repeat across questions: each KB sentence is embedded once
-            self._sentence_vectors.update(
-                zip(sentences, embedder.embed_passages(sentences), strict=True)
-            )
+            vectors = self._embed().embed_passages(sentences)
+            self._sentence_vectors.update(zip(sentences, vectors, strict=True))
 
     def _answer(self, request: ChatRequest, sentences: list[str] | None) -> Completion:
         if sentences is None:

@@ -41,9 +41,6 @@ STRICT_SCHEMA_KEYWORDS: frozenset[str] = frozenset(
     }
 )
 
-_SUBSCHEMA_MAPS = ("properties", "$defs")  # name -> schema
-_SUBSCHEMA_LISTS = ("anyOf",)
-
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` with every keyword outside `STRICT_SCHEMA_KEYWORDS` removed, at every level.
@@ -53,18 +50,18 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     for keyword, value in schema.items():
         if keyword not in STRICT_SCHEMA_KEYWORDS:
             continue
-        if keyword in _SUBSCHEMA_MAPS and isinstance(value, dict):
-            kept[keyword] = {
-                name: strict_schema(sub) if isinstance(sub, dict) else sub
-                for name, sub in value.items()
-            }
-        elif keyword in _SUBSCHEMA_LISTS and isinstance(value, list):
-            kept[keyword] = [strict_schema(s) if isinstance(s, dict) else s for s in value]
-        elif keyword == "items" and isinstance(value, dict):
-            kept[keyword] = strict_schema(value)
-        else:
-            kept[keyword] = value
+        if keyword in ("properties", "$defs") and isinstance(value, dict):  # name -> schema
+            value = {name: _strict(sub) for name, sub in value.items()}
+        elif keyword == "anyOf" and isinstance(value, list):
+            value = [_strict(sub) for sub in value]
+        elif keyword == "items":
+            value = _strict(value)
+        kept[keyword] = value
     return kept
+
+
+def _strict(value: Any) -> Any:
+    return strict_schema(value) if isinstance(value, dict) else value
 
 
 # OpenAI answers an unusable schema with a 400 whose error names `response_format`:

@@ -1,14 +1,10 @@
 """Sharded generate and judge: which questions a shard takes, what it writes, and the merge.
 
 `shard=i num_shards=n` makes `generate` or `judge` answer only the questions whose id hashes to
-shard i (`shard_of`) and write under `data/processed/<dataset>/shards/` (`Layout.shard`), never
-the usual output: the rows, their run spec, and the shard's accounting ledger (generate) or
-summary (judge) beside them. `parakh merge-shards <stage> num_shards=n ...` checks that all n
-shards are there, that they ran with one config on the current inputs, that each question
-sits in the shard it hashes to, and that every expected row is there once; then it writes the
-file a single run writes, byte for byte (the rows in the unsharded order), with the same run
-spec, and the summary or ledger of the whole. `plan_merge` reads the shards a row at a time and
-keeps each row's key and place, not the row, so a merge of N rows need not hold them.
+shard i (`shard_of`) and write its rows, run spec and ledger or summary under
+`data/processed/<dataset>/shards/` (`Layout.shard`). `parakh merge-shards <stage> num_shards=n`
+checks the shards (all there, one config, current inputs, each row once and in the shard it
+hashes to) and writes, byte for byte, the files a single run writes.
 
 Why a hash of the question id rather than contiguous ranges of the question list: a question's
 shard depends on its id and n alone, not on the order of the file or on the other questions, so
@@ -149,7 +145,7 @@ def shard_files(layout: Layout, output: Path, count: int, stage: str) -> list[Pa
 
 @dataclass
 class MergedRows(Generic[M]):
-    """The shards' rows in the unsharded order: as read (for a byte-identical write) and
+    """The shards' rows in the unsharded order: as read (to write them byte for byte) and
     validated."""
 
     plain: list[dict[str, Any]]
@@ -158,10 +154,8 @@ class MergedRows(Generic[M]):
 
 @dataclass
 class MergePlan:
-    """Where each row of the merged output is, in the unsharded order: its shard (an index
-    into `files`) and the byte offset of its line there. `plan_merge` has read and checked every
-    row; `objects` reads them again one at a time, so a merge writes N rows without holding
-    them."""
+    """Each merged row's shard (an index into `files`) and byte offset there, in the unsharded
+    order: `objects` reads the rows again one at a time, so a merge need not hold them."""
 
     files: Sequence[Path]
     places: list[tuple[int, int]]
@@ -196,16 +190,13 @@ def plan_merge(
     what: str = "question",
 ) -> MergePlan:
     """Where the rows of every shard go, ordered as a single run orders them; each row is read,
-    validated as `model` and checked, then dropped (the plan keeps its place and key).
+    validated as `model` and checked, then dropped.
 
     A single run writes its rows in question order within each `section` (judge: reference
-    metrics for every question, then rubric rows for every question), so a sort by (section,
-    question position), ties kept in reading order, restores that order: all rows of one
-    question come from one shard, in the order that shard wrote them. Each row's question must
-    belong to its shard's hash (else the shards overlap or were split with another num_shards).
-    Each row's `key` (default: its question id, `what` in messages) must be one of `expected`
-    (default: each question once) and appear once (`parakh.row_coverage`); every expected key
-    needs a row.
+    metrics, then rubric rows), so a stable sort by (section, question position) restores that
+    order: all rows of one question come from one shard, in the order that shard wrote them.
+    Each row's question must hash to its shard; each row's `key` (default: its question id,
+    `what` in messages) must be one of `expected` (default: each question once), once.
     """
     count = len(files)
     position = {question_id: k for k, question_id in enumerate(question_ids)}
@@ -284,10 +275,6 @@ def _differences(a: Any, b: Any, prefix: str = "") -> list[str]:
     return [] if a == b else [prefix or "(value)"]
 
 
-def _json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
-
-
 def merged_run_spec(
     files: Sequence[Path],
     *,
@@ -295,12 +282,11 @@ def merged_run_spec(
     inputs: Mapping[str, Path],
     ignore: Collection[str] = (),
 ) -> dict[str, Any]:
-    """The run spec of the merged output: the one every shard wrote, less its `shard` entry.
+    """The run spec every shard wrote, less its `shard` entry: the one a single run writes.
 
-    Each shard's spec must exist and agree with shard 0's; their config (less the `ignore`d
-    keys, e.g. a backend identity the merge cannot compute without loading the model) must be
-    `config`, and their input hashes those of `inputs` now. The result is the spec a single
-    run on these inputs writes."""
+    Each shard's spec must agree with shard 0's; their config (less the `ignore`d keys, e.g. a
+    backend identity the merge cannot compute without loading the model) must be `config`, and
+    their input hashes those of `inputs` now."""
     count = len(files)
     agreed: dict[str, Any] | None = None
     for index, path in enumerate(files):
@@ -321,7 +307,7 @@ def merged_run_spec(
                 f"(they differ at {where}): re-run the shards with the same overrides",
             )
     assert agreed is not None
-    expected = {k: v for k, v in _json(dict(config)).items() if k not in ignore}
+    expected = {k: v for k, v in json.loads(json.dumps(dict(config))).items() if k not in ignore}
     recorded = {k: v for k, v in agreed["config"].items() if k not in ignore}
     if recorded != expected:
         where = ", ".join(f"config.{d}" for d in _differences(recorded, expected)[:5])
