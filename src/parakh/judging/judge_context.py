@@ -33,11 +33,13 @@ CONTEXT_CUT = "context_cut"  # the Judgment flag
 
 @dataclass(frozen=True)
 class ContextCut:
-    """How a question's knowledge base was cut to fit a judge's window: chunk ids kept in part
-    and left out."""
+    """How a question's knowledge base was cut to fit a judge's window."""
 
-    trimmed: tuple[str, ...]
-    dropped: tuple[str, ...]
+    budget_tokens: int
+    kb_tokens: int  # the whole knowledge base, uncut
+    chunks_given: int
+    trimmed: tuple[str, ...]  # chunk ids kept in part
+    dropped: tuple[str, ...]  # chunk ids left out
 
 
 def _line(chunk: RetrievedChunk, text: str) -> str:
@@ -73,7 +75,8 @@ def fit_knowledge_base(
     whole = _render(chunks, texts)
     if budget_tokens is None:
         return whole, None
-    if count_tokens(whole) <= budget_tokens:
+    kb_tokens = count_tokens(whole)
+    if kb_tokens <= budget_tokens:
         return whole, None
     trimmed: list[str] = []
     dropped: list[str] = []
@@ -94,7 +97,8 @@ def fit_knowledge_base(
             texts[i] = cut_to(full, low)
             trimmed.append(chunks[i].chunk_id)
         break
-    return _render(chunks, texts), ContextCut(tuple(trimmed), tuple(dropped))
+    cut = ContextCut(budget_tokens, kb_tokens, len(chunks), tuple(trimmed), tuple(dropped))
+    return _render(chunks, texts), cut
 
 
 def _kept_chars(
