@@ -114,20 +114,9 @@ _CONCLUDING_PREFIX = re.compile(
     r"[\W_]*(?:(?:yes|no)\b[\W_]*)?(?:the\s+|an?\s+)?$"
 )
 
+# curly, prime and grave apostrophes become ', curly and angle quotes "
 _QUOTES = str.maketrans(
-    {
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u02bc": "'",
-        "\u2032": "'",
-        "`": "'",
-        "\u00b4": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u201e": '"',
-        "\u00ab": '"',
-        "\u00bb": '"',
-    }
+    "\u2018\u2019\u02bc\u2032`\u00b4\u201c\u201d\u201e\u00ab\u00bb", "''''''\"\"\"\"\""
 )
 
 
@@ -297,14 +286,16 @@ class NomiraclRates(_Frozen):
         return self.error.value
 
 
-def _count(outcomes: list[NomiraclOutcome], subset: str) -> SubsetCounts:
-    labels = [o.label for o in outcomes if o.subset == subset]
-    return SubsetCounts(
-        answer_present=labels.count(ANSWER_PRESENT),
-        i_dont_know=labels.count(I_DONT_KNOW),
-        invalid=labels.count(INVALID),
-        total=len(labels),
-    )
+def subset_counts(rows: Iterable[NomiraclOutcome]) -> dict[str, SubsetCounts]:
+    """Each subset's label counts; ValueError naming the row on an unknown subset or label."""
+    counts = {subset: dict.fromkeys(LABELS, 0) for subset in SUBSETS}
+    for i, o in enumerate(rows):
+        if o.subset not in SUBSETS:
+            raise ValueError(f"row {i}: unknown subset {o.subset!r}, expected one of {SUBSETS}")
+        if o.label not in LABELS:
+            raise ValueError(f"row {i}: unknown label {o.label!r}, expected one of {LABELS}")
+        counts[o.subset][o.label] += 1
+    return {subset: SubsetCounts(**c, total=sum(c.values())) for subset, c in counts.items()}
 
 
 def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
@@ -313,14 +304,8 @@ def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
     Invalid outputs are left out of both denominators and counted separately; see the module
     docstring for how NoMIRACL's released code differs.
     """
-    outcomes = list(rows)
-    for i, o in enumerate(outcomes):
-        if o.subset not in SUBSETS:
-            raise ValueError(f"row {i}: unknown subset {o.subset!r}, expected one of {SUBSETS}")
-        if o.label not in LABELS:
-            raise ValueError(f"row {i}: unknown label {o.label!r}, expected one of {LABELS}")
-    relevant = _count(outcomes, "relevant")
-    non_relevant = _count(outcomes, "non_relevant")
+    counts = subset_counts(rows)
+    relevant, non_relevant = counts["relevant"], counts["non_relevant"]
     false_positive, true_negative = non_relevant.answer_present, non_relevant.i_dont_know
     false_negative, true_positive = relevant.i_dont_know, relevant.answer_present
     return NomiraclRates(

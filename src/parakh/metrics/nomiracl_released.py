@@ -29,9 +29,10 @@ from parakh.metrics.nomiracl import (
     I_DONT_KNOW,
     INVALID,
     LABELS,
-    SUBSETS,
     NomiraclLabel,
     NomiraclOutcome,
+    Rate,
+    subset_counts,
 )
 
 # The template's two answer strings, lower-cased as postprocess compares them.
@@ -85,7 +86,7 @@ def classify_released(output: str) -> NomiraclLabel:
 # ---------------------------------------------------------------------------------------------
 
 
-class ReleasedRate(BaseModel):
+class ReleasedRate(Rate):
     """numerator / denominator as the released code reports it.
 
     `value` is what the released table shows: numerator / denominator, except 0.0 when the
@@ -93,11 +94,6 @@ class ReleasedRate(BaseModel):
     when the subset has no outputs at all (the released script has no file to read then).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    numerator: int
-    denominator: int
-    value: float | None
     zeroed: bool = False
 
 
@@ -130,22 +126,15 @@ def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedC
     0.0 is reproduced and marked `zeroed`. A missing output should be passed as "invalid": the
     released runs stored failures as text ("Unable to generate response.") that parses so.
     """
-    counts = {subset: dict.fromkeys(LABELS, 0) for subset in SUBSETS}
-    for i, outcome in enumerate(released_labels):
-        if outcome.subset not in SUBSETS or outcome.label not in LABELS:
-            raise ValueError(
-                f"row {i}: unknown subset {outcome.subset!r} or label {outcome.label!r}"
-            )
-        counts[outcome.subset][outcome.label] += 1
+    counts = subset_counts(released_labels)
     non_relevant, relevant = counts["non_relevant"], counts["relevant"]
-    n_non_relevant, n_relevant = sum(non_relevant.values()), sum(relevant.values())
     return ReleasedCodeRates(
         hallucination=_rate(
-            non_relevant[ANSWER_PRESENT], n_non_relevant, zeroed=non_relevant[I_DONT_KNOW] == 0
+            non_relevant.answer_present, non_relevant.total, zeroed=non_relevant.i_dont_know == 0
         ),
-        error=_rate(relevant[I_DONT_KNOW], n_relevant, zeroed=relevant[ANSWER_PRESENT] == 0),
-        invalid_relevant=_rate(relevant[INVALID], n_relevant),
-        invalid_non_relevant=_rate(non_relevant[INVALID], n_non_relevant),
+        error=_rate(relevant.i_dont_know, relevant.total, zeroed=relevant.answer_present == 0),
+        invalid_relevant=_rate(relevant.invalid, relevant.total),
+        invalid_non_relevant=_rate(non_relevant.invalid, non_relevant.total),
     )
 
 

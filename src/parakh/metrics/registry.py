@@ -23,6 +23,7 @@ from parakh.metrics.specs import (
     Judge,
     Metric,
     MetricSpec,
+    rate_spec,
     undeclared_spec,
 )
 
@@ -123,12 +124,8 @@ def reference_metrics() -> dict[str, Metric]:
 
 
 # A NoMIRACL row without a subset carries the bare metric name; it is only ever an error row.
-_NOMIRACL_UNSCORED = MetricSpec(
+_NOMIRACL_UNSCORED = rate_spec(
     NOMIRACL,
-    "lower",
-    0.0,
-    1.0,
-    "rate",
     "NoMIRACL rows without a subset (error rows only; scored rows are nomiracl_hallucination "
     "or nomiracl_error)",
 )

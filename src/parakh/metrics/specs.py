@@ -148,22 +148,20 @@ WEIGHTED_SPEC = MetricSpec(
     "weighted mean of the configured metrics, each mapped to 0..1 with 1 the good end",
 )
 
+
+def rate_spec(name: str, description: str) -> MetricSpec:
+    """A lower-is-better rate on 0..1 (each scored row a 0/1 event)."""
+    return MetricSpec(name, "lower", 0.0, 1.0, "rate", description)
+
+
 NOMIRACL_SPECS: dict[str, MetricSpec] = {
-    HALLUCINATION_METRIC: MetricSpec(
+    HALLUCINATION_METRIC: rate_spec(
         HALLUCINATION_METRIC,
-        "lower",
-        0.0,
-        1.0,
-        "rate",
         "NoMIRACL hallucination rate FP / (FP + TN) on non-relevant queries "
         "(said the answer is present when no passage has it)",
     ),
-    ERROR_METRIC: MetricSpec(
+    ERROR_METRIC: rate_spec(
         ERROR_METRIC,
-        "lower",
-        0.0,
-        1.0,
-        "rate",
         "NoMIRACL error rate FN / (FN + TP) on relevant queries "
         "(said 'I don't know' when a passage has the answer)",
     ),
