@@ -2,9 +2,7 @@
 
 An item is one (question, model) answer on one metric. Each human grade of an item pairs with
 the judge's score of it; two grades of one item are two pairs (and two raters for
-Krippendorff's alpha), never averaged away. Grades on another scale than the judge's are
-mapped by the metric's declared `ScaleMapping`; without one, a grade outside the judge's scale
-is a `ConfigError`, so no two scales are ever compared silently.
+Krippendorff's alpha), never averaged away.
 
 Reported per metric, overall, per language and per model: percentage agreement, Cohen's kappa
 (plain and linear-weighted), Krippendorff's alpha (ordinal), Spearman and Kendall tau of
@@ -12,12 +10,11 @@ per-item scores, and Spearman and Kendall tau of the models' rankings (mean judg
 human grade). Given bootstrap settings, each figure also gets a seeded percentile interval,
 resampling items (answers) for the item statistics and questions for the ranking.
 
-Which statistics a metric gets (`unmapped`): rank correlations (Spearman, Kendall) need no
-common scale and are always reported. Percentage agreement, kappa and alpha compare grades, so
-they are reported only when both sides are on one declared grade scale: the grades are on the
-judge's scale, or a `ScaleMapping` maps one side onto the other. Grades on another scale with
-no mapping are a `ConfigError` (`unmapped="error"`, for grades that name their metric) or get
-rank correlations only (`unmapped="ranks"`, for curated grades of whole answers, which are
+Rank correlations need no common scale and are always reported; agreement, kappa and alpha
+compare grades, so they are reported only when both sides are on one scale: the grades are on
+the judge's, or the metric's `ScaleMapping` maps one side onto the other. Grades on another
+scale with no mapping are a `ConfigError` (`unmapped="error"`, for grades that name their
+metric) or get rank correlations only (`unmapped="ranks"`, for curated grades of whole answers,
 compared with every metric the judge scores, e.g. LiveQA-Med's 1..4 with chrF's 0..100).
 """
 
@@ -79,9 +76,10 @@ class Bootstrap:
         return derive_seed(self.settings.seed, "agreement", *self.key, *more)
 
 
-def _interval(draws: np.ndarray, confidence: float) -> list[float] | None:
-    found = boot.interval(draws, confidence)
-    return None if found is None else [round(found.low, 6), round(found.high, 6)]
+def _intervals(draws: dict[str, np.ndarray], confidence: float) -> dict[str, list[float]]:
+    """Each figure's percentile interval, in `FIGURES` order (left out where there is none)."""
+    found = {f: boot.interval(draws[f], confidence) for f in FIGURES if f in draws}
+    return {f: [round(i.low, 6), round(i.high, 6)] for f, i in found.items() if i is not None}
 
 
 def pair_intervals(
@@ -114,13 +112,7 @@ def pair_intervals(
             item_pairs, weights, grades, linear=True
         )
         draws["krippendorff_alpha_ordinal"] = boot.krippendorff_ordinal_draws(units, items, grades)
-    out = {}
-    for figure in FIGURES:
-        if figure in draws:
-            found = _interval(draws[figure], settings.confidence)
-            if found is not None:
-                out[figure] = found
-    return out
+    return _intervals(draws, settings.confidence)
 
 
 FIGURES = (
@@ -168,12 +160,7 @@ def ranking_intervals(
         if drawn.sum() >= 2:  # systems with no answer among the drawn questions drop out
             spearman[b] = stats.spearman(judge_means[b, drawn], human_means[b, drawn])
             kendall[b] = stats.kendall_tau(judge_means[b, drawn], human_means[b, drawn])
-    out = {}
-    for figure, draws in (("spearman", spearman), ("kendall_tau", kendall)):
-        found = _interval(draws, settings.confidence)
-        if found is not None:
-            out[figure] = found
-    return out
+    return _intervals({"spearman": spearman, "kendall_tau": kendall}, settings.confidence)
 
 
 # Categorical statistics (agreement, kappa, alpha) need grades, not continuous scores.
@@ -183,14 +170,16 @@ __all__ = ["FIGURES", "AgreementStats", "ItemKey", "MetricAgreement", "judge_hum
 
 @dataclass(frozen=True)
 class AgreementStats:
+    """One slice's figures (None: not computed, or undefined on these pairs)."""
+
     n_items: int
     n_pairs: int
-    percent_agreement: float | None
-    cohen_kappa: float | None
-    cohen_kappa_linear: float | None
-    krippendorff_alpha_ordinal: float | None
-    spearman: float | None
-    kendall_tau: float | None
+    percent_agreement: float | None = None
+    cohen_kappa: float | None = None
+    cohen_kappa_linear: float | None = None
+    krippendorff_alpha_ordinal: float | None = None
+    spearman: float | None = None
+    kendall_tau: float | None = None
     # figure -> [low, high]: percentile bootstrap interval over items (absent: not computed)
     intervals: dict[str, list[float]] = field(default_factory=dict)
 
@@ -260,25 +249,27 @@ def agreement_stats(
         data[0, unit_index[item]] = j
     for row, col, value in cells:
         data[row, col] = value
-    intervals = (
-        pair_intervals(pairs, data, grades, categorical, bootstrap) if bootstrap and units else {}
-    )
+    graded = {}
+    if categorical:
+        graded = {
+            "percent_agreement": stats.percentage_agreement(judge, human),
+            "cohen_kappa": stats.cohen_kappa(judge, human, labels=grades),
+            "cohen_kappa_linear": stats.cohen_kappa(judge, human, labels=grades, weights="linear"),
+            "krippendorff_alpha_ordinal": stats.krippendorff_alpha(
+                data, level="ordinal", value_domain=grades
+            ),
+        }
     return AgreementStats(
-        n_items=len(units),
-        n_pairs=len(judge),
-        percent_agreement=finite(stats.percentage_agreement(judge, human)) if categorical else None,
-        cohen_kappa=finite(stats.cohen_kappa(judge, human, labels=grades)) if categorical else None,
-        cohen_kappa_linear=finite(stats.cohen_kappa(judge, human, labels=grades, weights="linear"))
-        if categorical
-        else None,
-        krippendorff_alpha_ordinal=finite(
-            stats.krippendorff_alpha(data, level="ordinal", value_domain=grades)
-        )
-        if categorical
-        else None,
+        len(units),
+        len(judge),
+        **{name: finite(value) for name, value in graded.items()},
         spearman=finite(stats.spearman(judge, human)),
         kendall_tau=finite(stats.kendall_tau(judge, human)),
-        intervals=intervals,
+        intervals=(
+            pair_intervals(pairs, data, grades, categorical, bootstrap)
+            if bootstrap and units
+            else {}
+        ),
     )
 
 
@@ -488,21 +479,20 @@ def agreement_metrics(agreement: list[MetricAgreement]) -> dict[str, dict[str, f
     """The overall figures and the ranking's, per metric, for DVC metrics (None left out)."""
     out: dict[str, dict[str, float]] = {}
     for a in agreement:
-        figures: dict[str, float] = {"n_pairs": float(a.overall.n_pairs)}
-        for name, value in asdict(a.overall).items():
-            if name in FIGURES and value is not None:
-                figures[name] = value
-        for name, (low, high) in a.overall.intervals.items():
-            figures[f"{name}_ci_low"], figures[f"{name}_ci_high"] = low, high
+        figures = {"n_pairs": float(a.overall.n_pairs), **_figures(a.overall, FIGURES)}
         if a.ranking is not None:
-            for name in ("spearman", "kendall_tau"):
-                value = getattr(a.ranking, name)
-                if value is not None:
-                    figures[f"ranking_{name}"] = value
-            for name, (low, high) in a.ranking.intervals.items():
-                figures[f"ranking_{name}_ci_low"] = low
-                figures[f"ranking_{name}_ci_high"] = high
+            figures |= _figures(a.ranking, ("spearman", "kendall_tau"), "ranking_")
         out[agreement_label(a)] = figures
+    return out
+
+
+def _figures(
+    found: AgreementStats | RankingAgreement, names: tuple[str, ...], prefix: str = ""
+) -> dict[str, float]:
+    """The named figures that are not None, then each interval's bounds."""
+    out = {f"{prefix}{name}": v for name in names if (v := getattr(found, name)) is not None}
+    for name, (low, high) in found.intervals.items():
+        out[f"{prefix}{name}_ci_low"], out[f"{prefix}{name}_ci_high"] = low, high
     return out
 
 

@@ -232,10 +232,7 @@ def build_leaderboard(
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     weighted = {m: w for m, w in weights.items() if m in index.metrics}
-    known = cell_draws(
-        index, board.models, metrics, weighted, slices, seed=settings.seed,
-        resamples=settings.resamples, confidence=settings.confidence, progress=progress,
-    )  # fmt: skip
+    known = cell_draws(index, board.models, metrics, weighted, slices, settings, progress=progress)
     systems_bar = tqdm(
         board.models, desc="aggregate: bootstrap intervals", unit="model", disable=not progress
     )

@@ -55,15 +55,14 @@ def cell_draws(
     metrics: Sequence[str],
     weighted: dict[str, float],
     slices: Sequence[SliceKey],
+    settings: Settings,
     *,
-    seed: int,
-    resamples: int,
-    confidence: float,
     progress: bool = False,
 ) -> CellDraws:
     """Every (model, metric or weighted aggregate, slice) cell's draws, one resampling per
     list of questions, a slice at a time (its cells' item tables are dropped once drawn)."""
     found = CellDraws()
+    seed, resamples, confidence = settings.seed, settings.resamples, settings.confidence
     bar = tqdm(slices, desc="aggregate: bootstrap draws", unit="slice", disable=not progress)
     for key in bar:
         groups = _slice_groups(index, systems, metrics, weighted, key, seed, found)
@@ -109,33 +108,23 @@ def _slice_groups(
 
 
 def shared_ranks(
-    index: ItemIndex,
-    systems: list[str],
-    metric: str,
-    weights: dict[str, float],
-    known: CellDraws,
-    *,
-    seed: int,
-    resamples: int,
-    confidence: float,
-    higher_is_better: bool,
+    index: ItemIndex, systems: list[str], plan: MetricPlan, settings: Settings, known: CellDraws
 ) -> dict[str, RankInterval]:
     """Rank intervals on the models' overall draws (the cells' own, when their questions are
     the ones every model is aligned on; drawn again from the same seed otherwise)."""
-    aligned = index.aligned(systems, weights, goodness=metric == WEIGHTED)
+    aligned = index.aligned(systems, plan.weights, goodness=plan.goodness)
     names = [name for name, scores in aligned.items() if scores.point() is not None]
     if not names:
         return {}
-    group_seed = items_seed(seed, index.aligned_digest(systems, weights))
-    cached = [known.draws.get((group_seed, name, metric)) for name in names]
+    group_seed = items_seed(settings.seed, index.aligned_digest(systems, plan.weights))
+    cached = [known.draws.get((group_seed, name, plan.metric)) for name in names]
     if any(values is None for values in cached):
-        cached = shared_draws(
-            [aligned[name] for name in names], seed=group_seed, resamples=resamples
-        )
+        scores = [aligned[name] for name in names]
+        cached = shared_draws(scores, seed=group_seed, resamples=settings.resamples)
     points = np.array([aligned[name].point() for name in names], dtype=float)
     draws = np.stack([values for values in cached if values is not None], axis=1)
     return ranks_of_draws(
-        names, points, draws, confidence=confidence, higher_is_better=higher_is_better
+        names, points, draws, confidence=settings.confidence, higher_is_better=plan.higher_is_better
     )
 
 
@@ -164,14 +153,7 @@ class MetricPlan:
 
 
 def shared_paired(
-    index: ItemIndex,
-    systems: list[str],
-    metrics: Sequence[MetricPlan],
-    *,
-    seed: int,
-    permutations: int,
-    resamples: int,
-    confidence: float,
+    index: ItemIndex, systems: list[str], metrics: Sequence[MetricPlan], settings: Settings
 ) -> list[tuple[str, str, str, PairedResult]]:
     """Every pair of models on every metric, on the questions both have a score for (at
     least 2), in metric then pair order: (metric, model a, model b, result)."""
@@ -187,10 +169,10 @@ def shared_paired(
     results = shared_paired_tests(
         values,
         tests,
-        seed=derive_seed(seed, "paired", index.digest(every)),
-        permutations=permutations,
-        resamples=resamples,
-        confidence=confidence,
+        seed=derive_seed(settings.seed, "paired", index.digest(every)),
+        permutations=settings.permutations,
+        resamples=settings.resamples,
+        confidence=settings.confidence,
     )
     return [
         (metrics[t.group].metric, systems[t.a], systems[t.b], r)
@@ -268,15 +250,8 @@ def compare_models(
         plans, desc="aggregate: rank intervals, paired tests", unit="metric", disable=not progress
     )
     for plan in bar:
-        found.ranks[plan.metric] = shared_ranks(
-            index, systems, plan.metric, plan.weights, known, seed=settings.seed,
-            resamples=settings.resamples, confidence=settings.confidence,
-            higher_is_better=plan.higher_is_better,
-        )  # fmt: skip
-    tests = shared_paired(
-        index, systems, plans, seed=settings.seed, permutations=settings.permutations,
-        resamples=settings.resamples, confidence=settings.confidence,
-    )  # fmt: skip
+        found.ranks[plan.metric] = shared_ranks(index, systems, plan, settings, known)
+    tests = shared_paired(index, systems, plans, settings)
     for plan in plans:
         found.paired += _holm(plan.metric, [(a, b, r) for m, a, b, r in tests if m == plan.metric])
     return found
