@@ -25,84 +25,76 @@ class Language:
         return self.scripts[0]
 
 
-# Script names are Unicode script property values, as returned by parakh.text.script.
+# code, ISO 639-3 code, English name, scripts (primary first, comma-separated). Script names
+# are Unicode script property values, as returned by parakh.text.script.
+_INDIC_TABLE = """
+hi hin Hindi Devanagari
+bn ben Bengali Bengali
+gu guj Gujarati Gujarati
+kn kan Kannada Kannada
+ml mal Malayalam Malayalam
+mr mar Marathi Devanagari
+or ori Odia Oriya
+pa pan Punjabi Gurmukhi,Arabic
+ta tam Tamil Tamil
+te tel Telugu Telugu
+ur urd Urdu Arabic
+as asm Assamese Bengali
+ne nep Nepali Devanagari
+sa san Sanskrit Devanagari
+sd snd Sindhi Arabic,Devanagari
+kok kok Konkani Devanagari,Kannada,Latin
+mai mai Maithili Devanagari
+doi doi Dogri Devanagari
+mni mni Manipuri Meetei_Mayek,Bengali
+"""
+# NoMIRACL's other languages (its upstream results hold 18)
+_NOMIRACL_TABLE = """
+ar ara Arabic Arabic
+de deu German Latin
+es spa Spanish Latin
+fa fas Persian Arabic
+fi fin Finnish Latin
+fr fra French Latin
+id ind Indonesian Latin
+ja jpn Japanese Han,Hiragana,Katakana
+ko kor Korean Hangul
+ru rus Russian Cyrillic
+sw swa Swahili Latin
+th tha Thai Thai
+yo yor Yoruba Latin
+zh zho Chinese Han
+"""
+
+
+def _languages(table: str) -> list[Language]:
+    rows = (line.split() for line in table.strip().splitlines())
+    return [
+        Language(code, iso, name, tuple(scripts.split(","))) for code, iso, name, scripts in rows
+    ]
+
+
 LANGUAGES: dict[str, Language] = {
     lang.code: lang
-    for lang in (
-        Language("en", "eng", "English", ("Latin",)),
-        Language("hi", "hin", "Hindi", ("Devanagari",)),
-        Language("bn", "ben", "Bengali", ("Bengali",)),
-        Language("gu", "guj", "Gujarati", ("Gujarati",)),
-        Language("kn", "kan", "Kannada", ("Kannada",)),
-        Language("ml", "mal", "Malayalam", ("Malayalam",)),
-        Language("mr", "mar", "Marathi", ("Devanagari",)),
-        Language("or", "ori", "Odia", ("Oriya",)),
-        Language("pa", "pan", "Punjabi", ("Gurmukhi", "Arabic")),
-        Language("ta", "tam", "Tamil", ("Tamil",)),
-        Language("te", "tel", "Telugu", ("Telugu",)),
-        Language("ur", "urd", "Urdu", ("Arabic",)),
-        Language("as", "asm", "Assamese", ("Bengali",)),
-        Language("ne", "nep", "Nepali", ("Devanagari",)),
-        Language("sa", "san", "Sanskrit", ("Devanagari",)),
-        Language("sd", "snd", "Sindhi", ("Arabic", "Devanagari")),
-        Language("kok", "kok", "Konkani", ("Devanagari", "Kannada", "Latin")),
-        Language("mai", "mai", "Maithili", ("Devanagari",)),
-        Language("doi", "doi", "Dogri", ("Devanagari",)),
-        Language("mni", "mni", "Manipuri", ("Meetei_Mayek", "Bengali")),
-        # NoMIRACL's other languages (its upstream results hold 18)
-        Language("ar", "ara", "Arabic", ("Arabic",)),
-        Language("de", "deu", "German", ("Latin",)),
-        Language("es", "spa", "Spanish", ("Latin",)),
-        Language("fa", "fas", "Persian", ("Arabic",)),
-        Language("fi", "fin", "Finnish", ("Latin",)),
-        Language("fr", "fra", "French", ("Latin",)),
-        Language("id", "ind", "Indonesian", ("Latin",)),
-        Language("ja", "jpn", "Japanese", ("Han", "Hiragana", "Katakana")),
-        Language("ko", "kor", "Korean", ("Hangul",)),
-        Language("ru", "rus", "Russian", ("Cyrillic",)),
-        Language("sw", "swa", "Swahili", ("Latin",)),
-        Language("th", "tha", "Thai", ("Thai",)),
-        Language("yo", "yor", "Yoruba", ("Latin",)),
-        Language("zh", "zho", "Chinese", ("Han",)),
-    )
+    for lang in _languages("en eng English Latin")
+    + _languages(_INDIC_TABLE)
+    + _languages(_NOMIRACL_TABLE)
 }
+INDIC_LANGUAGES: frozenset[str] = frozenset(lang.code for lang in _languages(_INDIC_TABLE))
 
-INDIC_LANGUAGES: frozenset[str] = frozenset(
-    ("hi", "bn", "gu", "kn", "ml", "mr", "or", "pa", "ta", "te", "ur", "as", "ne", "sa", "sd")
-    + ("kok", "mai", "doi", "mni")
-)
-
-# Other names and codes people write for our languages; keys are lower-case.
+# Other names and codes people write for our languages; keys are lower-case. ory, npi and dgo
+# are the individual ISO 639-3 codes (ori, nep and doi are macrolanguages); gom is Goan Konkani,
+# the code py3langid uses; pnb is Western Punjabi (Shahmukhi).
 _EXTRA_ALIASES: dict[str, str] = {
-    "ory": "or",  # ISO 639-3 individual code (ori is the macrolanguage)
-    "oriya": "or",
-    "odiya": "or",
-    "npi": "ne",  # individual Nepali
-    "nepalese": "ne",
-    "gom": "kok",  # Goan Konkani, the code py3langid uses
-    "knn": "kok",
-    "dgo": "doi",  # individual Dogri
-    "bangla": "bn",
-    "panjabi": "pa",
-    "pnb": "pa",  # Western Punjabi (Shahmukhi)
-    "meitei": "mni",
-    "meetei": "mni",
-    "meiteilon": "mni",
-    "hindustani": "hi",
-}
-
-
-def _build_aliases() -> dict[str, str]:
-    aliases: dict[str, str] = {}
-    for lang in LANGUAGES.values():
-        aliases[lang.code] = lang.code
-        aliases[lang.iso639_3] = lang.code
-        aliases[lang.name.lower()] = lang.code
-    aliases.update(_EXTRA_ALIASES)
-    return aliases
-
-
-LANGUAGE_ALIASES: dict[str, str] = _build_aliases()
+    "ory": "or", "oriya": "or", "odiya": "or", "npi": "ne", "nepalese": "ne", "gom": "kok",
+    "knn": "kok", "dgo": "doi", "bangla": "bn", "panjabi": "pa", "pnb": "pa", "meitei": "mni",
+    "meetei": "mni", "meiteilon": "mni", "hindustani": "hi",
+}  # fmt: skip
+LANGUAGE_ALIASES: dict[str, str] = {
+    alias: lang.code
+    for lang in LANGUAGES.values()
+    for alias in (lang.code, lang.iso639_3, lang.name.lower())
+} | _EXTRA_ALIASES
 
 
 def normalize_language(name_or_code: str) -> str | None:

@@ -15,51 +15,39 @@ from collections import Counter
 UNKNOWN_SCRIPT = "Unknown"
 OTHER_SCRIPT = "Other"
 
-# (first, last, script), sorted by first; last is inclusive. Blocks, not the exact per-character
+# Script -> its Unicode blocks (first, last), last inclusive. Blocks, not the exact per-character
 # Script property: good enough for telling Indic scripts apart and cheap to look up.
-_BLOCKS: list[tuple[int, int, str]] = sorted(
-    [
-        (0x0041, 0x005A, "Latin"),
-        (0x0061, 0x007A, "Latin"),
-        (0x00C0, 0x024F, "Latin"),  # Latin-1 letters, Extended-A/B (× and ÷ are not letters)
-        (0x0250, 0x02AF, "Latin"),  # IPA
-        (0x1E00, 0x1EFF, "Latin"),  # Latin Extended Additional (ā, ṭ, ṇ in transliteration)
-        (0x0370, 0x03FF, "Greek"),
-        (0x0400, 0x052F, "Cyrillic"),
-        (0x0590, 0x05FF, "Hebrew"),
-        (0x0600, 0x06FF, "Arabic"),
-        (0x0750, 0x077F, "Arabic"),
-        (0x08A0, 0x08FF, "Arabic"),
-        (0xFB50, 0xFDFF, "Arabic"),  # presentation forms A
-        (0xFE70, 0xFEFF, "Arabic"),  # presentation forms B
-        (0x0900, 0x097F, "Devanagari"),
-        (0xA8E0, 0xA8FF, "Devanagari"),  # Devanagari Extended
-        (0x1CD0, 0x1CFF, "Devanagari"),  # Vedic Extensions
-        (0x0980, 0x09FF, "Bengali"),  # also Assamese (and Manipuri in Bengali script)
-        (0x0A00, 0x0A7F, "Gurmukhi"),
-        (0x0A80, 0x0AFF, "Gujarati"),
-        (0x0B00, 0x0B7F, "Oriya"),
-        (0x0B80, 0x0BFF, "Tamil"),
-        (0x11FC0, 0x11FFF, "Tamil"),  # Tamil Supplement
-        (0x0C00, 0x0C7F, "Telugu"),
-        (0x0C80, 0x0CFF, "Kannada"),
-        (0x0D00, 0x0D7F, "Malayalam"),
-        (0x0D80, 0x0DFF, "Sinhala"),
-        (0x0E00, 0x0E7F, "Thai"),
-        (0x0F00, 0x0FFF, "Tibetan"),
-        (0x1000, 0x109F, "Myanmar"),
-        (0x1C50, 0x1C7F, "Ol_Chiki"),
-        (0xAAE0, 0xAAFF, "Meetei_Mayek"),  # Meetei Mayek Extensions
-        (0xABC0, 0xABFF, "Meetei_Mayek"),
-        (0x11100, 0x1114F, "Chakma"),
-        (0x3040, 0x309F, "Hiragana"),
-        (0x30A0, 0x30FF, "Katakana"),
-        (0x3400, 0x4DBF, "Han"),
-        (0x4E00, 0x9FFF, "Han"),
-        (0xAC00, 0xD7AF, "Hangul"),
-        (0x1100, 0x11FF, "Hangul"),
-    ]
-)
+_SCRIPT_BLOCKS: dict[str, tuple[tuple[int, int], ...]] = {
+    # ASCII, Latin-1 and Extended-A/B (× and ÷ are not letters), IPA, Latin Extended
+    # Additional (ā, ṭ, ṇ in transliteration)
+    "Latin": ((0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x24F), (0x250, 0x2AF), (0x1E00, 0x1EFF)),
+    "Greek": ((0x0370, 0x03FF),),
+    "Cyrillic": ((0x0400, 0x052F),),
+    "Hebrew": ((0x0590, 0x05FF),),
+    # with presentation forms A and B
+    "Arabic": ((0x600, 0x6FF), (0x750, 0x77F), (0x8A0, 0x8FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)),
+    "Devanagari": ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x1CD0, 0x1CFF)),  # Extended, Vedic
+    "Bengali": ((0x0980, 0x09FF),),  # also Assamese (and Manipuri in Bengali script)
+    "Gurmukhi": ((0x0A00, 0x0A7F),),
+    "Gujarati": ((0x0A80, 0x0AFF),),
+    "Oriya": ((0x0B00, 0x0B7F),),
+    "Tamil": ((0x0B80, 0x0BFF), (0x11FC0, 0x11FFF)),  # Tamil Supplement
+    "Telugu": ((0x0C00, 0x0C7F),),
+    "Kannada": ((0x0C80, 0x0CFF),),
+    "Malayalam": ((0x0D00, 0x0D7F),),
+    "Sinhala": ((0x0D80, 0x0DFF),),
+    "Thai": ((0x0E00, 0x0E7F),),
+    "Tibetan": ((0x0F00, 0x0FFF),),
+    "Myanmar": ((0x1000, 0x109F),),
+    "Ol_Chiki": ((0x1C50, 0x1C7F),),
+    "Meetei_Mayek": ((0xAAE0, 0xAAFF), (0xABC0, 0xABFF)),  # with Meetei Mayek Extensions
+    "Chakma": ((0x11100, 0x1114F),),
+    "Hiragana": ((0x3040, 0x309F),),
+    "Katakana": ((0x30A0, 0x30FF),),
+    "Han": ((0x3400, 0x4DBF), (0x4E00, 0x9FFF)),
+    "Hangul": ((0xAC00, 0xD7AF), (0x1100, 0x11FF)),
+}
+_BLOCKS = sorted((a, b, script) for script, blocks in _SCRIPT_BLOCKS.items() for a, b in blocks)
 _STARTS = [first for first, _, _ in _BLOCKS]
 
 
