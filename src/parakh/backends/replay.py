@@ -46,9 +46,10 @@ class StoredAnswer:
 
 @dataclass
 class AnswerTable:
-    """The answers one replay model takes from its file, by question id."""
+    """The answers one replay model takes from its file, by question id; the file's hash."""
 
     label: str
+    sha256: str
     answers: dict[str, StoredAnswer] = field(default_factory=dict)
     ignored_duplicates: int = 0
 
@@ -216,7 +217,7 @@ def load_answers(cfg: ReplayModel) -> AnswerTable:
         rows = csv_rows(path, label, required)
     else:
         rows = jsonl_rows(path, label)
-    table = AnswerTable(label=label)
+    table = AnswerTable(label=label, sha256=sha256_path(path))
     id_field = cfg.question_id_template or cfg.question_id_field
     for line, qid, text, answered in _rows_of_this_model(cfg, rows, label):
         first = table.answers.get(qid)
@@ -243,11 +244,10 @@ class ReplayBackend(BlockingBackend):
     def __init__(self, cfg: ReplayModel) -> None:
         super().__init__(cfg)
         self.table = load_answers(cfg)
-        self._sha256 = sha256_path(resolve(cfg.answers))
 
     def identity(self) -> dict[str, Any]:
         """Every setting that can change which answer is read, and the file's content hash."""
-        return {**super().identity(), "sha256": self._sha256}
+        return {**super().identity(), "sha256": self.table.sha256}
 
     def prepare(self, question_ids: Collection[str]) -> None:
         """Refuse an answers file that names questions the run does not have (a wrong id
