@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 
@@ -18,12 +19,6 @@ from parakh.retrieval.bm25 import BM25Index
 from parakh.retrieval.embedders import Embedder
 from parakh.retrieval.hybrid import Ranking, reciprocal_rank_fusion
 from parakh.retrieval.index import IndexKind, VectorIndex, make_vector_index, top_k_stable
-
-_INDEX_OF_KIND: dict[str, IndexKind] = {
-    "faiss_flat": "flat",
-    "faiss_hnsw": "hnsw",
-    "faiss_ivf": "ivf",
-}
 
 
 class QueryBatch:
@@ -159,4 +154,4 @@ def build_retriever(
         return HybridRetriever(
             dense(cfg.dense_index), BM25Retriever(BM25Index(texts, cfg.bm25)), cfg.fusion
         )
-    return dense(_INDEX_OF_KIND[cfg.kind])
+    return dense(cast(IndexKind, cfg.kind.removeprefix("faiss_")))  # faiss_flat, _hnsw, _ivf

@@ -42,10 +42,13 @@ class Interval:
     high: float
 
 
-def resample_blocks(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
-    """Yield index arrays of shape (block, n_items): `resamples` bootstrap draws in all."""
+def resample_blocks(
+    n_items: int, resamples: int, seed: int, indices: int = _BLOCK_ITEMS, most: int = _BLOCK
+) -> Iterator[np.ndarray]:
+    """Yield index arrays of shape (block, n_items): `resamples` bootstrap draws in all, at
+    most `most` resamples and about `indices` indices a block (which never changes them)."""
     rng = np.random.Generator(np.random.PCG64(seed))
-    rows = max(1, min(_BLOCK, _BLOCK_ITEMS // max(1, n_items)))
+    rows = max(1, min(most, indices // max(1, n_items)))
     done = 0
     while done < resamples:
         size = min(rows, resamples - done)
@@ -115,16 +118,9 @@ def resampled_totals(
     over each bootstrap resample of the items drawn from `seed` (the draws of
     `resample_blocks`, taken in larger blocks: the block size never changes them)."""
     n_items, width = sums.shape
-    rng = np.random.Generator(np.random.PCG64(seed))
     both = np.hstack([sums, counts])
-    rows = max(1, min(resamples, _BLOCK_DRAWS // max(1, n_items)))
-    found = []
-    done = 0
-    while done < resamples:
-        size = min(rows, resamples - done)
-        found.append(multiplicities(rng.integers(0, n_items, size=(size, n_items))) @ both)
-        done += size
-    totals = np.concatenate(found)
+    blocks = resample_blocks(n_items, resamples, seed, _BLOCK_DRAWS, resamples)
+    totals = np.concatenate([multiplicities(block) @ both for block in blocks])
     return totals[:, :width], totals[:, width:]
 
 
