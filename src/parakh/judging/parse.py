@@ -47,31 +47,27 @@ def invalid(reason: str) -> Verdict:
     return Verdict(reason=reason)
 
 
-class _DuplicateKey(ValueError):
-    pass
+class _Refused(ValueError):
+    """A JSON value the decoder refuses (a duplicate key, NaN or infinity); says why."""
 
 
-class _NonFiniteNumber(ValueError):
-    pass
-
-
-def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise _DuplicateKey(key)
+            raise _Refused(f"duplicate key {key!r} in the JSON object")
         seen[key] = value
     return seen
 
 
-def _reject_constant(name: str) -> Any:
-    raise _NonFiniteNumber(name)
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"score is {name}, not a finite number")
 
 
 # strict=False admits raw newlines inside strings, which grammar-constrained decoders emit; the
 # value must still be well formed.
 _DECODER = json.JSONDecoder(
-    strict=False, object_pairs_hook=_pairs_without_duplicates, parse_constant=_reject_constant
+    strict=False, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant
 )
 
 
@@ -93,12 +89,8 @@ def _scan_json(text: str) -> _Scan:
         start = min(starts)
         try:
             value, end = _DECODER.raw_decode(text, start)
-        except _DuplicateKey as e:
-            scan.problems.append(f"duplicate key {str(e)!r} in the JSON object")
-            i = start + 1
-            continue
-        except _NonFiniteNumber as e:
-            scan.problems.append(f"score is {e}, not a finite number")
+        except _Refused as e:
+            scan.problems.append(str(e))
             i = start + 1
             continue
         except json.JSONDecodeError as e:
@@ -133,15 +125,6 @@ def _number(value: Any, rubric: Rubric, key: str) -> float | str:
     return float(value)
 
 
-def _justification_problem(justification: str, max_chars: int | None) -> str | None:
-    if max_chars is None or len(justification) <= max_chars:
-        return None
-    return (
-        f"{JUSTIFICATION_KEY} is {len(justification)} characters, over the limit of "
-        f"{max_chars} (judge.max_justification_chars)"
-    )
-
-
 def verdict_from_object(
     obj: dict[str, Any], rubric: Rubric, max_justification_chars: int | None = None
 ) -> Verdict:
@@ -172,10 +155,12 @@ def verdict_from_object(
         return invalid(f"JSON object has no {JUSTIFICATION_KEY!r}")
     if justification is not None and not isinstance(justification, str):
         return invalid(f"{JUSTIFICATION_KEY} is not a string: {justification!r}")
-    if justification is not None:
-        too_long = _justification_problem(justification, max_justification_chars)
-        if too_long is not None:
-            return invalid(too_long)
+    limit = max_justification_chars
+    if justification is not None and limit is not None and len(justification) > limit:
+        return invalid(
+            f"{JUSTIFICATION_KEY} is {len(justification)} characters, over the limit of {limit} "
+            "(judge.max_justification_chars)"
+        )
     return Verdict(scores=scores, justification=justification)
 
 
