@@ -22,16 +22,8 @@ from pydantic import BaseModel, ConfigDict
 from parakh.config.loading import load_named
 from parakh.metrics.rubric import Rubric
 
-# Look-alikes that NFKC does not fold back (fullwidth braces would be).
-_BLOCK_ESCAPES = str.maketrans(
-    {
-        "<": "\u2039",  # ‹
-        ">": "\u203a",  # ›
-        "{": "\u2774",  # ❴
-        "}": "\u2775",  # ❵
-        "`": "\u02cb",  # ˋ
-    }
-)
+# Look-alikes that NFKC does not fold back (fullwidth braces would be): ‹ › ❴ ❵ ˋ
+_BLOCK_ESCAPES = str.maketrans("<>{}`", "\u2039\u203a\u2774\u2775\u02cb")
 
 
 class JudgePrompt(BaseModel):
