@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -51,10 +52,9 @@ class JudgeColumns:
         ids = table.column("question_id")
         question_ids = sorted(pc.unique(ids).to_pylist())
         question = pc.index_in(ids, value_set=pa.array(question_ids, pa.string()))
-        model, models = _codes(table.column("model"))
-        translator, translators = _codes(table.column("translator"))
-        metric, metrics = _codes(table.column("metric"))
-        language, languages = _codes(table.column("language"))
+        coded: dict[str, Any] = {}  # each text column's codes, and its vocabulary (`<name>s`)
+        for name in ("model", "translator", "metric", "language"):
+            coded[name], coded[f"{name}s"] = _codes(table.column(name))
         status_codes, statuses = _codes(table.column("status"))
         order = np.array([STATUSES.index(s) for s in statuses] or [0], dtype=np.int8)
         score = table.column("score")
@@ -63,14 +63,7 @@ class JudgeColumns:
         return cls(
             question=as_numpy(question),
             question_ids=question_ids,
-            model=model,
-            models=models,
-            translator=translator,
-            translators=translators,
-            metric=metric,
-            metrics=metrics,
-            language=language,
-            languages=languages,
+            **coded,
             status=order[status_codes] if status_codes.size else status_codes,
             score=as_numpy(pc.fill_null(score, np.nan)).astype(float),
             has_score=as_numpy(pc.is_valid(score)).astype(bool),

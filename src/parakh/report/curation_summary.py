@@ -9,7 +9,7 @@ curation report.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +54,4 @@ class CurationSummary:
 
     def document(self) -> dict[str, Any]:
         """The `curation` object of leaderboard.json."""
-        return {
-            "rows_in": self.rows_in,
-            "rows_out": self.rows_out,
-            "dropped": dict(self.dropped),
-            "quarantined": self.quarantined,
-        }
+        return asdict(self)

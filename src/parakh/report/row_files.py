@@ -182,17 +182,13 @@ def _has_blank_line(data: bytes, end: int) -> bool:
     return _BLANK_INSIDE.search(data, 0, end) is not None
 
 
-class _RepeatedKey(ValueError):
-    pass
-
-
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _RepeatedKey(key)
-        seen[key] = value
-    return seen
+    """A JSON object's keys and values; a KeyError names the first key given twice."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        keys = [key for key, _ in pairs]
+        raise KeyError(next(key for i, key in enumerate(keys) if key in keys[:i]))
+    return found
 
 
 def first_bad_line(data: bytes, path: Path, row_type: type[BaseModel]) -> InputError | None:
@@ -211,8 +207,8 @@ def first_bad_line(data: bytes, path: Path, row_type: type[BaseModel]) -> InputE
             obj = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as e:
             return InputError(path, f"not valid JSON ({e.msg} at column {e.colno})", line=number)
-        except _RepeatedKey as e:
-            return InputError(path, "a key given twice", line=number, field=str(e))
+        except KeyError as e:
+            return InputError(path, "a key given twice", line=number, field=str(e.args[0]))
         if not isinstance(obj, dict):
             message = f"expected a JSON object, got {type(obj).__name__}"
             return InputError(path, message, line=number)
