@@ -217,16 +217,26 @@ def _translate_group(
 ) -> list[RoundTripRow]:
     source, target = path[0], path[-1]
     places = [(i, f, t) for i, q in enumerate(group) for f, t in _item_texts(q, contexts)]
-    names, texts = [f for _, f, _ in places], [t for _, _, t in places]
+    texts = [t for _, _, t in places]
     forward = _translate_chain(service, texts, path)
-    check = _check_end_to_end if filtering == "end_to_end" else _check_per_hop
-    checked = check(service, names, texts, forward, path)
+    back = _back_end_to_end if filtering == "end_to_end" else _back_per_hop
     fields: dict[int, list[FieldRoundTrip]] = defaultdict(list)
     errors: dict[int, str] = {}
-    for (i, name, _), (field_trip, error) in zip(places, checked, strict=True):
+    for (i, name, text), chain, (trip, error) in zip(
+        places, forward, back(service, texts, forward, path), strict=True
+    ):
         if error is not None:
             errors.setdefault(i, f"{name}: {error}")
-        fields[i].append(field_trip)
+        pivot_translation = chain.steps[0] if len(path) > 2 and chain.steps else None
+        fields[i].append(
+            FieldRoundTrip(
+                field=name,
+                source=text,
+                translation=chain.last,
+                pivot_translation=pivot_translation,
+                **trip,
+            )
+        )
     return [
         RoundTripRow(
             id=q.id,
@@ -242,53 +252,47 @@ def _translate_group(
     ]
 
 
-# A text's round trip and the first failure on its way.
-Checked = tuple[FieldRoundTrip, str | None]
+def _score(back_translation: str | None, text: str, language: LanguageTag) -> float | None:
+    """Sentence chrF of a back-translation against the text it left from, or None without one."""
+    if back_translation is None:
+        return None
+    return round(chrf(back_translation, [text], language.code), 4)
 
 
-def _check_end_to_end(
+# A text's back-translation fields of `FieldRoundTrip`, and the first failure on its way.
+BackChecked = tuple[dict[str, Any], str | None]
+
+
+def _back_end_to_end(
     service: TranslationService,
-    names: Sequence[str],
     texts: Sequence[str],
     forward: Sequence[_Chain],
     path: Sequence[LanguageTag],
-) -> list[Checked]:
+) -> list[BackChecked]:
     """Back the whole way (target -> pivot -> source), scored against the source text."""
-    pivoted = len(path) > 2
     ok = [k for k, chain in enumerate(forward) if chain.last is not None]
     back_chains = _translate_chain(service, [forward[k].last or "" for k in ok], path[::-1])
     backward: dict[int, _Chain] = dict(zip(ok, back_chains, strict=True))
-    checked: list[Checked] = []
+    checked: list[BackChecked] = []
     for k, text in enumerate(texts):
-        there, back = forward[k], backward.get(k)
-        error = there.error if there.error is not None else (back.error if back else None)
-        back_text = back.last if back is not None else None
-        score = round(chrf(back_text, [text], path[0].code), 4) if back_text is not None else None
-        field_trip = FieldRoundTrip(
-            field=names[k],
-            source=text,
-            translation=there.last,
-            back_translation=back_text,
-            chrf=score,
-            pivot_translation=there.steps[0] if pivoted and there.steps else None,
-            pivot_back_translation=(
-                back.steps[0] if pivoted and back is not None and back.steps else None
-            ),
-        )
-        checked.append((field_trip, error))
+        back = backward.get(k, _Chain())
+        fields = {
+            "back_translation": back.last,
+            "chrf": _score(back.last, text, path[0]),
+            "pivot_back_translation": back.steps[0] if len(path) > 2 and back.steps else None,
+        }
+        checked.append((fields, forward[k].error or back.error))
     return checked
 
 
-def _check_per_hop(
+def _back_per_hop(
     service: TranslationService,
-    names: Sequence[str],
     texts: Sequence[str],
     forward: Sequence[_Chain],
     path: Sequence[LanguageTag],
-) -> list[Checked]:
+) -> list[BackChecked]:
     """Each hop a -> b back by b -> a, scored against the text in a; the field's chrF is its
     lowest hop's, or None when a hop is missing."""
-    pivoted = len(path) > 2
     hop_trips: list[list[HopRoundTrip]] = [[] for _ in texts]
     back_errors: dict[int, str] = {}
     for h, (a, b) in enumerate(zip(path, path[1:], strict=False)):
@@ -298,34 +302,27 @@ def _check_per_hop(
             left = texts[k] if h == 0 else forward[k].steps[h - 1]
             back_text = result.text if result.ok else None
             if back_text is None:
-                hop = f"{b.code}->{a.code}: " if pivoted else ""
+                hop = f"{b.code}->{a.code}: " if len(path) > 2 else ""
                 back_errors.setdefault(k, f"{hop}{result.error or 'empty translation'}")
             hop_trips[k].append(
                 HopRoundTrip(
                     hop=f"{a.code}->{b.code}",
                     translation=forward[k].steps[h],
                     back_translation=back_text,
-                    chrf=(
-                        round(chrf(back_text, [left], a.code), 4) if back_text is not None else None
-                    ),
+                    chrf=_score(back_text, left, a),
                 )
             )
-    checked: list[Checked] = []
-    for k, text in enumerate(texts):
-        scores = [t.chrf for t in hop_trips[k] if t.chrf is not None]
-        complete = len(scores) == len(path) - 1
-        field_trip = FieldRoundTrip(
-            field=names[k],
-            source=text,
-            translation=forward[k].last,
+    checked: list[BackChecked] = []
+    for k, trips in enumerate(hop_trips):
+        scores = [t.chrf for t in trips if t.chrf is not None]
+        fields = {
             # back in the source language: the first hop's own back-translation
-            back_translation=hop_trips[k][0].back_translation if hop_trips[k] else None,
-            chrf=min(scores) if complete else None,
-            pivot_translation=forward[k].steps[0] if pivoted and forward[k].steps else None,
-            hops=hop_trips[k],
-        )
+            "back_translation": trips[0].back_translation if trips else None,
+            "chrf": min(scores) if len(scores) == len(path) - 1 else None,
+            "hops": trips,
+        }
         # a failed back-translation is on an earlier hop than a failed forward one
-        checked.append((field_trip, back_errors.get(k, forward[k].error)))
+        checked.append((fields, back_errors.get(k, forward[k].error)))
     return checked
 
 
@@ -419,11 +416,6 @@ def distribution(scores: Sequence[float]) -> dict[str, Any]:
     return summary
 
 
-def _field_kind(field_name: str) -> str:
-    """`text`, `reference_answers` or `contexts`: the kind of field a reason names."""
-    return field_name.split("[", 1)[0].split(":", 1)[0]
-
-
 def report(
     rows: Sequence[RoundTripRow],
     translator: str,
@@ -446,8 +438,10 @@ def report(
         }
         scored = [r.round_trip_chrf for r in lang_rows if r.round_trip_chrf is not None]
         judged = counts["kept"] + counts["dropped"]
-        dropped_by = Counter(
-            _field_kind(r.reason) for r in lang_rows if r.status == "dropped" and r.reason
+        dropped_by = Counter(  # the kind of field a reason names: text, reference_answers, ...
+            r.reason.split("[", 1)[0].split(":", 1)[0]
+            for r in lang_rows
+            if r.status == "dropped" and r.reason
         )
         languages[language] = {
             "items": len(lang_rows),
