@@ -24,40 +24,19 @@ from dataclasses import dataclass, field
 from parakh.text.normalize import ascii_digits
 from parakh.translation.language_tags import LanguageTag
 
-# First code point of each Brahmic block, by Unicode script name.
+# First code point of each Brahmic block (consecutive blocks of 128), by Unicode script name.
 BLOCK_START: dict[str, int] = {
-    "Devanagari": 0x0900,
-    "Bengali": 0x0980,
-    "Gurmukhi": 0x0A00,
-    "Gujarati": 0x0A80,
-    "Oriya": 0x0B00,
-    "Tamil": 0x0B80,
-    "Telugu": 0x0C00,
-    "Kannada": 0x0C80,
-    "Malayalam": 0x0D00,
+    script: 0x0900 + 0x80 * i
+    for i, script in enumerate(
+        ("Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada")
+        + ("Malayalam",)
+    )
 }
 _DANDAS = {0x0964, 0x0965}  # used by every Brahmic script from the Devanagari block
 
-_PUNCT_MAP = str.maketrans(
-    {
-        "\r": "",
-        "`": "'",
-        "´": "'",
-        "‘": "'",
-        "’": "'",
-        "‚": "'",
-        "“": '"',
-        "”": '"',
-        "„": '"',
-        "«": '"',
-        "»": '"',
-        "–": "-",
-        "—": "-",
-        "\u00a0": " ",
-        "\u00ad": "",  # soft hyphen
-        "\u200b": "",  # zero-width space (ZWJ and ZWNJ are meaningful and kept)
-    }
-)
+# Curly quotes, guillemets and dashes made ASCII, a no-break space a space; carriage return,
+# soft hyphen and zero-width space deleted (ZWJ and ZWNJ are meaningful and kept).
+_PUNCT_MAP = str.maketrans("`´‘’‚“”„«»–—\u00a0", "'''''\"\"\"\"\"-- ", "\r\u00ad\u200b")
 _SPACES = re.compile(r"\s+")
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"]+[^\s<>\".,;:!?)\]]")
