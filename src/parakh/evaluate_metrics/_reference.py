@@ -56,19 +56,9 @@ class ReferenceMetricModule(evaluate.Metric):
             f"(scale {metric.scale_min:g}..{metric.scale_max:g}, mean over predictions).",
             citation=_CITATION,
             inputs_description=_INPUTS,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string"),
-                        "references": datasets.Sequence(datasets.Value("string")),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string"),
-                        "references": datasets.Value("string"),
-                    }
-                ),
+            features=[  # several references per prediction, or one
+                datasets.Features({"predictions": datasets.Value("string"), "references": refs})
+                for refs in (datasets.Sequence(datasets.Value("string")), datasets.Value("string"))
             ],
         )
 

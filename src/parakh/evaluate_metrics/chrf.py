@@ -1,9 +1,5 @@
-"""Parakh's `chrf` as a Hugging Face `evaluate` module.
-
-sacrebleu's sentence chrF (0..100) on canonical Unicode, averaged over the predictions as
-Parakh's leaderboard averages it (not sacrebleu's corpus-level chrF). Load it by path:
-`evaluate.load(str(parakh.evaluate_metrics.path("chrf")))`.
-"""
+"""Parakh's `chrf` as an `evaluate` module: sacrebleu's sentence chrF (0..100) on canonical
+Unicode, averaged over the predictions as the leaderboard does (not corpus-level chrF)."""
 
 from __future__ import annotations
 

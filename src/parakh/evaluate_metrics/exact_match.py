@@ -1,10 +1,5 @@
-"""Parakh's `exact_match` as a Hugging Face `evaluate` module.
-
-1.0 when the normalised answer equals a normalised reference. The normalisation is
-Indic-correct (vowel signs, viramas and nuktas stay, both nukta spellings are one) and drops
-English articles only for English, unlike the SQuAD script. Load it by path:
-`evaluate.load(str(parakh.evaluate_metrics.path("exact_match")))`.
-"""
+"""Parakh's `exact_match` as an `evaluate` module: Indic-correct normalisation (vowel signs,
+viramas and nuktas stay), English articles dropped only for English, unlike SQuAD's script."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Parakh's `rouge_l` as a Hugging Face `evaluate` module.
-
-ROUGE-L F-measure through rouge-score's own scorer with Parakh's Unicode tokenizer plugged in,
-so identical text scores 1 in every script (rouge-score's default tokenizer deletes every
-non-Latin character and scores identical Hindi strings 0). Load it by path:
-`evaluate.load(str(parakh.evaluate_metrics.path("rouge_l")))`.
-"""
+"""Parakh's `rouge_l` as an `evaluate` module: rouge-score's scorer with Parakh's Unicode
+tokenizer, so identical text scores 1 in every script (rouge-score's own scores Hindi 0)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Parakh's `token_f1` as a Hugging Face `evaluate` module.
-
-SQuAD's bag-of-tokens F1 after the same Indic-correct normalisation as `exact_match`. Load it
-by path: `evaluate.load(str(parakh.evaluate_metrics.path("token_f1")))`.
-"""
+"""Parakh's `token_f1` as an `evaluate` module: SQuAD's bag-of-tokens F1 after the same
+Indic-correct normalisation as `exact_match`."""
 
 from __future__ import annotations
 
