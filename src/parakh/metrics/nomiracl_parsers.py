@@ -9,38 +9,33 @@ summary can count disagreements and compute both parsers' rates from the rows al
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import get_args
 
-from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
+# the parser names are config's; re-exported for the judging code
+from parakh.config.judge import DEFAULT_PARSER as DEFAULT_PARSER
+from parakh.config.judge import NomiraclParser as NomiraclParser
 from parakh.metrics.nomiracl import LABELS, NomiraclLabel, classify_nomiracl_output
 from parakh.metrics.nomiracl_released import classify_released
 
 PARSERS: tuple[str, ...] = get_args(NomiraclParser)
-__all__ = [  # the parser names are config's; re-exported for the judging code
-    "DEFAULT_PARSER",
-    "PARSERS",
-    "NomiraclParser",
-    "both_labels",
-    "classify",
-    "disagreement_flag",
-    "labels_of_row",
-    "other_parser",
-]
 _FLAG_SUFFIX = "_label:"
+_CLASSIFIERS: dict[NomiraclParser, Callable[[str], NomiraclLabel]] = {
+    "lenient": classify_nomiracl_output,
+    "released": classify_released,
+}
 
 
 def classify(output: str, parser: NomiraclParser) -> NomiraclLabel:
     """`output`'s verdict by the named parser."""
-    if parser == "lenient":
-        return classify_nomiracl_output(output)
-    if parser == "released":
-        return classify_released(output)
-    raise ValueError(f"unknown NoMIRACL parser {parser!r}; available: {', '.join(PARSERS)}")
+    if parser not in _CLASSIFIERS:
+        raise ValueError(f"unknown NoMIRACL parser {parser!r}; available: {', '.join(PARSERS)}")
+    return _CLASSIFIERS[parser](output)
 
 
 def both_labels(output: str) -> dict[NomiraclParser, NomiraclLabel]:
     """Every parser's verdict on `output`."""
-    return {"lenient": classify_nomiracl_output(output), "released": classify_released(output)}
+    return {parser: classify(output) for parser, classify in _CLASSIFIERS.items()}
 
 
 def other_parser(parser: NomiraclParser) -> NomiraclParser:

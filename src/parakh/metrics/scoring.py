@@ -54,12 +54,7 @@ class MetricScore:
 def resolve_metrics(names: Sequence[str]) -> list[str]:
     """Registry names for names or aliases, duplicates dropped, order kept; ConfigError if
     any is unknown."""
-    resolved: list[str] = []
-    for name in names:
-        metric = resolve_metric_name(name)
-        if metric not in resolved:
-            resolved.append(metric)
-    return resolved
+    return list(dict.fromkeys(map(resolve_metric_name, names)))
 
 
 def _nomiracl(item: ScoreItem, parser: NomiraclParser) -> MetricScore:

@@ -123,12 +123,7 @@ def krippendorff_alpha(
     )
     if domain.size == 0:
         return float("nan")
-    index = {float(v): i for i, v in enumerate(domain)}
-    counts = np.zeros((data.shape[1], domain.size))
-    for unit in range(data.shape[1]):
-        for value in data[:, unit]:
-            if not np.isnan(value):
-                counts[unit, index[float(value)]] += 1
+    counts = unit_value_counts(data, domain)
     pairable = counts.sum(axis=1)
     counts = counts[pairable >= 2]
     pairable = pairable[pairable >= 2]
@@ -137,12 +132,30 @@ def krippendorff_alpha(
     within = counts[:, :, None] * counts[:, None, :]
     within[:, np.arange(domain.size), np.arange(domain.size)] -= counts
     observed = (within / (pairable - 1)[:, None, None]).sum(axis=0)
+    return alpha_of_coincidences(observed, domain, level)
+
+
+def unit_value_counts(data: np.ndarray, domain: np.ndarray) -> np.ndarray:
+    """(units, values): how many raters gave each unit (column of `data`) each value."""
+    index = {float(v): i for i, v in enumerate(domain)}
+    counts = np.zeros((data.shape[1], domain.size))
+    for unit in range(data.shape[1]):
+        for value in data[:, unit]:
+            if not np.isnan(value):
+                counts[unit, index[float(value)]] += 1
+    return counts
+
+
+def alpha_of_coincidences(observed: np.ndarray, domain: np.ndarray, level: AlphaLevel) -> float:
+    """Krippendorff's alpha from the (values, values) matrix of observed coincidences."""
     n_v = observed.sum(axis=0)
     n = n_v.sum()
+    if n <= 1:
+        return float("nan")
     expected = (np.outer(n_v, n_v) - np.diag(n_v)) / (n - 1)
     distance = distance_matrix(domain, n_v, level)
     disagreement_expected = float((expected * distance).sum())
-    if disagreement_expected == 0.0:
+    if disagreement_expected <= 0.0:
         return float("nan")
     return 1.0 - float((observed * distance).sum()) / disagreement_expected
 

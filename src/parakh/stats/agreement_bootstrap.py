@@ -92,30 +92,14 @@ def krippendorff_ordinal_draws(
 ) -> np.ndarray:
     """Ordinal alpha per resample; `units` is the raters x items matrix (NaN: no rating)."""
     k = len(domain)
-    index = {float(v): i for i, v in enumerate(domain)}
-    per_unit = np.zeros((units.shape[1], k, k))
-    for unit in range(units.shape[1]):
-        counts = np.zeros(k)
-        for value in units[:, unit]:
-            if not np.isnan(value):
-                counts[index[float(value)]] += 1
-        pairable = counts.sum()
-        if pairable >= 2:
-            per_unit[unit] = (np.outer(counts, counts) - np.diag(counts)) / (pairable - 1)
-    observed_all = (weights @ per_unit.reshape(units.shape[1], k * k)).reshape(-1, k, k)
-    values = np.full(weights.shape[0], np.nan)
     domain_array = np.asarray(domain, dtype=float)
-    for b, observed in enumerate(observed_all):
-        n_v = observed.sum(axis=0)
-        n = n_v.sum()
-        if n <= 1:
-            continue
-        expected = (np.outer(n_v, n_v) - np.diag(n_v)) / (n - 1)
-        distance = stats.distance_matrix(domain_array, n_v, "ordinal")
-        disagreement = float((expected * distance).sum())
-        if disagreement > 0:
-            values[b] = 1.0 - float((observed * distance).sum()) / disagreement
-    return values
+    counts = stats.unit_value_counts(units, domain_array)
+    pairable = counts.sum(axis=1)[:, None, None]
+    per_unit = counts[:, :, None] * counts[:, None, :]
+    per_unit[:, np.arange(k), np.arange(k)] -= counts
+    per_unit = np.where(pairable >= 2, per_unit / np.maximum(pairable - 1, 1), 0.0)
+    observed_all = (weights @ per_unit.reshape(units.shape[1], k * k)).reshape(-1, k, k)
+    return np.array([stats.alpha_of_coincidences(o, domain_array, "ordinal") for o in observed_all])
 
 
 def spearman_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
