@@ -298,7 +298,7 @@ def write_reports(
     write_text(files.leaderboard_csv, tables.csv_text(board, extra))
     write_json(files.leaderboard_json, result.document())
     metrics: dict[str, Any] = dict(tables.metrics_dict(board))
-    table = agreement_table_file(files)
+    table = files.agreement_json
     if result.agreement:  # absent without human grades: those runs' files stay as they were
         metrics[AGREEMENT_METRICS] = agreement_metrics(result.agreement)
         write_json(table, agreement_table(result.agreement))
@@ -345,12 +345,6 @@ def write_reports(
 AGREEMENT_METRICS = "judge_human_agreement"  # metrics.json key of the agreement figures
 
 
-def agreement_table_file(files: ReportFiles) -> Path:
-    """Every agreement figure as a table (MLflow table JSON), written only with human grades
-    and logged with the report; not a DVC output (a dataset without grades has none)."""
-    return files.root / "agreement.json"
-
-
 def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
     paths = [
         *files.leaderboards(),
@@ -362,6 +356,6 @@ def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
     ]
     if cfg.aggregate.answers_page:
         paths += [files.answers_html, *files.answer_pages()]
-    if agreement_table_file(files).exists():
-        paths.append(agreement_table_file(files))
+    if files.agreement_json.exists():
+        paths.append(files.agreement_json)
     return paths

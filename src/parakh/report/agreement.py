@@ -165,7 +165,6 @@ def ranking_intervals(
 
 # Categorical statistics (agreement, kappa, alpha) need grades, not continuous scores.
 MAX_GRADES = 32
-__all__ = ["FIGURES", "AgreementStats", "ItemKey", "MetricAgreement", "judge_human_agreement"]
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,9 @@ class ReportFiles:
     # the pages of an answers page too large for one (`report.answers_page.write_answers`):
     # `<language>-<k>.html`; empty when `answers.html` holds every answer
     answers_pages = _File("answers")
+    # every agreement figure as a table (MLflow table JSON), written only with human grades and
+    # logged with the report; not a DVC output (a dataset without grades has none)
+    agreement_json = _File("agreement.json")
     plots = _File("plots")
     heatmap_png = _File("plots", "heatmap.png")
     categories_png = _File("plots", "categories.png")

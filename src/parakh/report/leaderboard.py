@@ -42,19 +42,6 @@ from parakh.report.shared_statistics import (
 from parakh.stats.ranks import RankInterval
 
 DIMENSIONS = ("language", "category", "domain")
-__all__ = [
-    "ALL",
-    "OVERALL",
-    "WEIGHTED",
-    "Cell",
-    "Leaderboard",
-    "MetricSpec",
-    "PairedComparison",
-    "Settings",
-    "build_leaderboard",
-    "system_name",
-    "weighted_cell",
-]
 
 
 @dataclass

@@ -1,17 +1,13 @@
 """The row files aggregate reads: judge rows and answers as columns, questions as small views.
 
-A judge or generations file has one reader: pyarrow parses it against the schema (a C++
-reader, no object per row) and the file is checked as a whole: known fields only, required
-ones present, a status the schema allows, each value of its JSON type. A file that fails is
-bad input; its first bad line is then found (`first_bad_line`: each line parsed and
-validated strictly) so the error names file, line and field. A field left out takes its
-default; a juror left out of a row's votes reads as no vote (None), as a juror whose call
-failed does.
-
-The statistics read `parakh.report.columns` built from the judge tables; the pages that show
-rows get `Judgment` objects, built per model when asked for (`JudgmentFiles`). Of a
-generations file only what aggregate shows is kept (`Answer`); its other fields are checked by
-name and kind, the judge stage having validated them whole when it read the same file.
+pyarrow parses a judge or generations file against the schema (no object per row) and checks
+it whole: known fields only, required ones present, a status the schema allows, each value of
+its JSON type. A file that fails is bad input, and its first bad line (`first_bad_line`) names
+file, line and field. A field left out takes its default; a juror left out of a row's votes
+reads as no vote (None), as a juror whose call failed does. `Judgment` objects are built per
+model when a page asks (`JudgmentFiles`). Of a generations file only what aggregate shows is
+kept (`Answer`); its other fields are checked by name and kind only (the judge stage validated
+them whole).
 """
 
 from __future__ import annotations
@@ -307,9 +303,6 @@ class JudgmentFiles(Mapping[str, list[Judgment]]):
     def __len__(self) -> int:
         return len(self.files)
 
-    def __repr__(self) -> str:
-        return f"JudgmentFiles({ {m: len(f) for m, f in self.files.items()} })"
-
 
 ANSWER_FIELDS = ("question_id", "model", "status", "response", "error")
 # The kind of each other field of `Generation` (nulls are typed null by arrow when a column
@@ -387,12 +380,10 @@ class QuestionView:
     reference_answers: list[str]
     domain: str | None = None
 
-    @classmethod
-    def of(cls, question: Question) -> QuestionView:
-        q = question
-        return cls(q.id, q.text, q.language, q.categories, q.reference_answers, q.domain)
-
 
 def read_questions(path: Path) -> list[QuestionView]:
     """Every row of a questions file, in file order."""
-    return [QuestionView.of(q) for q in iter_jsonl(path, Question)]
+    return [
+        QuestionView(q.id, q.text, q.language, q.categories, q.reference_answers, q.domain)
+        for q in iter_jsonl(path, Question)
+    ]
