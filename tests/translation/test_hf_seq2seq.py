@@ -80,7 +80,6 @@ def test_indictrans2_tags_segments_batches_and_rejoins(tiny_indictrans2, tmp_pat
     assert results[0].text == f"{singles[S1]} {singles[S2]}\n\n{singles[S3]}"
     assert results[1].text == singles[S3]
     assert len(calls) == 2  # the single-sentence calls above came from the cache
-    assert service.stats.translated == 3
 
     # a fresh translator with the same cache never loads a model
     again = make_service(_indictrans2(tiny_indictrans2), cache)
@@ -88,7 +87,6 @@ def test_indictrans2_tags_segments_batches_and_rejoins(tiny_indictrans2, tmp_pat
     assert [r.text for r in cached] == [r.text for r in results]
     assert [r.cached_sentences for r in cached] == [3, 1]
     assert again.translator.models["indic_en"].loads == 0  # type: ignore[attr-defined]
-    assert again.stats.cache_hits == 3 and again.stats.batches == 0
 
 
 def test_indictrans2_directions_and_unsupported_tags(tiny_indictrans2, tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def test_cache_serves_a_second_run_and_keys_on_the_language_pair(tmp_path: Path)
     service = TranslationService(second, cache)
     out = service.translate_texts(["एक। दो।"], HI, ENGLISH)
     assert out[0].text == "One. Two." and out[0].cached_sentences == 2
-    assert second.batches == [] and service.stats.cache_hits == 2
+    assert second.batches == []  # both sentences came from the cache
     # same sentence, another pair: not a cache hit
     service.translate_texts(["एक।"], LanguageTag.of("mr"), ENGLISH)
     assert second.batches == [["एक।"]]
@@ -51,7 +51,6 @@ def test_a_failed_sentence_fails_its_text_and_is_never_cached(tmp_path: Path) ->
     assert not out[0].ok and "FAIL" in (out[0].error or "")
     assert out[1].text == "One."
     assert len(cache) == 1  # only the good sentence
-    assert service.stats.failed == 1
 
 
 def test_same_language_and_unsegmented_texts(tmp_path: Path) -> None:

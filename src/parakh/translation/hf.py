@@ -117,7 +117,6 @@ class Seq2SeqModel:
         self._tokenizer: Any = None
         self._model: Any = None
         self.loads = 0
-        self.generate_calls = 0
 
     @property
     def tokenizer(self) -> Any:
@@ -173,7 +172,6 @@ class Seq2SeqModel:
             kwargs["forced_bos_token_id"] = forced_bos_token_id
         with torch.inference_mode():
             output = self.model.generate(**inputs, **kwargs)
-        self.generate_calls += 1
         decoded: list[str] = self.tokenizer.batch_decode(output, skip_special_tokens=True)
         return [d.strip() for d in decoded]
 

@@ -40,17 +40,6 @@ class TextTranslation:
         return self.error is None and self.text is not None
 
 
-@dataclass
-class TranslationStats:
-    """Counts over one or more `translate_texts` calls, for reports and tests."""
-
-    sentences: int = 0
-    cache_hits: int = 0
-    translated: int = 0
-    failed: int = 0
-    batches: int = 0
-
-
 def translation_key(
     identity: dict[str, Any], sentence: str, source: LanguageTag, target: LanguageTag
 ) -> str:
@@ -81,7 +70,6 @@ class TranslationService:
         self.cache = cache
         self.segment_sentences = segment_sentences
         self.batch_size = translator.cfg.batch_size
-        self.stats = TranslationStats()
 
     @property
     def name(self) -> str:
@@ -106,20 +94,15 @@ class TranslationService:
     def _translate_sentences(
         self, sentences: list[str], source: LanguageTag, target: LanguageTag
     ) -> tuple[dict[str, Translated], set[str]]:
-        results: dict[str, Translated] = {}
         identity = self.translator.identity()
         keys = {s: translation_key(identity, s, source, target) for s in sentences}
-        hits: set[str] = set()
-        todo: list[str] = []
-        for sentence in sentences:
-            hit = self.cache.get(keys[sentence]) if self.cache is not None else None
+        results: dict[str, Translated] = {}
+        for sentence, key in keys.items():
+            hit = self.cache.get(key) if self.cache is not None else None
             if hit is not None and hit.text is not None:
                 results[sentence] = Translated(text=hit.text)
-                hits.add(sentence)
-            else:
-                todo.append(sentence)
-        self.stats.sentences += len(sentences)
-        self.stats.cache_hits += len(hits)
+        hits = set(results)
+        todo = [s for s in sentences if s not in hits]
         bar = tqdm(
             total=len(sentences),
             initial=len(hits),
@@ -137,8 +120,10 @@ class TranslationService:
                         f"translator '{self.name}' returned {len(translated)} results for "
                         f"{len(batch)} sentences"
                     )
-                self.stats.batches += 1
-                self._keep(batch, translated, keys, results)
+                for sentence, result in zip(batch, translated, strict=True):
+                    results[sentence] = result
+                    if result.ok and self.cache is not None:
+                        self.cache.put(keys[sentence], Completion(text=result.text))
                 failed = [r.error for r in translated if not r.ok]
                 if failed:  # one line per batch that lost sentences, above the bar
                     tqdm.write(
@@ -149,22 +134,6 @@ class TranslationService:
                     )
                 bar.update(len(batch))
         return results, hits
-
-    def _keep(
-        self,
-        batch: list[str],
-        translated: Sequence[Translated],
-        keys: dict[str, str],
-        results: dict[str, Translated],
-    ) -> None:
-        for sentence, result in zip(batch, translated, strict=True):
-            results[sentence] = result
-            if result.ok:
-                self.stats.translated += 1
-                if self.cache is not None:
-                    self.cache.put(keys[sentence], Completion(text=result.text))
-            else:
-                self.stats.failed += 1
 
     @staticmethod
     def _rejoin(
