@@ -313,16 +313,9 @@ class OpenAIEmbedder(Embedder):
         return normalise(np.vstack(parts))
 
     def identity(self) -> dict[str, Any]:
-        cfg = self._cfg
-        return {
-            "kind": "openai",
-            "base_url": cfg.base_url,
-            "model": cfg.model,
-            "dimensions": cfg.dimensions,
-            "input_type": cfg.input_type,
-            "query_prefix": cfg.query_prefix,
-            "passage_prefix": cfg.passage_prefix,
-        }
+        changes_vectors = ("base_url", "model", "dimensions", "input_type")
+        fields = self._cfg.model_dump(include={*changes_vectors, "query_prefix", "passage_prefix"})
+        return {"kind": "openai", **fields}
 
 
 class HashingEmbedder(Embedder):

@@ -8,7 +8,6 @@ inserts nodes in a scheduling-dependent order, and the same KB must give the sam
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
 from typing import Any, Literal
 
 import numpy as np
@@ -46,27 +45,22 @@ def top_k_stable(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
     return [(int(valid[i]), float(s[i])) for i in order]
 
 
-class VectorIndex(ABC):
+class VectorIndex:
+    """A FAISS index over `size` vectors."""
+
     size: int
-
-    @abstractmethod
-    def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, ids), each (n, min(k, size)), best first; an id of -1 marks no result."""
-
-
-class _FaissIndex(VectorIndex):
     _index: Any
 
     def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, ids), each (n, min(k, size)), best first; an id of -1 marks no result."""
         k = min(k, self.size)
         if k == 0:
             n = queries.shape[0]
             return np.zeros((n, 0), np.float32), np.zeros((n, 0), np.int64)
-        scores, ids = self._index.search(_f32(queries), k)
-        return scores, ids
+        return self._index.search(_f32(queries), k)
 
 
-class FlatIndex(_FaissIndex):
+class FlatIndex(VectorIndex):
     """FAISS IndexFlatIP: exact cosine search."""
 
     def __init__(self, vectors: np.ndarray) -> None:
@@ -77,7 +71,7 @@ class FlatIndex(_FaissIndex):
             self._index.add(_f32(vectors))
 
 
-class HNSWIndex(_FaissIndex):
+class HNSWIndex(VectorIndex):
     """FAISS IndexHNSWFlat with inner product; `ef_search` trades speed for recall."""
 
     def __init__(self, vectors: np.ndarray, params: HNSWParams) -> None:
@@ -106,7 +100,7 @@ def default_nlist(size: int) -> int:
     return max(1, min(int(4 * math.sqrt(size)), size // 39))
 
 
-class IVFIndex(_FaissIndex):
+class IVFIndex(VectorIndex):
     """FAISS IndexIVFFlat with inner product; k-means (fixed seed) picks the cells and each
     query visits `nprobe` of them."""
 
