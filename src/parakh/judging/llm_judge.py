@@ -233,13 +233,7 @@ def collect_ballots(
 
     def run(batch: Sequence[ChatRequest], label: str) -> dict[str, dict[str, Any]]:
         return run_requests(
-            backend,
-            batch,
-            cache,
-            progress_path,
-            _completion_row,
-            description=label,
-            show_progress=show_progress,
+            backend, batch, cache, progress_path, _completion_row, label, show_progress
         )
 
     done = run(requests, description)

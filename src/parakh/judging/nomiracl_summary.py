@@ -1,20 +1,10 @@
-"""The NoMIRACL part of a judge summary: rates under both parsers, the released code's rates,
-how many outputs the parsers disagree on, and how many queries had no output to classify.
-
-Per language (and `all`), computed from the verdict rows alone (`parakh.metrics.nomiracl_parsers`
-says how a row carries the other parser's verdict):
-
-- the chosen parser's rates at the top level (`hallucination`, `error`, `invalid_*`, counts):
-  FP / (FP + TN) and FN / (FN + TP), invalid outputs excluded, as Parakh has always reported;
-- `other_parser`: the same rates under the other parser;
-- `released_code`: the released ConfusionMetric's rates over the released parser's verdicts
-  (all outputs in the denominator, its 0.0 reproduced; see `parakh.metrics.nomiracl_released`);
-- `released_table`: the released script's own table, per subset: Accuracy, Hallucination or
-  Error, Invalid, in its units (percent, 4 places; `RELEASED_TABLE_UNITS`), None for a subset
-  with no outputs;
-- `parser_disagreements`: outputs on which `lenient` and `released` give different verdicts;
-- `missing_outputs`: queries whose row is an `error` (no stored or generated output), by
-  subset. They are in no paper-style rate, and are counted here rather than dropped.
+"""The NoMIRACL part of a judge summary, per language and `all`, from the verdict rows alone
+(`parakh.metrics.nomiracl_parsers` says how a row carries the other parser's verdict): the
+chosen parser's rates at the top level (FP / (FP + TN), FN / (FN + TP), invalid outputs apart),
+the other parser's (`other_parser`), the released code's rates and table (`released_code`,
+`released_table`, `parakh.metrics.nomiracl_released`), `parser_disagreements`, and
+`missing_outputs`: queries whose row is an `error`, by subset, in no paper-style rate.
+docs/judges.md describes each.
 
 The released figures are over the outputs the released code would read: a replayed output
 stored blank is one ("" parses as invalid there), while a query with no output (none stored,
