@@ -60,17 +60,10 @@ def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
     for i in range(len(models)):
         for j in range(len(languages)):
             if not np.isnan(values[i, j]):
-                ax.text(
-                    j,
-                    i,
-                    f"{values[i, j]:.2f}",
-                    ha="center",
-                    va="center",
-                    color="black"
-                    if (values[i, j] if higher else 1 - values[i, j]) >= 0.6
-                    else "white",
-                    fontsize=8,
-                )
+                good = values[i, j] if higher else 1 - values[i, j]
+                colour = "black" if good >= 0.6 else "white"
+                text = f"{values[i, j]:.2f}"
+                ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=8)
     ax.set_title(title, fontsize=10)
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     bar.set_label(data.label, fontsize=8)

@@ -181,15 +181,8 @@ def format_cell(cell: Cell | None, *, interval: bool = True, best: bool = False)
             low = format_mean(cell.ci_low, cell.scale_max)
             high = format_mean(cell.ci_high, cell.scale_max)
             text += f" [{low}, {high}]"
-    flags = [
-        f"{count} {label}"
-        for count, label in (
-            (cell.invalid if cell else 0, "inv"),
-            (cell.errors if cell else 0, "err"),
-            (cell.skipped if cell else 0, "skip"),
-        )
-        if count
-    ]
+    counts = (cell.invalid, cell.errors, cell.skipped) if cell else (0, 0, 0)
+    flags = [f"{n} {label}" for n, label in zip(counts, ("inv", "err", "skip"), strict=True) if n]
     if flags:
         text += f" ({', '.join(flags)})"
     if best and cell is not None and cell.mean is not None:
