@@ -9,7 +9,7 @@ and order what it shows, and `render_report` puts the sections into the page (re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import yaml
@@ -205,19 +205,13 @@ def _label(a: MetricAgreement) -> str:
 
 
 def _ranking(ranking: RankingAgreement | None) -> dict[str, Any] | None:
-    """Models ordered by mean human grade, each with its judge rank."""
+    """The ranking's figures, and `rows`: models ordered by mean human grade, each with its
+    judge rank."""
     if ranking is None:
         return None
     by_human = sorted(ranking.human_means, key=lambda m: (-ranking.human_means[m], m))
     by_judge = sorted(ranking.judge_means, key=lambda m: (-ranking.judge_means[m], m))
-    return {
-        "rows": [(m, by_judge.index(m) + 1) for m in by_human],
-        "human_means": ranking.human_means,
-        "judge_means": ranking.judge_means,
-        "kendall_tau": ranking.kendall_tau,
-        "spearman": ranking.spearman,
-        "intervals": ranking.intervals,
-    }
+    return {"rows": [(m, by_judge.index(m) + 1) for m in by_human], **asdict(ranking)}
 
 
 def _metric(a: MetricAgreement) -> dict[str, Any]:
@@ -266,13 +260,8 @@ def correlation_chart(agreement: list[MetricAgreement]) -> str:
 
 
 def agreement_section(agreement: list[MetricAgreement]) -> str:
-    if not agreement:
-        return render("agreement.html.j2", agreement=[])
-    return render(
-        "agreement.html.j2",
-        agreement=[_metric(a) for a in agreement],
-        chart=Markup(correlation_chart(agreement)),  # the SVG rendered above
-    )
+    chart = Markup(correlation_chart(agreement)) if agreement else ""  # the SVG rendered above
+    return render("agreement.html.j2", agreement=[_metric(a) for a in agreement], chart=chart)
 
 
 def render_report(board: Leaderboard, ctx: ReportContext) -> str:

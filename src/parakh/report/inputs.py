@@ -1,15 +1,10 @@
 """What `aggregate` reads: questions, every model's judge rows and answers, human grades.
 
-Human grades come from curate (`curate/human_judgments.jsonl`, grades of answer texts, read
-whenever the dataset has them; the answers are then read too, to pair grades by text) and
-from an optional grades file (`aggregate.agreement.human_grades`).
-
-Loaded by path from a `Layout`, so the stage, `parakh reproduce` (from MLflow artifacts or a
-DVC revision laid out in a temporary folder) and notebooks all read results the same way.
-Judge rows are read into columns, validated once per file by schema
-(`parakh.report.row_files`): the statistics read `columns()`, and `judgments` builds a model's
-`Judgment` objects only when a page asks for them. Rows given in memory (tests, notebooks) are
-read the same way, as the judge stage writes them.
+Human grades come from curate (`curate/human_judgments.jsonl`, grades of answer texts, paired
+by text, so the answers are read too) and from an optional grades file
+(`aggregate.agreement.human_grades`). Loaded by path from a `Layout`, so the stage, `parakh
+reproduce` and notebooks all read results the same way. The statistics read `columns()`;
+`judgments` builds a model's `Judgment` objects only when a page asks for them.
 """
 
 from __future__ import annotations
@@ -61,7 +56,7 @@ class AggregateInputs:
     released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
     _columns: JudgeColumns | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self) -> None:  # rows given in memory are read as the judge writes them
         if not isinstance(self.judgments, JudgmentFiles):
             rows = self.judgments
             self.judgments = JudgmentFiles({m: JudgeFile.of_rows(rows[m]) for m in rows})
