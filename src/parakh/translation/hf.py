@@ -151,30 +151,6 @@ class Seq2SeqModel:
             return None
         return int(token_id)
 
-    def lengths(self, texts: Sequence[str]) -> list[int]:
-        """Input tokens per text, special tokens included."""
-        return [len(ids) for ids in self.tokenizer(list(texts))["input_ids"]]
-
-    def generate(
-        self,
-        texts: Sequence[str],
-        *,
-        num_beams: int,
-        max_new_tokens: int,
-        forced_bos_token_id: int | None = None,
-    ) -> list[str]:
-        """Translate one batch of prepared texts; returns decoded outputs in order."""
-        torch, _ = require_transformers()
-        inputs = self.tokenizer(list(texts), return_tensors="pt", padding=True)
-        inputs = {k: v.to(self.device) for k, v in inputs.items()}
-        kwargs: dict[str, Any] = {"num_beams": num_beams, "max_new_tokens": max_new_tokens}
-        if forced_bos_token_id is not None:
-            kwargs["forced_bos_token_id"] = forced_bos_token_id
-        with torch.inference_mode():
-            output = self.model.generate(**inputs, **kwargs)
-        decoded: list[str] = self.tokenizer.batch_decode(output, skip_special_tokens=True)
-        return [d.strip() for d in decoded]
-
     def translate(
         self,
         texts: Sequence[str],
@@ -185,22 +161,26 @@ class Seq2SeqModel:
         forced_bos_token_id: int | None = None,
         finish: Callable[[int, str], str] = lambda i, output: output,
     ) -> list[Translated]:
-        """Generate for the texts that fit `max_input_tokens`; the others fail with their
-        length (never silently truncated). `finish(i, output)` post-processes text i."""
-        lengths = self.lengths(texts)
+        """Translate one batch of prepared texts, in order. A text over `max_input_tokens`
+        (special tokens included) fails with its length, never silently truncated.
+        `finish(i, output)` post-processes text i."""
+        lengths = [len(ids) for ids in self.tokenizer(list(texts))["input_ids"]]
         too_long = f"sentence of {{}} tokens is longer than max_input_tokens ({max_input_tokens})"
         results = [Translated(text=None, error=too_long.format(n)) for n in lengths]
         fits = [i for i, n in enumerate(lengths) if n <= max_input_tokens]
         if not fits:
             return results
-        outputs = self.generate(
-            [texts[i] for i in fits],
-            num_beams=num_beams,
-            max_new_tokens=max_new_tokens,
-            forced_bos_token_id=forced_bos_token_id,
-        )
-        for i, output in zip(fits, outputs, strict=True):
-            text = finish(i, output)
+        torch, _ = require_transformers()
+        inputs = self.tokenizer([texts[i] for i in fits], return_tensors="pt", padding=True)
+        kwargs: dict[str, Any] = {"num_beams": num_beams, "max_new_tokens": max_new_tokens}
+        if forced_bos_token_id is not None:
+            kwargs["forced_bos_token_id"] = forced_bos_token_id
+        with torch.inference_mode():
+            inputs = {k: v.to(self.device) for k, v in inputs.items()}
+            output = self.model.generate(**inputs, **kwargs)
+        decoded: list[str] = self.tokenizer.batch_decode(output, skip_special_tokens=True)
+        for i, text in zip(fits, decoded, strict=True):
+            text = finish(i, text.strip())
             results[i] = Translated(text=text) if text else Translated(None, "empty translation")
         return results
 
