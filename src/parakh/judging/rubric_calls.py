@@ -49,10 +49,8 @@ class JudgeCalls:
 
     def progress_of(self, juror: str, jury: bool) -> Path:
         """Each juror resumes from its own progress file; a single judge uses the stage's."""
-        if not jury:
-            return self.progress_path
         path = self.progress_path
-        return path.with_name(f"{path.stem}.{juror}{path.suffix}")
+        return path.with_name(f"{path.stem}.{juror}{path.suffix}") if jury else path
 
 
 @dataclass(frozen=True)
