@@ -34,11 +34,6 @@ class TranslatePrompt(BaseModel):
     strip_prefixes: list[str] = Field(default_factory=list)
 
 
-def load_translate_prompt(name: str) -> TranslatePrompt:
-    prompt: TranslatePrompt = load_named("prompt", name, TranslatePrompt)
-    return prompt
-
-
 def clean_reply(text: str, strip_prefixes: Sequence[str]) -> str:
     """The translation in a reply: known lead-ins and wrapping quotes removed."""
     reply = text.strip()
@@ -55,7 +50,7 @@ class LLMTranslator(Translator):
 
     def __init__(self, cfg: LLMTranslatorConfig) -> None:
         super().__init__(cfg)
-        self.prompt = load_translate_prompt(cfg.prompt)
+        self.prompt: TranslatePrompt = load_named("prompt", cfg.prompt, TranslatePrompt)
         self.backend: Backend = make_backend(cfg.model)
 
     def identity(self) -> dict[str, Any]:
@@ -95,16 +90,12 @@ class LLMTranslator(Translator):
         ]
         done: dict[str, Translated] = {}
         for request, completion in generate_all(self.backend, requests):
-            if not completion.ok:
-                done[request.key] = Translated(
-                    text=None, error=f"{self.cfg.model.name}: {completion.error}"
-                )
-                continue
             reply = clean_reply(completion.text or "", self.prompt.strip_prefixes)
+            error = completion.error if not completion.ok else "empty translation"
             done[request.key] = (
                 Translated(text=reply)
-                if reply
-                else Translated(text=None, error=f"{self.cfg.model.name}: empty translation")
+                if completion.ok and reply
+                else Translated(text=None, error=f"{self.cfg.model.name}: {error}")
             )
         return [done[k] for k in keys]
 
