@@ -222,9 +222,6 @@ def collect_ballots(
 ) -> dict[str, Ballot]:
     """{request key: ballot} for every request, after at most `cfg.max_repairs` repair rounds.
 
-    A justification longer than `cfg.max_justification_chars` makes a ballot invalid (a hosted
-    API's strict schema cannot bound its length, so the parser does).
-
     `rubrics` maps each request key to the rubric it asks about. Repairs go through the same
     cache and progress file (keys `<key>::repair<n>`), so a re-run repeats none of them. A repair
     that does not help keeps the original output (its raw text and reason) and notes why; the

@@ -1,12 +1,7 @@
-"""Judge one model's answers with rubrics: call each judge model of its panel, build the rows.
-
-The panel is the judge's model or jury less any self-judging judge model
-(`judge_selection.make_panel`); each of its judge models is called on the sampled answers (a
-jury's jurors each resume from their own progress file), and the rows are built from their
-ballots (`ballot_rows`). Every response is screened for judge-directed content
-(`hardening.injection_cues`) and its rows carry what was found. Rows of a question whose
-knowledge base was cut to fit a judge model's window carry the `context_cut` flag.
-"""
+"""Judge one model's answers with rubrics: call each judge model of its panel
+(`judge_selection.make_panel`) on the sampled answers, build the rows from their ballots
+(`ballot_rows`), with the injection cues found in each response and the `context_cut` flag
+where a question's knowledge base was cut to fit a judge model's window."""
 
 from __future__ import annotations
 

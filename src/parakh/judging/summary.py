@@ -1,10 +1,6 @@
-"""What one judge run says about itself: row counts by metric and status, why rows are invalid
-or errors, how many answers were empty (not sent to a judge model), which responses address the
-judge, self-judged and repaired rows, jury agreement, and the
-NoMIRACL rates with their numerators and denominators (`parakh.judging.nomiracl_summary`).
-
-The judge stage writes it beside its rows (`<model>.summary.json`) and prints the headline.
-"""
+"""What one judge run says about itself (`<model>.summary.json`, beside its rows): counts by
+metric and status, why rows are invalid or errors, empty answers, flagged responses, self-judged,
+repaired and context-cut rows, jury agreement, and NoMIRACL's rates (`nomiracl_summary`)."""
 
 from __future__ import annotations
 
