@@ -42,13 +42,16 @@ class ScoreItem:
 
 @dataclass(frozen=True)
 class MetricScore:
+    """One metric on one item: `score` when `ok`, else the `reason`; a NoMIRACL verdict's
+    `label`, and `flags` where the other parser disagrees."""
+
     metric: str
     status: Status
     scale_max: float
+    flags: tuple[str, ...] = ()
     score: float | None = None
     label: str | None = None
     reason: str | None = None
-    flags: tuple[str, ...] = ()
 
 
 def resolve_metrics(names: Sequence[str]) -> list[str]:

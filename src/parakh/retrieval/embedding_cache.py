@@ -20,6 +20,10 @@ from parakh.hashing import sha256_obj
 from parakh.sqlite_store import open_store, readable
 
 EMBEDDINGS_FILE = "embeddings.sqlite"
+_TABLE = (
+    "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
+    "vector BLOB NOT NULL)"
+)
 
 
 def beside_response_cache(response_cache: str | Path) -> Path:
@@ -34,11 +38,7 @@ def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:
 class EmbeddingCache:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db = open_store(
-            self.path,
-            "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
-            "vector BLOB NOT NULL)",
-        )
+        self._db = open_store(self.path, _TABLE)
 
     def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
