@@ -17,7 +17,7 @@ import numpy as np
 
 from parakh.errors import InputError
 from parakh.hashing import sha256_obj
-from parakh.metrics.specs import MetricSpec, undeclared_spec
+from parakh.metrics.specs import MetricSpec
 from parakh.report.columns import JudgeColumns
 from parakh.report.row_files import STATUSES
 from parakh.stats.bootstrap import ItemScores
@@ -66,16 +66,12 @@ class ItemIndex:
     languages: list[str]
     categories: list[str]
     domains: list[str]
-    specs: dict[str, MetricSpec] = field(default_factory=dict)
+    specs: dict[str, MetricSpec] = field(default_factory=dict)  # every metric's, set by the board
     _digests: dict[bytes, str] = field(default_factory=dict, repr=False)
 
     @property
     def metrics(self) -> set[str]:
         return set(self.scale_max)
-
-    def spec(self, metric: str) -> MetricSpec:
-        """The metric's spec (set by the leaderboard); the documented default if unset."""
-        return self.specs.get(metric) or undeclared_spec(metric, self.scale_max.get(metric, 1.0))
 
     @classmethod
     def of(cls, columns: JudgeColumns, domains: Mapping[str, str | None]) -> ItemIndex:
@@ -178,7 +174,7 @@ class ItemIndex:
                 continue
             total, count = self.sums[s, questions], self.counts[s, questions]
             if goodness:
-                spec = self.spec(metric)
+                spec = self.specs[metric]
                 total = (total - count * spec.scale_min) / (spec.scale_max - spec.scale_min)
                 if not spec.higher_is_better:
                     total = count - total
