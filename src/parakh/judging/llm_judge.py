@@ -10,7 +10,7 @@ by the same strict parser, so a repair can make an output valid but never invent
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -27,7 +27,7 @@ from parakh.judging.judge_context import ContextCut, fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
 from parakh.metrics.rubric import Rubric, load_rubric
-from parakh.prompts.builder import PER_TURN_TOKENS, TokenCounter, Turns
+from parakh.prompts.builder import PER_TURN_TOKENS, TokenCounter
 from parakh.schema import Generation, Question, Retrieval
 
 REPAIR_MESSAGE = (
@@ -95,26 +95,6 @@ def judge_rubrics(cfg: JudgeConfig) -> list[Rubric]:
     return rubrics
 
 
-def _knowledge_base_budget(
-    cfg: JudgeConfig,
-    window: int | None,
-    rubrics: list[Rubric],
-    render: Callable[..., Turns],
-    count_tokens: TokenCounter,
-) -> int | None:
-    """Tokens left for the knowledge base in the largest of a question's rubric prompts."""
-    if window is None:
-        return None
-    largest = max(
-        sum(
-            count_tokens(content) + PER_TURN_TOKENS
-            for _, content in render(rubric, knowledge_base="")
-        )
-        for rubric in rubrics
-    )
-    return max(0, window - cfg.max_tokens - cfg.margin_tokens - largest)
-
-
 def build_judge_requests(
     cfg: JudgeConfig,
     prompt: JudgePrompt,
@@ -147,7 +127,13 @@ def build_judge_requests(
         render = partial(
             render_judge_messages, prompt, question=q.text, response=g.response, reference=reference
         )
-        budget = _knowledge_base_budget(cfg, window, rubrics, render, count_tokens)
+        budget = None  # tokens left for the knowledge base in the largest rubric prompt
+        if window is not None:
+            largest = max(
+                sum(count_tokens(t) + PER_TURN_TOKENS for _, t in render(r, knowledge_base=""))
+                for r in rubrics
+            )
+            budget = max(0, window - cfg.max_tokens - cfg.margin_tokens - largest)
         kb, cut = fit_knowledge_base(
             retrievals.get(q.id), budget, lambda text: count_tokens(escape_block(text))
         )
