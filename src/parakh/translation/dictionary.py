@@ -96,14 +96,15 @@ def _longest_match(
 
 
 class DictionaryTranslator(Translator):
-    cfg: DictionaryTranslatorConfig
-
     def __init__(self, cfg: DictionaryTranslatorConfig) -> None:
         super().__init__(cfg)
         self.entries = _load_entries(cfg)
-        self._to_english = {lang: _table(p, invert=False) for lang, p in self.entries.items()}
-        self._from_english = {lang: _table(p, invert=True) for lang, p in self.entries.items()}
-        self.calls = 0
+        # (language, into English?) -> its phrase table
+        self._tables = {
+            (lang, into_english): _table(pairs, invert=not into_english)
+            for lang, pairs in self.entries.items()
+            for into_english in (True, False)
+        }
 
     def identity(self) -> dict[str, Any]:
         return {"kind": "dictionary", "entries": self.entries}
@@ -111,22 +112,17 @@ class DictionaryTranslator(Translator):
     def translate_batch(
         self, sentences: Sequence[str], source: LanguageTag, target: LanguageTag
     ) -> list[Translated]:
-        self.calls += 1
-        steps = []
-        if source.code != "en":
-            steps.append(("to", source.code))
-        if target.code != "en":
-            steps.append(("from", target.code))
-        for _, lang in steps:
+        pair = ((source.code, True), (target.code, False))  # into English, then out of it
+        steps = [(lang, into) for lang, into in pair if lang != "en"]
+        for lang, _ in steps:
             if lang not in self.entries:
                 error = f"dictionary '{self.name}' has no entries for language '{lang}'"
                 return [Translated(text=None, error=error) for _ in sentences]
         results = []
         for sentence in sentences:
             text = sentence
-            for direction, lang in steps:
-                table = self._to_english[lang] if direction == "to" else self._from_english[lang]
-                text = apply_table(text, table)
+            for step in steps:
+                text = apply_table(text, self._tables[step])
             results.append(Translated(text=text))
         return results
 
