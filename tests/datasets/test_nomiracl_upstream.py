@@ -156,9 +156,10 @@ def test_a_docid_with_other_text_in_another_prompt_keeps_each_prompts_text(
 
 
 def test_parse_prompt_keeps_passage_text_verbatim() -> None:
-    parsed = parse_prompt(vanilla_prompt(" q ", ["a: b\n\nc", "[2] not a marker ", "d"]), 3)
-    assert parsed.query == "q"
-    assert parsed.passages == ["a: b\n\nc", "[2] not a marker ", "d"]
+    prompt = vanilla_prompt(" q ", ["a: b\n\nc", "[2] not a marker ", "d"])
+    query, passages = parse_prompt(prompt, 3)
+    assert query == "q"
+    assert passages == ["a: b\n\nc", "[2] not a marker ", "d"]
     with pytest.raises(PromptError, match="more passages in the prompt than the 2"):
         parse_prompt(vanilla_prompt("q", ["a", "b", "c"]), 2)
     with pytest.raises(PromptError, match="QUESTION"):

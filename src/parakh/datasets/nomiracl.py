@@ -44,7 +44,6 @@ relevant is not known, so the passages carry `relevant = None`. A question's id 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -104,25 +103,19 @@ def cut_to_words(text: str, max_words: int | None) -> str:
     return text
 
 
-def split_title(passage: str) -> tuple[str | None, str]:
-    title, sep, text = passage.partition(": ")
-    return (title, text) if sep and text else (None, passage)
+def _passage(docid: str, whole: str, max_words: int | None) -> Passage:
+    """Passage `docid` cut to `max_words`, titled by what precedes its first ": "."""
+    text = cut_to_words(whole, max_words)
+    title, sep, rest = text.partition(": ")
+    return Passage(id=docid, text=text, title=title if sep and rest else None)
 
 
 class PromptError(ValueError):
     """The prompt does not have the vanilla template's shape."""
 
 
-@dataclass(frozen=True)
-class ParsedPrompt:
-    """The query and the passages (in prompt order) of one upstream prompt."""
-
-    query: str
-    passages: list[str]
-
-
-def parse_prompt(prompt: str, count: int) -> ParsedPrompt:
-    """Take the query and `count` passages back out of a NoMIRACL prompt.
+def parse_prompt(prompt: str, count: int) -> tuple[str, list[str]]:
+    """The query and `count` passages (in prompt order) taken back out of a NoMIRACL prompt.
 
     The passages sit between `CONTEXTS:` and the last `OUTPUT:` as `[1] ...`, separated by a
     blank line before each next number; each is kept exactly as it stands there (no stripping),
@@ -152,7 +145,7 @@ def parse_prompt(prompt: str, count: int) -> ParsedPrompt:
     passages.append(contexts[start:])
     if f"\n\n[{count + 1}] " in passages[-1]:
         raise PromptError(f"more passages in the prompt than the {count} passage ids")
-    return ParsedPrompt(query=query.strip(), passages=passages)
+    return query.strip(), passages
 
 
 def _docids(record: Record) -> list[str]:
@@ -164,12 +157,6 @@ def _docids(record: Record) -> list[str]:
             # str() would make `true` the id 'True' and `null` the id 'None'
             raise record.error(f"docids[{i}]", f"expected a passage id (text), got {docid!r}")
     return list(docids)
-
-
-def _check_subset(record: Record, subset: str) -> str:
-    if subset not in SUBSETS:
-        raise record.error("subset", f"expected one of {SUBSETS}, got {subset!r}")
-    return subset
 
 
 class _Collector:
@@ -187,15 +174,11 @@ class _Collector:
         some docids other text in another prompt (cut at another length, or, once, another
         passage): each question keeps its own prompt's text (`add` notes where it differs from
         the KB document, which keeps the first)."""
-        whole = text
-        text = cut_to_words(text, self.options.passage_tokens)
-        if text != whole:
+        passage = _passage(docid, text, self.options.passage_tokens)
+        if passage.text != text:
             self.cut.add((language, docid))
         previous = self.passages.get((language, docid))
-        if previous is not None and previous.text == text:
-            return previous
-        title, _ = split_title(text)
-        return Passage(id=docid, text=text, title=title)
+        return previous if previous is not None and previous.text == passage.text else passage
 
     def add(
         self, record: Record, *, language: str, subset: str, split: object, query: str,
@@ -234,24 +217,6 @@ class _Collector:
             self.passages.setdefault((language, p.id), p)
             self.sources.setdefault((language, p.id), source)
 
-    def add_without_prompt(
-        self, record: Record, *, language: str, subset: str, split: object, docids: list[str],
-        source: str,
-    ) -> None:  # fmt: skip
-        """A row whose prompt is null upstream: kept for its stored outputs, its text a
-        placeholder, its passages unknown (listed by id in meta, not as contexts)."""
-        query_id = record.text("query_id")
-        self.add(
-            record, language=language, subset=subset, split=split,
-            query=f"[NoMIRACL query {query_id}: text not in {source}]", contexts=[],
-            source=source,
-            unavailable={
-                "reason": f"prompt is null in {source}, line {record.origin.line}: the query "
-                "text and its passages are unknown",
-                "docids": docids,
-            },
-        )  # fmt: skip
-
     def add_documents(self) -> None:
         """Every passage some question uses, once, as a KB document `<language>:<docid>`."""
         if not self.options.passages_as_kb:
@@ -280,15 +245,14 @@ def load_passages(
             record = line.parse()
             language, docid = record.language("language"), record.text("docid")
             whole = record.text("passage", strip=False)
-            text = cut_to_words(whole, max_words)
+            passage = _passage(docid, whole, max_words)
             previous = passages.get((language, docid))
-            if previous is not None and previous.text != text:
+            if previous is not None and previous.text != passage.text:
                 raise record.error(
                     "passage", f"docid {docid!r} repeats with other text", "duplicate_id_conflict"
                 )
-            title, _ = split_title(text)
-            passages[(language, docid)] = Passage(id=docid, text=text, title=title)
-            if text != whole:
+            passages[(language, docid)] = passage
+            if passage.text != whole:
                 cut.add((language, docid))
     return passages, cut
 
@@ -302,7 +266,9 @@ def load_parsed(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
         with sink.guard(line.text):
             record = line.parse()
             language = record.language("language")
-            subset = _check_subset(record, record.text("subset"))
+            subset = record.text("subset")
+            if subset not in SUBSETS:
+                raise record.error("subset", f"expected one of {SUBSETS}, got {subset!r}")
             contexts = []
             for i, docid in enumerate(_docids(record)):
                 passage = passages.get((language, docid))
@@ -356,28 +322,36 @@ def load_upstream(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
                 language = parse_language(
                     match["language"], record.error_factory("language (from the file name)")
                 )
-                docids = _docids(record)
+                docids, source = _docids(record), f"{subset}/{path.name}"
                 if record.values.get("prompt") is None:
-                    collector.add_without_prompt(
+                    # kept for its stored outputs: the text a placeholder, the passages unknown
+                    query_id = record.text("query_id")
+                    collector.add(
                         record, language=language, subset=subset, split=match["split"],
-                        docids=docids, source=f"{subset}/{path.name}",
+                        query=f"[NoMIRACL query {query_id}: text not in {source}]", contexts=[],
+                        source=source,
+                        unavailable={
+                            "reason": f"prompt is null in {source}, line {record.line}: the "
+                            "query text and its passages are unknown",
+                            "docids": docids,
+                        },
                     )  # fmt: skip
                     continue
                 try:
-                    parsed = parse_prompt(record.text("prompt", strip=False), len(docids))
+                    query, texts = parse_prompt(record.text("prompt", strip=False), len(docids))
                 except PromptError as e:
                     raise record.error("prompt", str(e), "bad_prompt") from None
-                if not parsed.query:
+                if not query:
                     raise record.error(
                         "prompt", "the question in the prompt is empty", "empty_text"
                     )
                 contexts = [
                     collector.passage(language, docid, text)
-                    for docid, text in zip(docids, parsed.passages, strict=True)
+                    for docid, text in zip(docids, texts, strict=True)
                 ]
                 collector.add(
                     record, language=language, subset=subset, split=match["split"],
-                    query=parsed.query, contexts=contexts, source=f"{subset}/{path.name}",
+                    query=query, contexts=contexts, source=source,
                 )  # fmt: skip
     collector.add_documents()
 
