@@ -82,14 +82,8 @@ def jury_agreement(
         for a, b in itertools.combinations(jurors, 2):
             both = [(v[a], v[b]) for v in items if v.get(a) is not None and v.get(b) is not None]
             agree = sum(x == y for x, y in both)
-            pairs.append(
-                PairAgreement(
-                    jurors=(a, b),
-                    agree=agree,
-                    items=len(both),
-                    rate=agree / len(both) if both else None,
-                )
-            )
+            rate = agree / len(both) if both else None
+            pairs.append(PairAgreement(jurors=(a, b), agree=agree, items=len(both), rate=rate))
         level: Level = "ordinal" if integer_scale.get(metric, True) else "interval"
         out.append(
             JuryAgreement(

@@ -17,18 +17,6 @@ from parakh.metrics.specs import Judge, MetricSpec
 from parakh.schema import Generation, Judgment, Question
 
 
-def score_item_of(question: Question, generation: Generation) -> ScoreItem:
-    ok = generation.status == "ok" and generation.response is not None
-    return ScoreItem(
-        id=question.id,
-        language=question.answer_language,
-        prediction=generation.response if ok else None,
-        references=question.reference_answers,
-        subset=question.subset,
-        prediction_error=None if ok else (generation.error or "generation failed"),
-    )
-
-
 def reference_judgments(
     metrics: Sequence[str],
     judge: str,
@@ -38,7 +26,15 @@ def reference_judgments(
 ) -> list[Judgment]:
     """Rows for `metrics` (registry names or aliases; a plugin judge gives a row for each of its
     metrics) on one answer, failures included; `nomiracl_parser` classifies NoMIRACL verdicts."""
-    item = score_item_of(question, generation)
+    ok = generation.status == "ok" and generation.response is not None
+    item = ScoreItem(
+        id=question.id,
+        language=question.answer_language,
+        prediction=generation.response if ok else None,
+        references=question.reference_answers,
+        subset=question.subset,
+        prediction_error=None if ok else (generation.error or "generation failed"),
+    )
     scores: list[MetricScore] = []
     for name in metrics:
         resolved = resolve_metric_name(name)
