@@ -1,11 +1,9 @@
-"""The judge rows under each answer of the answers page, read from columns one question at a
-time.
+"""The judge rows under each answer of the answers page, read from columns a question at a time.
 
-The page shows every judge row (at N = 100,000 with five models, two million): as `Judgment`
-objects they would take most of aggregate's memory. So the statistics' columns
-(`JudgeColumns`) and the two texts a card shows (justification, reason) stay as arrays; a
-question's rows become small `ScoreRow`s when its article is written, in reading order, grouped
-by leaderboard entry in the order the entries first appear.
+At N = 100,000 with five models the page shows two million judge rows: as `Judgment` objects
+they would take most of aggregate's memory, so the columns stay arrays and a question's rows
+become small `ScoreRow`s when its article is written (grouped by leaderboard entry, in order
+of first row).
 """
 
 from __future__ import annotations

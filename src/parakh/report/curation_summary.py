@@ -1,9 +1,6 @@
 """What curate dropped, for a leaderboard's header: rows in, questions kept, rows dropped per
-reason, read from the curation report (`curate/report.json`) beside the curated questions.
-
-A leaderboard says what its figures are over: a reader sees that a benchmark kept every item,
-or how many rows a chat log lost to duplicates, selection or bad input, without opening the
-curation report.
+reason, read from the curation report (`curate/report.json`) beside the curated questions, so
+a reader sees what the figures are over without opening that report.
 """
 
 from __future__ import annotations

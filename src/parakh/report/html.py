@@ -1,10 +1,6 @@
-"""The self-contained HTML report: leaderboards with intervals, heatmaps, category bars,
-direct vs translate-test, paired tests, judge-human agreement (per metric and slice with
-bootstrap intervals, a chart of each metric's rank correlation with the humans, the two model
-rankings), counts and the config.
-
-Each section is a template of its own (templates/<section>.html.j2); the functions here pick
-and order what it shows, and `render_report` puts the sections into the page (report.html.j2).
+"""The self-contained HTML report. Each section is a template of its own
+(templates/<section>.html.j2); the functions here pick and order what it shows, and
+`render_report` puts the sections into the page (report.html.j2).
 """
 
 from __future__ import annotations

@@ -69,9 +69,7 @@ def score_cell(cell: Cell | None, *, best: bool = False) -> ScoreCell:
         counts = (cell.invalid, cell.errors, cell.skipped)
     if cell is None or cell.mean is None:
         return ScoreCell(None, counts=counts, best=best)
-    percent = None
-    if (cell.scale_min, cell.scale_max) != (0.0, 1.0):
-        percent = f"{cell.percent:.1f}"
+    percent = f"{cell.percent:.1f}" if (cell.scale_min, cell.scale_max) != (0.0, 1.0) else None
     interval = None
     if cell.ci_low is not None and cell.ci_high is not None:
         interval = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -44,12 +45,26 @@ def heatmap_data(board: Leaderboard, metric: str) -> HeatmapData:
     return HeatmapData(models, languages, values, colour_map, f"{metric} ({spec.direction_text})")
 
 
-def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend (no display), imported when a plot is drawn."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def _save(plt: Any, fig: Any, path: Path, dpi: int) -> None:
+    """Write `fig` as a PNG without a timestamp or version in it (same bytes on a re-run)."""
+    fig.tight_layout()
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, format="png", dpi=dpi, metadata={"Software": None})
+    plt.close(fig)
+
+
+def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
+    plt = _pyplot()
     data = heatmap_data(board, metric)
     models, languages, values = data.models, data.languages, data.values
     higher = board.spec(metric).higher_is_better
@@ -67,20 +82,13 @@ def heatmap(board: Leaderboard, metric: str, path: Path, title: str) -> None:
     ax.set_title(title, fontsize=10)
     bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     bar.set_label(data.label, fontsize=8)
-    fig.tight_layout()
-    with atomic_open(path, "wb") as f:
-        fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    _save(plt, fig, path, dpi=110)
 
 
 def category_bars(board: Leaderboard, metric: str, path: Path, title: str) -> None:
     """Grouped horizontal bars: each category's 0..1 score per model (min..max of the scale),
     with bootstrap intervals; models best first."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     categories = board.categories or ["all"]
     dimension = "category" if board.categories else "all"
     models = board.ranking(metric)
@@ -111,10 +119,7 @@ def category_bars(board: Leaderboard, metric: str, path: Path, title: str) -> No
     ax.set_xlabel(f"{metric} (scaled to 0..1, {board.spec(metric).direction_text})")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    with atomic_open(path, "wb") as f:
-        fig.savefig(f, format="png", dpi=100, metadata={"Software": None})
-    plt.close(fig)
+    _save(plt, fig, path, dpi=100)
 
 
 def plot_rows(board: Leaderboard, metric: str, dimension: str) -> list[dict[str, object]]:

@@ -1,9 +1,7 @@
 """The leaderboard as records, CSV, JSON and markdown: one set of rounded numbers for all.
 
-`cell_records` is the single source of every published figure: the CSV and JSON leaderboards,
-`metrics.json` for DVC, the markdown tables and the MLflow metrics are all derived from it, so
-the same cell carries the same value everywhere. Each record says its metric's direction and
-scale; the best figure of each column is marked in bold in the markdown tables.
+`cell_records` is the single source of every published figure (CSV and JSON leaderboards,
+`metrics.json`, markdown tables, MLflow metrics), so a cell carries the same value everywhere.
 """
 
 from __future__ import annotations
