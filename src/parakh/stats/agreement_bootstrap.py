@@ -1,11 +1,8 @@
 """Bootstrap intervals of judge-human agreement statistics, resampling items.
 
-An item (one answer) may carry several pairs (repeated human ratings); a resample draws items
-with replacement and every pair of a drawn item comes along, as many times as it was drawn.
-Each statistic is computed on all resamples at once from per-pair weights (the number of times
-a pair's item was drawn): a resample weighted this way (`pair_weights`) equals the same statistic of
-`parakh.stats.agreement` on the expanded data (tests check this), without a Python loop over
-pairs or units per resample.
+An item (one answer) may carry several pairs (repeated human ratings); every pair of a drawn
+item comes along as often as it was drawn. Each statistic is computed on all resamples at once
+from per-pair weights (`pair_weights`), equal to `parakh.stats.agreement` on the expanded data.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """Seeded bootstrap confidence intervals, resampling items (questions), not rows.
 
-Resampling is by item: every row of a resampled question comes along, which keeps a question's
-metrics together for the weighted aggregate and for paired comparisons between models. The
-resample indices of a seed are numpy's `integers(0, n_items)` draws from PCG64(seed), in blocks
-whose size never changes them. A resample is read as the multiplicity of each item (how often
-the draw picked it), so every statistic over the same items is one matrix product of the
-multiplicities with its per-item sums and counts (`resampled_totals`): the leaderboard reads
-all its cells over one list of questions off one such draw (`parakh.stats.shared_draws`).
+Every row of a resampled question comes along, which keeps a question's metrics together. The
+indices of a seed are numpy's `integers(0, n_items)` draws from PCG64(seed), in blocks whose
+size never changes them; a resample is read as each item's multiplicity, so any statistic over
+the same items is one matrix product with its per-item sums and counts (`resampled_totals`).
 """
 
 from __future__ import annotations
@@ -20,12 +17,10 @@ from parakh.hashing import sha256_obj
 
 DEFAULT_RESAMPLES = 1000
 DEFAULT_CONFIDENCE = 0.95
-# Resamples drawn per block, at most, and at most about _BLOCK_ITEMS indices per block: bounds
-# memory at block x items x metrics floats (and keeps a block in cache at 100,000 items).
+# Resamples and indices per block, at most: bounds memory at block x items x metrics floats.
 _BLOCK = 200
 _BLOCK_ITEMS = 1 << 20
-# Bootstrap indices per block of `resampled_totals` (resamples x items): a block's
-# multiplicities are 16 MB at most.
+# Indices per block of `resampled_totals`: a block's multiplicities are 16 MB at most.
 _BLOCK_DRAWS = 2 << 20
 
 
@@ -68,12 +63,8 @@ def percentile_interval(values: np.ndarray, confidence: float) -> Interval | Non
 
 @dataclass(frozen=True)
 class ItemScores:
-    """Per-item score sums and counts of one statistic: rows are items, columns metrics.
-
-    The statistic is the weighted mean, over metrics, of each metric's mean over items
-    (sum of sums / sum of counts), with weights renormalised over the metrics that have a
-    score; a single metric with weight 1 is a plain mean over scored rows.
-    """
+    """Per-item score sums and counts (items x metrics) of one statistic: the weighted mean
+    over metrics of each metric's mean over items, weights renormalised over scored metrics."""
 
     sums: np.ndarray  # (items, metrics)
     counts: np.ndarray  # (items, metrics)
@@ -114,9 +105,8 @@ def multiplicities(block: np.ndarray) -> np.ndarray:
 def resampled_totals(
     sums: np.ndarray, counts: np.ndarray, *, seed: int, resamples: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The (resamples, columns) totals of each column of (items, columns) `sums` and `counts`
-    over each bootstrap resample of the items drawn from `seed` (the draws of
-    `resample_blocks`, taken in larger blocks: the block size never changes them)."""
+    """The (resamples, columns) totals of (items, columns) `sums` and `counts` over each
+    resample of the items drawn from `seed` (`resample_blocks`, in larger blocks)."""
     n_items, width = sums.shape
     both = np.hstack([sums, counts])
     blocks = resample_blocks(n_items, resamples, seed, _BLOCK_DRAWS, resamples)

@@ -1,13 +1,9 @@
 """Paired comparisons of two models on the same items, and Holm's correction across pairs.
 
-A difference between two leaderboard means can come from the models or from which questions
-each happened to score. Pairing on the items both models have a score for removes the second
-source; the sign-flip permutation test then asks how often a difference this large would
-appear if the two models' labels were exchangeable on every item. The difference is always
-A minus B on the metric's own values; which model is better depends on the metric's direction
-(`higher_is_better=False` for an error or hallucination rate: the lower mean is better).
-With so few items that 2^n is at most the permutation count, every sign pattern is enumerated
-and the p-value is exact (`parakh.stats.sign_flip`).
+Pairing on the items both models scored removes the part of a difference that comes from which
+questions each happened to score; the sign-flip test asks how often a difference this large
+appears if the two models' labels are exchangeable on every item. The difference is A minus B;
+which is better follows the metric's direction (`higher_is_better`).
 """
 
 from __future__ import annotations
@@ -55,14 +51,9 @@ def threshold_of(observed: float) -> float:
 
 
 def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) -> float:
-    """Two-sided p-value of mean(differences) == 0 under random sign flips.
-
-    With 2^n sign patterns at most `permutations`, all of them are enumerated: the exact
-    share reaching the observed |mean| (at least 2 / 2^n: the observed pattern and its
-    mirror). Otherwise `permutations` seeded patterns are drawn, counting the observed
-    statistic among them ((k + 1) / (B + 1)), so the p-value is never 0 and is exact in
-    expectation.
-    """
+    """Two-sided p-value of mean(differences) == 0 under random sign flips: exact over all
+    2^n patterns when that is at most `permutations`, else (k + 1) / (B + 1) over `permutations`
+    seeded patterns, never 0."""
     d = np.asarray(differences, dtype=float)
     if d.size == 0:
         raise ValueError("no paired items")

@@ -1,10 +1,7 @@
 """Rank intervals: which places on a leaderboard the data can tell apart.
 
-All models are resampled on the same bootstrap draws of items (`shared_draws`), each draw
-ranks them, and the central interval of each model's ranks is reported. Two models whose rank
-intervals overlap are not reliably ordered by this data. Rank 1 is the best value in the
-metric's direction: the highest by default, the lowest for a lower-is-better metric
-(`higher_is_better=False`).
+Every bootstrap draw of items (`shared_draws`) ranks all models; each model's interval is the
+central one of its ranks. Rank 1 is the best value in the metric's direction.
 """
 
 from __future__ import annotations
