@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from parakh.report.agreement import FIGURES, AgreementStats, MetricAgreement, RankingAgreement
+from parakh.report.agreement import FIGURES, MetricAgreement, RankingAgreement
 from parakh.report.html_parts import bar_chart, colour, is_light, score_cell
 from parakh.report.judge_bias import JudgeBias, bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
@@ -183,19 +183,6 @@ def config_section(ctx: ReportContext) -> str:
 SOURCES = {"grades": "grades file", "answers": "curated grades of answers"}
 
 
-@dataclass(frozen=True)
-class StatsView:
-    """A slice's items, pairs, and each of `FIGURES` with its interval (None: not computed)."""
-
-    n_items: int
-    n_pairs: int
-    figures: list[tuple[float | None, list[float] | None]]
-
-
-def _stats(s: AgreementStats) -> StatsView:
-    return StatsView(s.n_items, s.n_pairs, [(getattr(s, f), s.intervals.get(f)) for f in FIGURES])
-
-
 def _label(a: MetricAgreement) -> str:
     return a.metric if a.source == "grades" else f"{a.metric} ({a.source})"
 
@@ -218,9 +205,9 @@ def _metric(a: MetricAgreement) -> dict[str, Any]:
         "mapping": a.mapping,
         "human_grades": a.human_grades,
         "unpaired": unpaired,
-        "overall": _stats(a.overall),
-        "by_language": {language: _stats(s) for language, s in a.by_language.items()},
-        "by_model": {model: _stats(s) for model, s in a.by_model.items()},
+        "overall": a.overall,
+        "by_language": a.by_language,
+        "by_model": a.by_model,
         "ranking": _ranking(a.ranking),
     }
 
@@ -257,7 +244,8 @@ def correlation_chart(agreement: list[MetricAgreement]) -> str:
 
 def agreement_section(agreement: list[MetricAgreement]) -> str:
     chart = Markup(correlation_chart(agreement)) if agreement else ""  # the SVG rendered above
-    return render("agreement.html.j2", agreement=[_metric(a) for a in agreement], chart=chart)
+    metrics = [_metric(a) for a in agreement]
+    return render("agreement.html.j2", agreement=metrics, chart=chart, figures=FIGURES)
 
 
 def render_report(board: Leaderboard, ctx: ReportContext) -> str:
