@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -259,16 +259,12 @@ def _apply_repairs(
             ballots[key] = ballot
             continue
         why = ballot.error or (ballot.verdict.reason if ballot.verdict else None) or "invalid"
-        original = ballots[key]
-        ballots[key] = Ballot(
-            raw=original.raw,
-            verdict=original.verdict,
-            repairs=attempt,
-            failed_repairs=(
-                *original.failed_repairs,
-                f"repair {attempt}: {why}; output {_excerpt(ballot.raw)}",
-            ),
+        original = ballots[key]  # a parsed output (never an error): it keeps its raw and verdict
+        failed = (
+            *original.failed_repairs,
+            f"repair {attempt}: {why}; output {_excerpt(ballot.raw)}",
         )
+        ballots[key] = replace(original, repairs=attempt, failed_repairs=failed)
         if ballot.error is None:
             latest[key] = (request, ballot.raw, why)
     return latest
