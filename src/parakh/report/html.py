@@ -109,9 +109,6 @@ def _scaled(cell: Cell | None) -> tuple[float | None, float | None, float | None
 
 def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) -> str:
     values = board.slices(dimension)
-    context: dict[str, Any] = {"title": title, "dimension": dimension, "values": values}
-    if not values:
-        return render("slice.html.j2", **context)
     best = {v: board.best(primary, dimension, v) for v in values}
     rows = [
         {
@@ -123,7 +120,7 @@ def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) 
         for m in board.ranking(primary)
     ]
     chart = ""
-    if dimension == "category":
+    if dimension == "category" and values:
         series = [
             (m, [_scaled(board.cell(m, primary, dimension, v)) for v in values])
             for m in board.ranking(primary)
@@ -132,7 +129,9 @@ def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) 
         chart = bar_chart(values, series, chart_id=f"{dimension}-bars", label=label)
     return render(
         "slice.html.j2",
-        **context,
+        title=title,
+        dimension=dimension,
+        values=values,
         primary=primary,
         direction=board.spec(primary).direction_text,
         chart=Markup(chart),  # the SVG bar_chart rendered
