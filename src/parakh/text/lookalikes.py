@@ -28,33 +28,21 @@ _INVISIBLE = frozenset(
 # Letters of other scripts drawn like a Latin letter (after NFKC, before case folding), as used
 # to hide a word from a filter. A small explicit table, not Unicode's whole confusables list:
 # Cyrillic and Greek capitals and small letters, Latin small capitals and a few others.
+_LOOKALIKES = (  # (letters, the Latin letters they are drawn like, position by position)
+    ("АВЕКМНОРСТУХЅІЈҮԚԜӀ", "ABEKMHOPCTYXSIJYQWI"),  # Cyrillic capitals
+    # Cyrillic small letters (к, м, н, т, в: the shapes of small capitals)
+    ("аеорсухѕіјһԁԛԝӏүѵкмнтв", "aeopcyxsijhdqwlyvkmhtb"),
+    ("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"),  # Greek capitals
+    ("αεικνορτυχγω", "aeikvoptuxyw"),  # Greek small letters
+    ("օհսո", "ohun"),  # Armenian
+    # Latin small capitals, dotless i, script g
+    ("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢıɡ", "abcdeghijklmnoprstuvwyzig"),
+    # Arabic-script letters Urdu writers type from an Arabic keyboard: yeh, kaf, heh
+    ("\u064a\u0649\u0643\u0647", "\u06cc\u06cc\u06a9\u06c1"),
+)
 _LATIN_LOOKALIKES = str.maketrans(
-    {
-        # Cyrillic capitals
-        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-        "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y",
-        "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
-        # Cyrillic small letters (к, м, н, т, в: the shapes of small capitals)
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
-        "і": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y",
-        "ѵ": "v", "к": "k", "м": "m", "н": "h", "т": "t", "в": "b",
-        # Greek capitals
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-        # Greek small letters
-        "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-        "υ": "u", "χ": "x", "γ": "y", "ω": "w",
-        # Armenian
-        "օ": "o", "հ": "h", "ս": "u", "ո": "n",
-        # Latin small capitals, dotless i, script g
-        "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h", "ɪ": "i",
-        "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r",
-        "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ı": "i",
-        "ɡ": "g",
-        # Arabic-script letters Urdu writers type from an Arabic keyboard: yeh, kaf, heh
-        "\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9", "\u0647": "\u06c1",
-    }
-)  # fmt: skip
+    "".join(letters for letters, _ in _LOOKALIKES), "".join(latin for _, latin in _LOOKALIKES)
+)
 
 
 def _is_latin_accent(ch: str) -> bool:
