@@ -150,22 +150,17 @@ class PIIPolicy:
         return False
 
 
-@dataclass(frozen=True)
-class _Run:
-    start: int
-    end: int
-    digits: str
+_Run = re.Match[str]  # a run of digits
 
 
 def _chains(text: str) -> list[list[_Run]]:
     """Digit runs grouped into chains of runs joined by phone-style separators."""
     chains: list[list[_Run]] = []
     for m in _DIGIT_RUN.finditer(text):
-        run = _Run(m.start(), m.end(), m.group())
-        if chains and _JOINER.match(text[chains[-1][-1].end : run.start]):
-            chains[-1].append(run)
+        if chains and _JOINER.match(text[chains[-1][-1].end() : m.start()]):
+            chains[-1].append(m)
         else:
-            chains.append([run])
+            chains.append([m])
     return chains
 
 
@@ -179,15 +174,15 @@ def _strip_prefix(groups: tuple[int, ...], n: int) -> tuple[int, ...]:
 
 def _classify(runs: list[_Run], text: str, international: bool, announced: bool) -> PIIKind | None:
     """The kind of number a sub-chain of digit runs is, or None if it is not one we redact."""
-    digits = "".join(r.digits for r in runs)
-    groups = tuple(len(r.digits) for r in runs)
+    digits = "".join(r.group() for r in runs)
+    groups = tuple(len(r.group()) for r in runs)
     if international or digits.startswith("00"):
         national = digits[2:] if digits.startswith("00") else digits
         return "phone" if 8 <= len(national) <= 15 and len(groups) <= 6 else None
-    before, after = text[: runs[0].start], text[runs[-1].end :]
+    before, after = text[: runs[0].start()], text[runs[-1].end() :]
     if _CURRENCY_BEFORE.search(before) or _CURRENCY_AFTER.search(after):
         return None
-    joiners = {text[a.end : b.start] for a, b in zip(runs, runs[1:], strict=False)}
+    joiners = {text[a.end() : b.start()] for a, b in zip(runs, runs[1:], strict=False)}
     mobile_with_code = groups == (12,) and digits.startswith("91") and digits[2] in "6789"
     aadhaar_shape = groups in {(12,), (4, 4, 4)} and len(joiners) <= 1
     if aadhaar_shape and digits[0] in "23456789" and not mobile_with_code:
@@ -229,21 +224,23 @@ def find_numbers(text: str) -> list[PIIMatch]:
         i = 0
         while i < len(chain):
             matched = False
-            start_ok = i == 0 or text[chain[i - 1].end : chain[i].start] == " "
+            start_ok = i == 0 or text[chain[i - 1].end() : chain[i].start()] == " "
             if start_ok:
-                lead = chain[i].start
-                while lead > 0 and text[lead - 1] in "+(" and lead > chain[i].start - 2:
+                lead = chain[i].start()
+                while lead > 0 and text[lead - 1] in "+(" and lead > chain[i].start() - 2:
                     lead -= 1
-                international = "+" in text[lead : chain[i].start]
+                international = "+" in text[lead : chain[i].start()]
                 announced = bool(_ANNOUNCED.search(text[max(0, lead - 60) : lead]))
                 for j in range(len(chain) - 1, i - 1, -1):
-                    end_ok = j == len(chain) - 1 or text[chain[j].end : chain[j + 1].start] == " "
-                    if not end_ok or not _edge_ok(text, lead, chain[j].end):
+                    end_ok = (
+                        j == len(chain) - 1 or text[chain[j].end() : chain[j + 1].start()] == " "
+                    )
+                    if not end_ok or not _edge_ok(text, lead, chain[j].end()):
                         continue
                     runs = chain[i : j + 1]
                     kind = _classify(runs, text, international, announced)
                     if kind is not None:
-                        end = chain[j].end
+                        end = chain[j].end()
                         if end < len(text) and text[end] == ")" and "(" in text[lead:end]:
                             end += 1
                         found.append(PIIMatch(kind, lead, end, text[lead:end]))
