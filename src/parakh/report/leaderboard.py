@@ -233,8 +233,9 @@ def build_leaderboard(
         MetricPlan.of(m, weighted, board.spec(m).higher_is_better, settings.weighted_scale)
         for m in board.metrics
     ]
-    found = compare_models(index, board.models, plans, settings, known, progress=progress)
-    board.ranks, board.paired = found.ranks, found.paired
+    board.ranks, board.paired = compare_models(
+        index, board.models, plans, settings, known, progress=progress
+    )
     return board
 
 

@@ -227,14 +227,6 @@ class PairedComparison:
         return self.model_a if self.result.better == "a" else self.model_b
 
 
-@dataclass
-class Comparisons:
-    """Each metric's rank intervals by model, and every paired test in metric order."""
-
-    ranks: dict[str, dict[str, RankInterval]] = field(default_factory=dict)
-    paired: list[PairedComparison] = field(default_factory=list)
-
-
 def compare_models(
     index: ItemIndex,
     systems: list[str],
@@ -243,18 +235,17 @@ def compare_models(
     known: CellDraws,
     *,
     progress: bool = False,
-) -> Comparisons:
-    """Rank intervals and paired tests of every metric in `plans`, in their order."""
-    found = Comparisons()
+) -> tuple[dict[str, dict[str, RankInterval]], list[PairedComparison]]:
+    """Each metric's rank intervals by model, and every paired test, in the order of `plans`."""
     bar = tqdm(
         plans, desc="aggregate: rank intervals, paired tests", unit="metric", disable=not progress
     )
-    for plan in bar:
-        found.ranks[plan.metric] = shared_ranks(index, systems, plan, settings, known)
+    ranks = {plan.metric: shared_ranks(index, systems, plan, settings, known) for plan in bar}
     tests = shared_paired(index, systems, plans, settings)
+    paired: list[PairedComparison] = []
     for plan in plans:
-        found.paired += _holm(plan.metric, [(a, b, r) for m, a, b, r in tests if m == plan.metric])
-    return found
+        paired += _holm(plan.metric, [(a, b, r) for m, a, b, r in tests if m == plan.metric])
+    return ranks, paired
 
 
 def _holm(metric: str, found: list[tuple[str, str, PairedResult]]) -> list[PairedComparison]:
