@@ -1,11 +1,6 @@
-"""The metrics a judge config writes a row of for every question, and which of them a row fills.
-
-The judge stage writes, for each question, one row per reference metric and one per rubric
-criterion, whatever happens: a failed answer, a question outside the rubric sample or without a
-reference gets an `error` or `skipped` row, never no row. `nomiracl` is one slot filled by
-whichever verdict metric the question's subset gives (`nomiracl_hallucination`,
-`nomiracl_error`, or bare `nomiracl` on a row without a subset). Coverage checks
-(`parakh.row_coverage`) expect exactly these (question, metric) rows.
+"""The metrics a judge config writes a row of for every question (a failure is an `error` or
+`skipped` row, never no row), and which of them a row fills: `nomiracl` is one slot, filled by
+the verdict metric of the question's subset. `parakh.row_coverage` expects exactly these rows.
 """
 
 from __future__ import annotations

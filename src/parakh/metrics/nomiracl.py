@@ -11,11 +11,9 @@ it is no FP, TN, FN or TP, so it is in no denominator, and is counted on its own
     hallucination rate = FP / (FP + TN)   non-relevant subset; FP = "answer present", TN = IDK
     error rate         = FN / (FN + TP)   relevant subset;     FN = IDK, TP = "answer present"
 
-NoMIRACL's released evaluation code (`nomiracl/eval/metrics.py`, ConfusionMetric) divides by
-all outputs of the subset, invalid ones included, and parses outputs with stricter substring
-rules; both are reproduced in `parakh.metrics.nomiracl_released` and reported beside these
-rates, labelled as the released code's. This module's classifier is Parakh's lenient one
-(`parser: lenient` of the nomiracl judge).
+The released code (`nomiracl/eval/metrics.py`) divides by all outputs of the subset, invalid
+ones included, and parses with stricter substring rules: `parakh.metrics.nomiracl_released`,
+reported beside these rates. This module's classifier is Parakh's lenient one.
 """
 
 from __future__ import annotations
@@ -37,10 +35,6 @@ ANSWER_PRESENT: NomiraclLabel = "answer_present"
 INVALID: NomiraclLabel = "invalid"
 SUBSETS: tuple[str, ...] = get_args(NomiraclSubset)
 LABELS: tuple[str, ...] = get_args(NomiraclLabel)
-
-# ---------------------------------------------------------------------------------------------
-# Classifier
-# ---------------------------------------------------------------------------------------------
 
 # Phrases that state a verdict, matched on case-folded text with straight quotes. Where two
 # phrases overlap, the one starting first wins, then the longer ("no answer is present" is IDK,
@@ -220,11 +214,6 @@ def classify_nomiracl_output(output: str | None) -> NomiraclLabel:
     return INVALID
 
 
-# ---------------------------------------------------------------------------------------------
-# Rates
-# ---------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class NomiraclOutcome:
     """One classified output: which subset its query is in and what the model said."""
@@ -263,12 +252,8 @@ class SubsetCounts(_Frozen):
 
 
 class NomiraclRates(_Frozen):
-    """Hallucination and error rates (paper definition), invalid rates, and the counts.
-
-    `hallucination` = FP / (FP + TN) and `error` = FN / (FN + TP), invalid outputs excluded.
-    `invalid_*` = invalid / all outputs of that subset. The labels may come from either parser;
-    the released code's own rates are `parakh.metrics.nomiracl_released.released_code_rates`.
-    """
+    """`hallucination` = FP / (FP + TN) and `error` = FN / (FN + TP), invalid outputs excluded;
+    `invalid_*` = invalid / all outputs of that subset; and the counts."""
 
     relevant: SubsetCounts
     non_relevant: SubsetCounts
@@ -299,11 +284,8 @@ def subset_counts(rows: Iterable[NomiraclOutcome]) -> dict[str, SubsetCounts]:
 
 
 def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
-    """Hallucination rate on non-relevant queries and error rate on relevant ones.
-
-    Invalid outputs are left out of both denominators and counted separately; see the module
-    docstring for how NoMIRACL's released code differs.
-    """
+    """Hallucination rate on non-relevant queries and error rate on relevant ones; invalid
+    outputs are left out of both denominators and counted separately."""
     counts = subset_counts(rows)
     relevant, non_relevant = counts["relevant"], counts["non_relevant"]
     false_positive, true_negative = non_relevant.answer_present, non_relevant.i_dont_know
@@ -317,10 +299,6 @@ def nomiracl_rates(rows: Iterable[NomiraclOutcome]) -> NomiraclRates:
         invalid_non_relevant=Rate.of(non_relevant.invalid, non_relevant.total),
     )
 
-
-# ---------------------------------------------------------------------------------------------
-# Per-row verdict metrics (judge stage, `parakh score`) and rates from scored rows (aggregate)
-# ---------------------------------------------------------------------------------------------
 
 # One row per output, on the subset where it counts: a non-relevant query's row scores 1 for a
 # hallucination (FP) and 0 for a correct "I don't know" (TN), so the mean over its scored rows is
@@ -347,12 +325,8 @@ def verdict_score(subset: str, label: NomiraclLabel) -> float | None:
 
 
 def nomiracl_rates_from_rows(rows: Iterable[tuple[str, str, str | None]]) -> NomiraclRates:
-    """Rates from scored rows given as (metric, status, label).
-
-    Rows of other metrics are ignored, and so are `error` rows (a failed request is no model
-    output); `ok` and `invalid` rows must carry their NoMIRACL label. The aggregate stage calls
-    this per (model, language) on judge rows; `parakh score` on its own rows.
-    """
+    """Rates from scored (metric, status, label) rows: other metrics' rows and `error` rows (no
+    model output) are ignored; `ok` and `invalid` rows must carry their NoMIRACL label."""
     outcomes = []
     for metric, status, label in rows:
         if metric not in SUBSET_OF_METRIC or status == "error":

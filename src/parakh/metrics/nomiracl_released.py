@@ -1,20 +1,10 @@
 """NoMIRACL's released evaluation code, reproduced: its output parser and its rates.
 
-Source: github.com/project-miracl/nomiracl at commit 9c787da (the commit the shared data and
-`parakh import-data nomiracl` use). `VanillaTemplate.postprocess` in
-`nomiracl/prompts/template.py` maps an output to "Yes, answer is present", "I don't know" or
-"Invalid" by plain substring tests (the role, repeat and explanation templates inherit it);
-`ConfusionMetric.evaluate` in `nomiracl/eval/metrics.py` turns the labels into rates, and
-`examples/hallucination_evaluation.py` writes them to its table. This module re-implements both
-from their rules; nothing is imported from the authors' package.
-
-That table (`released_table_row`) has, per subset, language and model: Accuracy, then
-Hallucination (non-relevant subset) or Error (relevant), then Invalid, each a percentage of the
-model's outputs in that file rounded to 4 places (`round(fraction * 100, 4)`), and 0.0 where
-ConfusionMetric leaves the entry unset.
-
-Parakh's own parser is the lenient one in `parakh.metrics.nomiracl`; the two are compared in
-`bench/nomiracl_rates.py` and in every NoMIRACL judge summary.
+Source: github.com/project-miracl/nomiracl at commit 9c787da (the commit `parakh import-data
+nomiracl` uses): `VanillaTemplate.postprocess` (`nomiracl/prompts/template.py`) labels an output
+by plain substring tests, `ConfusionMetric.evaluate` (`nomiracl/eval/metrics.py`) turns labels
+into rates, and `examples/hallucination_evaluation.py` writes its table (`released_table_row`).
+Re-implemented from their rules; nothing is imported from the authors' package.
 """
 
 from __future__ import annotations
@@ -42,12 +32,6 @@ _NO_ANSWER = "i don't know"
 _CITATION = re.compile(r"\[(\d+|10)\]")
 
 
-def _count_word(text: str, word: str) -> int:
-    """`nomiracl.util.count_word`: whitespace-split tokens equal to `word`. For a phrase of
-    several words it is always 0, which the parser's order below keeps as it is."""
-    return sum(token == word for token in text.split())
-
-
 def classify_released(output: str) -> NomiraclLabel:
     """Classify `output` exactly as the released `VanillaTemplate.postprocess` does.
 
@@ -65,7 +49,8 @@ def classify_released(output: str) -> NomiraclLabel:
     """
     response = output.replace("\n", " ").replace("\t", " ").lower()
     if _NO_ANSWER in response and _ANSWER in response:
-        if _count_word(response, _ANSWER) > 1:
+        # `nomiracl.util.count_word`: whitespace tokens equal to the phrase, so never
+        if sum(token == _ANSWER for token in response.split()) > 1:
             return ANSWER_PRESENT
         return INVALID  # both remaining released branches return "Invalid"
     if _NO_ANSWER in response:
@@ -79,11 +64,6 @@ def classify_released(output: str) -> NomiraclLabel:
     if _CITATION.findall(response) and len(response) < 10:
         return ANSWER_PRESENT
     return INVALID
-
-
-# ---------------------------------------------------------------------------------------------
-# Rates as the released ConfusionMetric computes them
-# ---------------------------------------------------------------------------------------------
 
 
 class ReleasedRate(Rate):
@@ -137,10 +117,6 @@ def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedC
         invalid_non_relevant=_rate(non_relevant.invalid, non_relevant.total),
     )
 
-
-# ---------------------------------------------------------------------------------------------
-# The released script's table (examples/hallucination_evaluation.py)
-# ---------------------------------------------------------------------------------------------
 
 # ConfusionMetric's name for the wrong verdict on each subset, and the subset's right one.
 ERROR_NAME = {"non_relevant": "Hallucination", "relevant": "Error"}

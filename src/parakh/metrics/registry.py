@@ -1,11 +1,5 @@
-"""The per-sample metrics by name, their short aliases, and `metric_spec`: the direction,
-scale and aggregation of any metric name in judge rows.
-
-Reference metrics score a prediction against reference answers (or, for `language_match`,
-against the requested language). Each is a `Metric` registered in the entry-point group
-`parakh.metrics` (`parakh.plugins`), Parakh's own as a plugin package's; `nomiracl` classifies
-a NoMIRACL verdict and is scored by `parakh.metrics.scoring`. `resolve_metric_name` also
-accepts the short aliases people type (`em`, `f1`, `rougeL`, `chrf++`, ...).
+"""The per-sample metrics by name (entry-point group `parakh.metrics`, plus `nomiracl`), their
+short aliases (`em`, `f1`, `rougeL`, `chrf++`, ...), and `metric_spec` for any name in judge rows.
 """
 
 from __future__ import annotations
@@ -179,13 +173,9 @@ def metric_spec(
     rubrics: Sequence[Rubric] | None = None,
     default_scale_max: float | None = None,
 ) -> MetricSpec:
-    """The spec of a metric name found in judge rows (or an alias of a reference metric).
-
-    Rubric criteria come from `rubrics` (None: every rubric in conf/rubric/). A name nobody
-    declares is a ConfigError naming the close matches, unless `default_scale_max` is given:
-    then it gets the documented default, higher is better on 0..default_scale_max
-    (`undeclared_spec`), marked `declared=False` so reports can say so.
-    """
+    """The spec of a metric name in judge rows (or an alias); rubric criteria from `rubrics`
+    (None: all of conf/rubric/). A name nobody declares is a ConfigError naming the close
+    matches, or with `default_scale_max` the default `undeclared_spec`."""
     return spec_in(declared_specs(rubrics), name, default_scale_max=default_scale_max)
 
 

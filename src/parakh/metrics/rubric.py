@@ -1,12 +1,9 @@
 """Rubrics are data (conf/rubric/<name>.yaml): criteria, descriptions, a scoring table.
 
-A rubric scores one or more criteria in one judge call. A HEALTH-PARIKSHA rubric has a single
-criterion whose score the judge writes as `Score` (0..2, integers) next to a `Justification`;
-the IndicQuest rubric scores six criteria (Factual Accuracy ... Overall, 1..5, decimals allowed)
-in one JSON object, as its authors did, and `split()` turns it into one call per criterion.
-Each criterion becomes the metric of its judge rows, and declares its `MetricSpec`: the
-rubric's scale, a mean of per-item scores, and the rubric's `direction` (higher is better unless
-the file says `direction: lower`; a criterion may override it).
+A HEALTH-PARIKSHA rubric has one criterion, written as `Score` (0..2) beside a `Justification`;
+the IndicQuest rubric scores six criteria (1..5, decimals allowed) in one JSON object, as its
+authors did (`split()` makes one call per criterion). Each criterion is the metric of its rows,
+on the rubric's scale and `direction` (higher unless the file or the criterion says lower).
 """
 
 from __future__ import annotations
@@ -163,12 +160,9 @@ class Rubric(BaseModel):
         return {"type": "number", "minimum": self.scale.min, "maximum": self.scale.max}
 
     def json_schema(self, max_justification_chars: int = 200) -> dict[str, Any]:
-        """The schema a constrained decoder enforces: each criterion's score in range, and
-        a bounded `Justification` when the rubric asks for one.
-
-        Grammar backends (llama.cpp, vLLM) enforce all of it. OpenAI's strict mode gets the
-        keywords it supports (`backends.structured_outputs.strict_schema`: an integer score's
-        `enum` stays, bounds and `maxLength` go); the parser checks range and length anyway."""
+        """The schema a constrained decoder enforces: each score in range, a bounded
+        `Justification`. OpenAI's strict mode gets what it supports
+        (`backends.structured_outputs.strict_schema`); the parser checks range and length anyway."""
         properties: dict[str, Any] = {c.key: self._score_schema() for c in self.criteria_list()}
         if self.justification:
             properties[JUSTIFICATION_KEY] = {"type": "string", "maxLength": max_justification_chars}
@@ -180,13 +174,8 @@ class Rubric(BaseModel):
         }
 
     def max_output_tokens(self, max_justification_chars: int) -> int:
-        """An upper bound on the tokens of any output the schema admits.
-
-        A byte-level tokenizer spends at most one token per byte; the bound counts the keys,
-        one optional space around each element (llama.cpp's JSON grammar), the longest score,
-        and the justification at 6 bytes a character (a `\\uXXXX` escape). A `max_tokens` below
-        it can truncate a schema-valid answer into an invalid one.
-        """
+        """An upper bound on the tokens (at most one a byte) of any output the schema admits,
+        below which `max_tokens` could truncate a schema-valid answer into an invalid one."""
         score_chars = (
             max(len(str(self.scale.min)), len(str(self.scale.max)))
             if self.scale.integer

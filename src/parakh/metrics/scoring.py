@@ -1,12 +1,7 @@
-"""Score one prediction with a list of metrics: the single path the judge stage and
-`parakh score` share, so outputs produced elsewhere are scored exactly as the pipeline's own.
-
-Every metric gives a `MetricScore` with a status: `ok` with a score, `invalid` (a NoMIRACL output
-that states no verdict), or `error` with the reason (no prediction, no reference, no subset).
-No failure becomes a score. `nomiracl` gives one row on the subset where the output counts
-(`nomiracl_hallucination` on non-relevant queries, `nomiracl_error` on relevant ones), with the
-verdict of the chosen parser (`lenient` or `released`, `parakh.metrics.nomiracl_parsers`) as its
-label and, where the other parser disagrees, a flag with the other's verdict.
+"""Score one prediction with a list of metrics: the one path of the judge stage and `parakh
+score`. Each metric gives a `MetricScore`: `ok` with a score, `invalid` (a NoMIRACL output with
+no verdict) or `error` with the reason; no failure becomes a score. `nomiracl` gives one row on
+the subset where the output counts (`nomiracl_hallucination` or `nomiracl_error`).
 """
 
 from __future__ import annotations

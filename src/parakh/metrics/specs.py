@@ -1,11 +1,8 @@
 """What a metric's numbers mean: which way is better, the scale, and how rows aggregate.
 
-Every metric that can appear in judge rows declares one `MetricSpec`: a reference metric is a
-`Metric` (its spec and its function) beside the function; NoMIRACL's rates and the leaderboard's
-weighted aggregate are here; rubric criteria are in their conf/rubric file.
-`parakh.metrics.registry.metric_spec` answers for any name. Ranking, rank intervals, paired
-tests, heatmap colours, "best" marks and the weighted aggregate all ask the spec
-instead of assuming higher is better on 0..max.
+Every metric in judge rows declares one `MetricSpec`: a reference metric as a `Metric` beside
+its function, NoMIRACL's rates and `weighted` here, rubric criteria in their conf/rubric file.
+Rankings, tests, colours and the weighted aggregate ask the spec (`registry.metric_spec`).
 """
 
 from __future__ import annotations
@@ -25,14 +22,9 @@ WEIGHTED = "weighted"
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """One metric's direction, scale and aggregation.
-
-    `aggregation` "mean" is the mean of per-item scores; "rate" is numerator over its own
-    denominator: each scored row is a 0/1 event of that denominator (NoMIRACL's hallucination
-    rate FP/(FP+TN): one row per non-relevant output, 1 for FP, 0 for TN; invalid outputs
-    carry no score and stay out). `declared` is False for the documented default given to a
-    name nobody declared (higher is better on 0..the rows' scale_max).
-    """
+    """One metric's direction, scale and aggregation: "mean" of per-item scores, or "rate",
+    each scored row a 0/1 event of its denominator (NoMIRACL's FP/(FP+TN)). `declared` is
+    False for the default given to a name nobody declared."""
 
     name: str
     direction: Direction
@@ -91,11 +83,9 @@ MetricFn = Callable[[str, Sequence[str], "str | None"], float]
 
 @dataclass(frozen=True, kw_only=True)
 class Metric(MetricSpec):
-    """A per-sample metric, declared in one place: its spec and `fn(prediction, references,
-    language)`, the best score over the references on scale_min..scale_max (described by its
-    docstring unless a description is given). A metric with `needs_reference` False ignores
-    the references. Registered by entry point (group
-    `parakh.metrics`), Parakh's own as a plugin's."""
+    """A per-sample metric: its spec and `fn(prediction, references, language)`, the best score
+    over the references (described by its docstring's first paragraph unless a description is
+    given). Registered by entry point (group `parakh.metrics`), Parakh's own as a plugin's."""
 
     fn: MetricFn
     needs_reference: bool = True
@@ -114,11 +104,9 @@ class Metric(MetricSpec):
 
 @dataclass(frozen=True, kw_only=True)
 class Judge:
-    """A judge from a plugin (entry-point group `parakh.judges`, listed in a judge config's
-    `reference_metrics`): `fn(question, generation)` scores one answer on each of `metrics`,
-    seeing the whole question row (references, contexts, meta) and the answer's generation row
-    (less its prompt). A metric missing from what it returns, or off its scale, is an error
-    row; a ValueError it raises is the reason of every metric's error row."""
+    """A plugin judge (group `parakh.judges`): `fn(question, generation)` scores one answer on
+    each of `metrics`; a metric it omits or puts off its scale is an error row, and a ValueError
+    it raises is the reason of every metric's error row."""
 
     name: str
     metrics: tuple[MetricSpec, ...]
