@@ -14,17 +14,15 @@ import unicodedata
 from parakh.text.languages import check_language
 
 # Malayalam atomic chillus and the older encoding <consonant, virama, ZWJ> mean the same letter.
-# Once ZWJ is removed the older form is <consonant, virama>, so map the atomic form to it too.
+# Once ZWJ is removed the older form is <consonant, virama>, so map the atomic form to it too:
+# chillu m, y, lll, nn, n, rr, l, ll, k.
 _MALAYALAM_CHILLU = {
-    "\u0d54": "\u0d2e\u0d4d",  # chillu m
-    "\u0d55": "\u0d2f\u0d4d",  # chillu y
-    "\u0d56": "\u0d34\u0d4d",  # chillu lll
-    "\u0d7a": "\u0d23\u0d4d",  # chillu nn
-    "\u0d7b": "\u0d28\u0d4d",  # chillu n
-    "\u0d7c": "\u0d30\u0d4d",  # chillu rr
-    "\u0d7d": "\u0d32\u0d4d",  # chillu l
-    "\u0d7e": "\u0d33\u0d4d",  # chillu ll
-    "\u0d7f": "\u0d15\u0d4d",  # chillu k
+    chillu: consonant + "\u0d4d"
+    for chillu, consonant in zip(
+        "\u0d54\u0d55\u0d56\u0d7a\u0d7b\u0d7c\u0d7d\u0d7e\u0d7f",
+        "\u0d2e\u0d2f\u0d34\u0d23\u0d28\u0d30\u0d32\u0d33\u0d15",
+        strict=True,
+    )
 }
 
 ZERO_WIDTH_SPACE = "\u200b"
@@ -32,16 +30,12 @@ _ENGLISH_ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 
 def canonical_text(text: str) -> str:
-    """Canonical Unicode form of `text`, safe to apply before any metric.
-
-    - NFC, which makes every nukta letter equal whether it was typed precomposed (U+0958 क़) or
-      as base + nukta (U+0915 U+093C); the same holds for Bengali, Gurmukhi and Odia nuktas.
-    - Zero-width joiner / non-joiner and the other invisible format characters (soft hyphen,
-      BOM, bidi marks) removed; a zero-width space becomes a space, since it marks a word break.
-    - Malayalam atomic chillus written as consonant + virama (see `_MALAYALAM_CHILLU`).
-
-    Case, punctuation and compatibility characters are left alone.
-    """
+    """Canonical Unicode form of `text`, safe to apply before any metric: NFC (a nukta letter
+    typed precomposed, U+0958 क़, equals base + nukta, U+0915 U+093C; likewise in Bengali,
+    Gurmukhi and Odia); zero-width joiner / non-joiner and the other invisible format characters
+    (soft hyphen, BOM, bidi marks) removed, but a zero-width space made a space, since it marks a
+    word break; Malayalam atomic chillus as consonant + virama. Case, punctuation and
+    compatibility characters are left alone."""
     text = unicodedata.normalize("NFC", text)
     if not text.isascii():
         text = "".join(_canonical_char(ch) for ch in text)
@@ -102,20 +96,12 @@ def ascii_digits(text: str) -> str:
 
 
 def normalize_answer(text: str, language: str | None) -> str:
-    """Normalise an answer before exact match / token F1 (SQuAD v1.1 style, Unicode-aware).
-
-    Steps, in the SQuAD order (lower-case, punctuation, articles, whitespace):
-    1. `canonical_text`: NFC (nukta forms equal), no ZWJ/ZWNJ, Malayalam chillus unified.
-    2. Compatibility forms folded where safe (`_fold_compatibility_forms`: NFKC for full-width
-       letters, ligatures, Arabic presentation forms), then case-folded; native decimal digits
-       (Devanagari, Bengali, Tamil, Arabic-Indic, ...) written as ASCII digits.
-    3. Every Unicode punctuation (P*) and symbol (S*) character deleted: danda U+0964, double
-       danda U+0965, curly quotes, dashes, Arabic comma, and all of ASCII `string.punctuation`.
-       Deleted before and after the folding, since NFKC turns an overline into a space and a
-       combining mark, and a parenthesised "⑴" into "(1)".
-    4. English articles (a, an, the) removed, only when `language` is English.
-    5. Whitespace runs collapsed to single spaces, ends stripped.
-    """
+    """Normalise an answer before exact match / token F1 (SQuAD v1.1 style, Unicode-aware), in
+    the SQuAD order: `canonical_text`, then compatibility forms folded where safe, case folded
+    and native digits as ASCII; every Unicode punctuation (P*) and symbol (S*) character deleted
+    (danda, curly quotes, dashes, Arabic comma, all of ASCII punctuation), before and after the
+    folding, since NFKC turns an overline into a space and a combining mark, and "⑴" into "(1)";
+    English articles removed only for English; whitespace collapsed."""
     text = _drop_punctuation_and_symbols(canonical_text(text))
     text = _fold_compatibility_forms(text).casefold()
     text = _drop_punctuation_and_symbols(ascii_digits(text))
