@@ -237,18 +237,8 @@ def paired_table(board: Leaderboard, metric: str) -> list[list[str]]:
             continue
         r = c.result
         interval = f"[{r.interval.low:.3f}, {r.interval.high:.3f}]" if r.interval else "–"
-        rows.append(
-            [
-                c.model_a,
-                c.model_b,
-                str(r.n),
-                f"{r.difference:+.3f}",
-                interval,
-                c.better or "tie",
-                f"{r.p_value:.4f}",
-                f"{c.p_holm:.4f}",
-            ]
-        )
+        figures = [str(r.n), f"{r.difference:+.3f}", interval, c.better or "tie"]
+        rows.append([c.model_a, c.model_b, *figures, f"{r.p_value:.4f}", f"{c.p_holm:.4f}"])
     return [header, *rows]
 
 
