@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parakh.retrieval.hybrid import reciprocal_rank_fusion
+from parakh.retrieval.retrievers import reciprocal_rank_fusion
 
 
 def test_rrf_adds_reciprocal_ranks() -> None:

@@ -129,10 +129,6 @@ def _prepare(output: str) -> str:
     return text
 
 
-def _statement_starts(text: str) -> list[int]:
-    return [0] + [m.end() for m in _STATEMENT_END.finditer(text)]
-
-
 def _find_mentions(text: str) -> list[_Mention]:
     matches = sorted(
         (
@@ -141,7 +137,7 @@ def _find_mentions(text: str) -> list[_Mention]:
             for m in regex.finditer(text)
         ),
     )
-    starts = _statement_starts(text)
+    starts = [0] + [m.end() for m in _STATEMENT_END.finditer(text)]
     mentions: list[_Mention] = []
     covered_until = -1
     for start, neg_length, label in matches:

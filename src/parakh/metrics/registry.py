@@ -132,23 +132,20 @@ def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpe
         from parakh.metrics.rubric import load_rubric
 
         rubrics = [load_rubric(name) for name in available("rubric")]
-    specs: dict[str, MetricSpec] = {}
-    owner: dict[str, str] = {}
+    found: dict[str, tuple[MetricSpec, str]] = {}  # the first spec of a name and its rubric
     for rubric in rubrics:
         for spec in rubric.metric_specs():
-            known = specs.get(spec.name)
-            if known is not None and (known.direction, known.scale_min, known.scale_max) != (
+            known, owner = found.setdefault(spec.name, (spec, rubric.name))
+            if (known.direction, known.scale_min, known.scale_max) != (
                 spec.direction,
                 spec.scale_min,
                 spec.scale_max,
             ):
                 raise ConfigError(
                     f"metric '{spec.name}' is declared twice with different directions or "
-                    f"scales: rubric '{owner[spec.name]}' and rubric '{rubric.name}'"
+                    f"scales: rubric '{owner}' and rubric '{rubric.name}'"
                 )
-            specs.setdefault(spec.name, spec)
-            owner.setdefault(spec.name, rubric.name)
-    return specs
+    return {name: spec for name, (spec, _) in found.items()}
 
 
 def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:

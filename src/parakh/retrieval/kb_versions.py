@@ -20,8 +20,7 @@ import numpy as np
 
 from parakh.config.retrieval import RetrieverConfig
 from parakh.retrieval.embedders import Embedder
-from parakh.retrieval.hybrid import Ranking
-from parakh.retrieval.retrievers import QueryBatch, Retriever, build_retriever
+from parakh.retrieval.retrievers import QueryBatch, Ranking, Retriever, build_retriever
 from parakh.schema import Chunk, Question, Retrieval, RetrievedChunk
 
 # Decimals a retrieval score is written with: float32 scores differ in their last bits between

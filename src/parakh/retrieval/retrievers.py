@@ -1,4 +1,5 @@
-"""Retrievers chosen by `retriever.kind`: dense (FAISS flat, HNSW, IVF), BM25, and hybrid.
+"""Retrievers chosen by `retriever.kind`: dense (FAISS flat, HNSW, IVF), BM25, and hybrid
+(dense and BM25 fused by reciprocal rank, which needs no calibration between their scores).
 
 Each ranks the chunk positions of one chunk list for a batch of queries. With a `visible` mask
 (one row per query) the search is exhaustive over the visible chunks only: that is how a
@@ -17,8 +18,23 @@ import numpy as np
 from parakh.config.retrieval import FusionParams, HNSWParams, IVFParams, RetrieverConfig
 from parakh.retrieval.bm25 import BM25Index
 from parakh.retrieval.embedders import Embedder
-from parakh.retrieval.hybrid import Ranking, reciprocal_rank_fusion
 from parakh.retrieval.index import IndexKind, VectorIndex, make_vector_index, top_k_stable
+
+Ranking = list[tuple[int, float]]
+
+
+def reciprocal_rank_fusion(
+    rankings: Sequence[Ranking], weights: Sequence[float], rrf_k: int = 60
+) -> Ranking:
+    """RRF (Cormack, Clarke and Buettcher, SIGIR 2009): (item, sum of `weight / (rrf_k +
+    rank)` over the rankings), best first, ties broken by the lower item index."""
+    if len(rankings) != len(weights):
+        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
+    fused: dict[int, float] = {}
+    for ranking, weight in zip(rankings, weights, strict=True):
+        for rank, (item, _score) in enumerate(ranking, start=1):
+            fused[item] = fused.get(item, 0.0) + weight / (rrf_k + rank)
+    return sorted(fused.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
 class QueryBatch:
