@@ -1,27 +1,21 @@
 """Translate-test: ask in English, answer in English, translate the answer back.
 
 The INDIC QA BENCHMARK found that for low-resource languages this beats direct inference (its
-abstract and §4); it translated context and question into English (§3.2).
-Each step is its own DVC stage, with every intermediate text kept on the rows:
-
-1. `index` retrieves with the question as asked, so the chunks are those of direct runs.
-2. `translate` (one per translate-test variant): `translate_questions` puts each question
-   (and, if configured, its passages) into English on `Question.translation`, and
-   `translate_retrievals` the retrieved chunks that are not in English; the stage writes the
-   questions as the model is asked them (`question_for_prompt`) and the English chunks.
-3. `generate` asks in English like any run; its answers go to `pivot/`.
-4. `back-translate`: `back_translate` puts each answer into the question's answer language,
-   keeping the model's English answer on `Generation.translation`.
-5. `judge` compares the back-translated `response` with the references, as in direct runs.
-
-A translation failure (query, passage or chunk) turns the question's generation into an
-`error` row with the reason.
+abstract and §4); it translated context and question into English (§3.2). Each step is its own
+DVC stage, with every intermediate text kept on the rows: `index` retrieves with the question as
+asked; `translate` puts each question (and, if configured, its passages) into English on
+`Question.translation` (`translate_questions`) and the retrieved chunks not in English
+(`translate_retrievals`); `generate` asks in English (answers in `pivot/`); `back-translate`
+puts each answer into the question's answer language, keeping the English one on
+`Generation.translation`; `judge` compares the back-translated `response` as in direct runs.
+A failed translation (query, passage or chunk) makes the question's generation an `error` row.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import closing
 
 from parakh.backends.cache import ResponseCache
 from parakh.config.translator import TranslatorConfig
@@ -270,11 +264,8 @@ def back_translate_generations(
     """`back_translate` with a translator made from config; `none` returns the input."""
     if translator_cfg.kind == "none":
         return list(generations)
-    service = make_service(translator_cfg, cache)
-    try:
+    with closing(make_service(translator_cfg, cache)) as service:
         return back_translate(service, questions, generations)
-    finally:
-        service.close()
 
 
 def translate_inputs(
@@ -288,12 +279,9 @@ def translate_inputs(
     returns the inputs."""
     if translator_cfg.kind == "none":
         return list(questions), list(retrievals)
-    service = make_service(translator_cfg, cache)
-    try:
+    with closing(make_service(translator_cfg, cache)) as service:
         translated = translate_questions(service, questions, translator_cfg.translate_context)
         if not translator_cfg.translate_context:
             return translated, list(retrievals)
         english, translated = translate_retrievals(service, translated, retrievals)
         return translated, english
-    finally:
-        service.close()
