@@ -26,6 +26,8 @@ from parakh.report.agreement import judge_human_agreement
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats.scales import ScaleMapping
 
+HELP = "judge-human agreement of judge rows with a human grades file"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judgments", type=Path, nargs="+", required=True, help="judge rows")

@@ -6,13 +6,8 @@
     parakh import-data liveqa_judgments                  # two upstream files, two dvc imports
 
 A thin layer over DVC: `dvc import <repo> <path> -o data/raw/<dataset> --rev <commit>` for the
-upstream source recorded in conf/dataset/<dataset>.yaml (`source:`), `dvc import-url <source>
-data/raw/<dataset>` for `--source`. DVC writes data/raw/<dataset>.dvc with the checksum of what
-it brought; commit that file (and data/raw/.gitignore), and `dvc repro` tracks the data from
-then on. A dataset upstream spreads over several repositories (`source.files`) gets one
-`dvc import` per file, into data/raw/<dataset>/<file name>, each with its own .dvc file there.
-Where the adapter reads a layout derived from upstream (`source.upstream_layout: false`), the
-command says so and asks for `--source`.
+upstream `source:` of conf/dataset/<dataset>.yaml (one per file of `source.files`), `dvc
+import-url <source> data/raw/<dataset>` for `--source`. Commit the .dvc files DVC writes.
 """
 
 from __future__ import annotations
@@ -28,6 +23,8 @@ from parakh.config.dataset import DatasetConfig
 from parakh.config.loading import available, unknown_name_message
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
 from parakh.project import project_root
+
+HELP = "bring a dataset to data/raw/<dataset>, tracked by DVC"
 
 
 class DataImportError(ParakhError):
@@ -93,23 +90,13 @@ def import_commands(
         )
     if upstream.files:
         return [
-            [
-                "dvc",
-                "import",
-                f.repo,
-                f.path,
-                "-o",
-                _file_target(ds, f.path),
-                "--rev",
-                f.rev,
-                *tail,
-            ]  # fmt: skip
+            ["dvc", "import", f.repo, f.path, "-o", _file_target(ds, f.path), "--rev", f.rev, *tail]
             for f in upstream.files
         ]
     if upstream.repo is not None:
-        assert upstream.path is not None and upstream.rev is not None  # DataSource checks
-        return [["dvc", "import", upstream.repo, upstream.path, "-o", ds.path,
-                 "--rev", upstream.rev, *tail]]  # fmt: skip
+        path, rev = upstream.path, upstream.rev
+        assert path is not None and rev is not None  # DataSource checks
+        return [["dvc", "import", upstream.repo, path, "-o", ds.path, "--rev", rev, *tail]]
     return [["dvc", "import-url", upstream.url, ds.path, *tail]]
 
 
@@ -120,8 +107,9 @@ def dvc_files(ds: DatasetConfig, source: str | None) -> list[str]:
     return [f"{ds.path}.dvc"]
 
 
-def check_target(root: Path, ds: DatasetConfig, force: bool) -> None:
-    """A DVC project, and nothing at data/raw/<dataset> unless --force."""
+def check_target(root: Path, ds: DatasetConfig, force: bool) -> tuple[Path, Path]:
+    """A DVC project, and nothing at data/raw/<dataset> unless --force; returns that folder
+    and its .dvc file."""
     if not (root / ".dvc").is_dir():
         raise ConfigError(
             f"{root} is not a DVC repository (no .dvc/ folder): run `git init && dvc init` "
@@ -137,6 +125,7 @@ def check_target(root: Path, ds: DatasetConfig, force: bool) -> None:
             f"{names} already {verb}: use --force to replace it "
             f"(or `dvc update {dvc_file.relative_to(root)}` to follow a new upstream revision)"
         )
+    return target, dvc_file
 
 
 def dvc_executable() -> str:
@@ -172,9 +161,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(" ".join(command) for command in commands))
         return 0
     root = project_root()
-    check_target(root, ds, args.force)
-    target = root / ds.path
-    dvc_file = target.with_name(target.name + ".dvc")
+    target, dvc_file = check_target(root, ds, args.force)
     target.parent.mkdir(parents=True, exist_ok=True)  # dvc needs data/raw/
     # dvc would import *into* an existing folder: --force moves the folder and its .dvc file
     # aside, and back if any import fails, so a failure leaves what was there before.

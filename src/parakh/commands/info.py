@@ -9,6 +9,8 @@ import yaml
 from parakh.config import compose
 from parakh.config.loading import GROUPS, available
 
+HELP = "show the composed config and the available config names"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. model=smollm2")

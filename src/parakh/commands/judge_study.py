@@ -5,13 +5,10 @@
     parakh judge-study liveqa_med --run            # run them, then print the judges table
     parakh judge-study liveqa_med --run --judge-url http://127.0.0.1:8080/v1 --judge-model-id m
 
-Each judge is its own DVC experiment (`<study>-<judge>`) on the same dataset and models: curate,
-index and generate run once and are reused, only the judge stages and aggregate run per judge,
-and each judge's report lands in reports/<dataset>/<judge>/. A study's `url_judges` (your
-OpenAI-compatible judge, and a jury with it) run only when `--judge-url` is given; the URL and
-model id are DVC params of the study's `url_model` file, so `dvc exp show` lists them. Then
-`parakh judges` orders the judges by agreement with the dataset's human grades, beside an
-answer-length-only baseline (docs/judge-chooser.md).
+Each judge is its own DVC experiment (`<study>-<judge>`) on the same dataset and models, so
+only the judge stages and aggregate run per judge. A study's `url_judges` run only when
+`--judge-url` is given; the URL and model id are DVC params of the study's `url_model` file.
+Then `parakh judges` ranks the judges (docs/judge-chooser.md).
 """
 
 from __future__ import annotations
@@ -40,6 +37,8 @@ from parakh.project import resolve
 
 # under the list of studies `parakh judge-study` prints with no name
 LIST_HINT = "`parakh judge-study <name>` prints its experiments; --run runs them and ranks."
+
+HELP = "run several judges on one dataset, then rank them vs humans"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -3,16 +3,12 @@
     parakh judges liveqa_judgments                      # every leaderboard with agreement
     parakh judges liveqa_judgments --judges reference,smoke
 
-Reads the judge-human agreement that aggregate wrote into each
-reports/<dataset>/<judge>/leaderboard.json (its `agreement` list) and prints one table of
-(judge, metric) rows ordered by Spearman with the human grades, with Kendall's tau and, where
-the grades and scores share a scale, percentage agreement, kappa and alpha. Beside them, an
-answer-length-only baseline that aggregate records with each agreement: Spearman between an
-answer's length in characters and its human grade over exactly the judge's pairs, with a seeded
-bootstrap interval over answers (judges that met the same answers share one baseline; an LLM
-judge on a sample gets its own). A judge "beats length" when its Spearman interval lies above
-its baseline's point: what a judge that only rewarded long answers would get for free.
-Writes reports/<dataset>/judges.md and .json. docs/judge-chooser.md says how to read them.
+One table of (judge, metric) rows from the `agreement` of each
+reports/<dataset>/<judge>/leaderboard.json, by Spearman with the human grades, beside the
+answer-length-only baseline aggregate records with each agreement: what a judge that only
+rewarded long answers would get for free. A judge "beats length" when its Spearman interval lies
+above its baseline's point. Writes reports/<dataset>/judges.md and .json; how to read them:
+docs/judge-chooser.md.
 """
 
 from __future__ import annotations
@@ -30,6 +26,8 @@ from parakh.report.agreement import FIGURES
 from parakh.report.files import read_leaderboard
 
 LENGTH = "answer length (baseline)"
+
+HELP = "a dataset's judges ranked by agreement with human grades, vs length"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -175,10 +173,9 @@ def judges_table(
 def _num(value: float | None, interval: list[float] | None = None, digits: int = 3) -> str:
     if value is None:
         return "–"
-    text = f"{value:.{digits}f}"
-    return (
-        text if interval is None else f"{text} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
-    )
+    if interval is None:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
 
 
 def render(table: dict[str, Any]) -> str:
@@ -204,11 +201,8 @@ def render(table: dict[str, Any]) -> str:
         "| ranking τ | beats length |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    entries: list[tuple[float | None, str]] = []
-    for r in table["rows"]:
-        entries.append((r["spearman"], _judge_line(r)))
-    for b in table["baselines"]:
-        entries.append((b["spearman"], _baseline_line(b)))
+    entries = [(r["spearman"], _judge_line(r)) for r in table["rows"]]
+    entries += [(b["spearman"], _baseline_line(b)) for b in table["baselines"]]
     # judges and baselines in one order, so a baseline sits among the judges it separates
     entries.sort(key=lambda e: (e[0] is None, -(e[0] or 0.0)))
     lines += [text for _, text in entries]

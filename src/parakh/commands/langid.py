@@ -18,6 +18,8 @@ from parakh.datasets.records import file_records
 from parakh.io import atomic_open, dumps
 from parakh.text.langid import label_language
 
+HELP = "label language, script, romanized and code-mixed rows of a CSV/JSONL"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a .csv (with a header row) or .jsonl file")
@@ -47,13 +49,7 @@ def label_rows(path: Path, column: str, id_column: str, hint: str | None) -> lis
         rows.append(
             {
                 "id": str(row_id) if row_id not in (None, "") else str(record.line),
-                "language": label.language,
-                "script": label.script,
-                "romanized": label.romanized,
-                "code_mixed": label.code_mixed,
-                "matrix_language": label.matrix_language,
-                "embedded_languages": label.embedded_languages,
-                "confidence": label.confidence,
+                **label.model_dump(exclude={"source"}),
                 "label_source": label.source,
             }
         )

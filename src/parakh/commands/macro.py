@@ -29,6 +29,8 @@ from parakh.stats.bootstrap import derive_seed, stratified_macro_interval
 RESAMPLES = 1000
 CONFIDENCE = 0.95
 
+HELP = "one metric averaged over datasets, each dataset counting once"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -4,14 +4,8 @@
     parakh merge-shards generate num_shards=4 model=gpt-4o
     parakh merge-shards judge num_shards=4 model=gpt-4o judge=smoke
 
-Takes the overrides the shards ran with (less `shard`) and writes the output, run spec and
-summary or ledger that one unsharded run writes, byte for byte; it fails, naming the file, when
-a shard is missing, ran with another config or on inputs changed since, when the shards
-overlap or disagree on num_shards, or when a row's key (question; judge: question and metric)
-is there twice, in one shard or across shards, or not at all (naming the line and the key).
-The judge's merge reads the shards and writes the rows one at a time (`plan_merge`), so its
-memory holds each row's key and place, not the rows. See `parakh.scale.shard` and
-`parakh.row_coverage`.
+Takes the overrides the shards ran with (less `shard`) and writes, byte for byte, what one
+unsharded run writes; what it checks first is in `parakh.scale.shard` and `parakh.row_coverage`.
 """
 
 from __future__ import annotations
@@ -22,6 +16,8 @@ import importlib
 from parakh.config import compose
 
 MERGEABLE = ("generate", "judge")
+
+HELP = "join the shards of a sharded generate or judge run"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -31,6 +31,8 @@ from parakh.project import conf_dir, project_root
 # under the list of protocols `parakh protocol` prints with no name
 LIST_HINT = "`parakh protocol <name>` prints its dvc exp run; docs/fidelity.md lists differences."
 
+HELP = "run a study's protocol (conf/protocol/) as one dvc exp run"
+
 
 class ProtocolRunError(ParakhError):
     """`dvc exp run` failed (its own message is printed above)."""

@@ -4,20 +4,16 @@
     parakh replay-models liveqa_judgments    # conf/model/liveqa-<source>.yaml, 9 sources
     parakh replay-models --answers answers.csv --prefix mine [--model-field model]
 
-A preset knows where a dataset keeps its stored answers and how to read them; flags override
-it, or describe any flat file without a preset. Both presets read curate's output, which is the
-same whichever layout data/raw/<dataset> holds (upstream's files or parsed ones), so curate runs
-first: NoMIRACL's `meta.model_outputs` of data/processed/nomiracl/curate/questions.jsonl, and
-LiveQA-Med's judged answers by `meta.answer_source` in
-data/processed/liveqa_judgments/curate/human_judgments.jsonl. The file is read to list the
-model values; each gets `conf/model/<prefix>-<value>.yaml`, ready for
-`model=<name>` or the `models` list of params.yaml.
+A preset knows where a dataset keeps its stored answers and how to read them (both read
+curate's output, so curate runs first); flags override it, or describe any flat file. Each
+model value in the file gets `conf/model/<prefix>-<value>.yaml`.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import textwrap
 from typing import Any
 
 import yaml
@@ -75,6 +71,8 @@ _FLAGS = (
     "unknown_ids",
 )
 
+HELP = "write replay model configs for a stored-answers file"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("preset", nargs="?", choices=sorted(PRESETS), help="a known dataset")
@@ -106,10 +104,7 @@ def model_values(settings: dict[str, Any]) -> list[str]:
     if not path.is_file():
         hint = f"; {settings['missing_hint']}" if settings.get("missing_hint") else ""
         raise ConfigError(f"{label}: answers file not found (looked at {path}){hint}")
-    csv_file = settings.get("format", "auto") == "csv" or (
-        settings.get("format", "auto") == "auto" and label.lower().endswith(".csv")
-    )
-    rows = csv_rows(path, label, []) if csv_file else jsonl_rows(path, label)
+    rows = csv_rows(path, label, []) if label.lower().endswith(".csv") else jsonl_rows(path, label)
     nested = settings.get("responses_field")
     column = settings.get("model_field") or "model"
     values: set[str] = set()
@@ -152,20 +147,10 @@ def render(settings: dict[str, Any], value: str) -> tuple[str, str]:
     }
     ReplayModel.model_validate(document)  # what we write must load
     comment = settings.get("comment", "Stored answers of {value}, replayed.").format(value=value)
-    header = "".join(f"# {line}\n" for line in _wrap(comment))
+    lines = textwrap.wrap(comment, 96, break_long_words=False, break_on_hyphens=False)
+    header = "".join(f"# {line}\n" for line in lines)
     header += "# Written by `parakh replay-models`; rerun it rather than editing by hand.\n"
     return name, header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=96)
-
-
-def _wrap(text: str, width: int = 96) -> list[str]:
-    lines, current = [], ""
-    for word in text.split():
-        if current and len(current) + 1 + len(word) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}".strip()
-    return [*lines, current] if current else lines
 
 
 def run(args: argparse.Namespace) -> int:

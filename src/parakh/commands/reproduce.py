@@ -25,6 +25,8 @@ from parakh.tracking.reproduce import Reproduction, from_dvc, from_mlflow
 
 SHOWN_DIFFERENCES = 20
 
+HELP = "rebuild a leaderboard from an MLflow run or DVC experiment"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
@@ -43,31 +45,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out(parser, "folder for the rebuilt leaderboard files")
 
 
-def _settings(args: argparse.Namespace) -> dict[str, str | None]:
-    taken = take_overrides(args.overrides, ("dataset", "judge", "tracking.uri"))
-    return {
-        "dataset": taken.get("dataset", "demo"),
-        "judge": taken.get("judge"),
-        "tracking.uri": taken.get("tracking.uri"),
-    }
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:80]
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = _settings(args)
+    settings = take_overrides(args.overrides, ("dataset", "judge", "tracking.uri"))
     with tempfile.TemporaryDirectory(prefix="parakh-reproduce-") as tmp:
         workdir = Path(tmp)
         if args.mlflow_run:
             from parakh.tracking.client import tracking_uri
 
-            uri = tracking_uri(settings["tracking.uri"])
+            uri = tracking_uri(settings.get("tracking.uri"))
             reproduction = from_mlflow(args.mlflow_run, uri, workdir)
             name = f"mlflow-{args.mlflow_run}"
         else:
-            dataset, judge = settings["dataset"] or "demo", settings["judge"]
+            dataset, judge = settings.get("dataset") or "demo", settings.get("judge")
             reproduction = from_dvc(project_root(), args.dvc_exp, dataset, judge, workdir)
             name = f"dvc-{args.dvc_exp}"
         output = args.out or resolve("reports") / "reproduced" / _slug(name)

@@ -30,6 +30,8 @@ from parakh.metrics.scoring import MetricScore, ScoreItem, resolve_metrics, scor
 
 ALL = "all"
 
+HELP = "score predictions in a CSV/JSONL file as the judge stage does"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a .csv (with a header row) or .jsonl file")

@@ -6,11 +6,8 @@
     parakh translate-dataset --input squad_en.jsonl --languages hi ta te --pivot hi \\
         translator=indictrans2          # English -> Hindi -> target, each hop filtered
 
-Reads Question rows (default: the dataset's curated questions), translates each question, its
-reference answers and context passages (`--contexts keep` copies passages unchanged) into every
-language, directly or through `--pivot`, and keeps an item only when every translated field's
-round-trip chrF reaches `--threshold`; `--filter per-hop|end-to-end` is explained in
-`parakh.translation.roundtrip`. It writes under `--out` (default
+Reads Question rows (default: the dataset's curated questions); `--filter per-hop|end-to-end`
+is explained in `parakh.translation.roundtrip`. It writes under `--out` (default
 data/processed/<dataset>/translate-dataset/<translator>/):
 
     <lang>/questions.jsonl   the kept items in <lang> (ids `<id>-<lang>`), ready for a
@@ -43,6 +40,8 @@ from parakh.translation.roundtrip import (
     round_trip,
 )
 from parakh.translation.service import make_service
+
+HELP = "translate a dataset, keep round-trip chrF >= 50"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,12 +110,9 @@ def run(args: argparse.Namespace) -> int:
     pivot = check_language(args.pivot) if args.pivot is not None else None
     contexts = args.contexts == "translate"
     filtering: Filtering = "end_to_end" if args.filtering == "end-to-end" else "per_hop"
-    source = resolve(args.input) if args.input else Layout.of(cfg).curated_questions
-    out = (
-        resolve(args.out)
-        if args.out
-        else (Layout.of(cfg).processed / "translate-dataset" / cfg.translator.name)
-    )
+    layout = Layout.of(cfg)
+    source = resolve(args.input) if args.input else layout.curated_questions
+    out = resolve(args.out or layout.processed / "translate-dataset" / cfg.translator.name)
     items = read_jsonl(source, Question)
     cache = ResponseCache(resolve(cfg.paths.cache))
     service = make_service(cfg.translator, cache)
