@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from parakh.config.retrieval import BM25Params
-from parakh.retrieval.bm25 import BM25Index
+from parakh.retrieval.retrievers import BM25Retriever, QueryBatch
 
 
 def _xquad(shared: Path, lang: str) -> tuple[list[str], list[tuple[str, int]]]:
@@ -26,8 +26,8 @@ def _xquad(shared: Path, lang: str) -> tuple[list[str], list[tuple[str, int]]]:
     return paragraphs, questions
 
 
-def _recall_at_1(index: BM25Index, questions: list[tuple[str, int]]) -> float:
-    hits = index.search([q for q, _ in questions], 1)
+def _recall_at_1(index: BM25Retriever, questions: list[tuple[str, int]]) -> float:
+    hits = index.search(QueryBatch([q for q, _ in questions]), 1)
     return sum(
         bool(h) and h[0][0] == gold for h, (_, gold) in zip(hits, questions, strict=True)
     ) / len(hits)
@@ -40,8 +40,10 @@ def test_script_aware_bm25_recall(
     shared_data: Path, lang: str, whitespace_before: float, floor: float
 ) -> None:
     paragraphs, questions = _xquad(shared_data, lang)
-    whitespace = _recall_at_1(BM25Index(paragraphs, BM25Params(tokenizer="whitespace")), questions)
-    script_aware = _recall_at_1(BM25Index(paragraphs), questions)
+    whitespace = _recall_at_1(
+        BM25Retriever(paragraphs, BM25Params(tokenizer="whitespace")), questions
+    )
+    script_aware = _recall_at_1(BM25Retriever(paragraphs), questions)
     assert whitespace == pytest.approx(whitespace_before, abs=0.01)  # reproduces the baseline
     assert script_aware >= floor
     assert script_aware >= whitespace

@@ -1,6 +1,10 @@
 """Retrievers chosen by `retriever.kind`: dense (FAISS flat, HNSW, IVF), BM25, and hybrid
 (dense and BM25 fused by reciprocal rank, which needs no calibration between their scores).
 
+BM25 words are `parakh.text.tokenize` tokens, so matras, viramas and nuktas stay inside their
+word (a whitespace or `\\w+` tokenizer splits or glues them); a chunk that shares no word with
+the query is never returned.
+
 Each ranks the chunk positions of one chunk list for a batch of queries. With a `visible` mask
 (one row per query) the search is exhaustive over the visible chunks only: that is how a
 question is kept from KB updates added after it was asked, whatever the index.
@@ -9,16 +13,23 @@ question is kept from KB updates added after it was asked, whatever the index.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
-from parakh.config.retrieval import FusionParams, HNSWParams, IVFParams, RetrieverConfig
-from parakh.retrieval.bm25 import BM25Index
+from parakh.config.retrieval import (
+    BM25Params,
+    FusionParams,
+    HNSWParams,
+    IVFParams,
+    RetrieverConfig,
+)
+from parakh.errors import MissingDependencyError
 from parakh.retrieval.embedders import Embedder
 from parakh.retrieval.index import IndexKind, VectorIndex, make_vector_index, top_k_stable
+from parakh.text.tokenize import tokenize
 
 Ranking = list[tuple[int, float]]
 
@@ -112,16 +123,47 @@ class DenseRetriever(Retriever):
         ]
 
 
+def whitespace_tokenize(text: str) -> list[str]:
+    """The baseline: lower-cased words split on whitespace, punctuation left attached."""
+    return text.lower().split()
+
+
+TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
+    "script_aware": tokenize,
+    "whitespace": whitespace_tokenize,
+}
+
+
 class BM25Retriever(Retriever):
-    def __init__(self, index: BM25Index) -> None:
-        self.bm25, self.size = index, index.size
+    """BM25 (bm25s) over the chunk texts."""
+
+    def __init__(self, texts: Sequence[str], params: BM25Params | None = None) -> None:
+        params = params or BM25Params()
+        self.size = len(texts)
+        self._tokenizer = tokenizer = TOKENIZERS[params.tokenizer]
+        self._model: Any = None
+        if self.size:
+            try:
+                import bm25s
+            except ImportError as e:
+                raise MissingDependencyError("bm25s", "pip install bm25s") from e
+            self._model = bm25s.BM25(k1=params.k1, b=params.b, method=params.method)
+            self._model.index([tokenizer(t) for t in texts], show_progress=False)
+
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every chunk for `query`; -inf where the chunk shares no word."""
+        words = self._tokenizer(query)
+        if not self.size or not words:
+            return np.full(self.size, -np.inf)
+        raw = np.asarray(self._model.get_scores(words), dtype=np.float64)
+        return np.where(raw > 0, raw, -np.inf)
 
     def search(
         self, queries: QueryBatch, k: int, visible: np.ndarray | None = None
     ) -> list[Ranking]:
         rankings = []
         for qi, text in enumerate(queries.texts):
-            scores = self.bm25.scores(text)
+            scores = self.scores(text)
             if visible is not None:
                 scores[~visible[qi]] = -np.inf
             rankings.append(top_k_stable(scores, k))
@@ -165,9 +207,7 @@ def build_retriever(
         return DenseRetriever(vectors, kind, cfg.hnsw, cfg.ivf)
 
     if cfg.kind == "bm25":
-        return BM25Retriever(BM25Index(texts, cfg.bm25))
+        return BM25Retriever(texts, cfg.bm25)
     if cfg.kind == "hybrid":
-        return HybridRetriever(
-            dense(cfg.dense_index), BM25Retriever(BM25Index(texts, cfg.bm25)), cfg.fusion
-        )
+        return HybridRetriever(dense(cfg.dense_index), BM25Retriever(texts, cfg.bm25), cfg.fusion)
     return dense(cast(IndexKind, cfg.kind.removeprefix("faiss_")))  # faiss_flat, _hnsw, _ivf
