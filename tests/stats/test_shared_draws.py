@@ -17,9 +17,8 @@ from parakh.stats.bootstrap import (
     resample_blocks,
     resampled_totals,
 )
-from parakh.stats.paired import paired_test, sign_flip_p_value, threshold_of
+from parakh.stats.paired import paired_test, sampled_at_least, sign_flip_p_value, threshold_of
 from parakh.stats.shared_draws import PairedTest, shared_draws, shared_paired_tests
-from parakh.stats.sign_flip import sampled_at_least
 
 SEED = 20261202
 

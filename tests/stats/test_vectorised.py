@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from tests.stats.ranking import rank_intervals
 
-from parakh.stats import bootstrap, sign_flip
+from parakh.stats import bootstrap, paired
 from parakh.stats.bootstrap import ItemScores, bootstrap_interval, percentile_interval
 from parakh.stats.paired import paired_test, sign_flip_p_value
 from parakh.stats.ranks import competition_ranks
@@ -182,7 +182,7 @@ def test_sampling_does_not_depend_on_the_chunk_size(monkeypatch: pytest.MonkeyPa
     d = np.round(np.random.default_rng(5).normal(0.05, 1.0, 333), 3)
     reference = sign_flip_p_value(d, seed=4, permutations=5000)
     for draws in (2, 333 * 2, 333 * 7 + 1, 10**7):
-        monkeypatch.setattr(sign_flip, "_CHUNK_SIGNS", draws)
+        monkeypatch.setattr(paired, "_CHUNK_SIGNS", draws)
         assert sign_flip_p_value(d, seed=4, permutations=5000) == reference
 
 

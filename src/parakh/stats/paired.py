@@ -4,6 +4,12 @@ Pairing on the items both models scored removes the part of a difference that co
 questions each happened to score; the sign-flip test asks how often a difference this large
 appears if the two models' labels are exchangeable on every item. The difference is A minus B;
 which is better follows the metric's direction (`higher_is_better`).
+
+With 2^n at most the permutation count every sign pattern is enumerated and the p-value is
+exact. Otherwise patterns are drawn as `Generator(PCG64(seed)).integers(0, 2, size=(block, n))`
+draws them, read straight off the raw stream: numpy draws each 0/1 as the top bit of one 32-bit
+output (Lemire's method never rejects for a range of 2), and PCG64 gives those outputs as the
+low, then the high half of each 64-bit output, whatever the block size.
 """
 
 from __future__ import annotations
@@ -19,9 +25,10 @@ from parakh.stats.bootstrap import (
     Interval,
     bootstrap_mean_interval,
 )
-from parakh.stats.sign_flip import enumerated_at_least, sampled_at_least
 
 DEFAULT_PERMUTATIONS = 5000
+# Sign-pattern elements per chunk (rows x items): bounds memory at a few tens of MB.
+_CHUNK_SIGNS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,40 @@ def paired_test(
         p_value=sign_flip_p_value(d, seed=seed + 1, permutations=permutations),
         higher_is_better=higher_is_better,
     )
+
+
+def enumerated_at_least(differences: np.ndarray, threshold: float) -> int:
+    """How many of all 2^n sign patterns give |mean(signs x differences)| >= threshold."""
+    d = np.asarray(differences, dtype=float)
+    patterns = (np.arange(2**d.size)[:, None] >> np.arange(d.size)) & 1
+    flipped = np.abs(((patterns * 2 - 1) * d).mean(axis=1))
+    return int((flipped >= threshold).sum())
+
+
+def sampled_at_least(
+    differences: np.ndarray,
+    thresholds: np.ndarray,
+    n: np.ndarray,
+    *,
+    seed: int,
+    permutations: int,
+) -> np.ndarray:
+    """Per column of (items, tests) `differences` (0 off the test's own `n` items): how many
+    of `permutations` sign patterns drawn from PCG64(`seed`) give |mean over its n items| at
+    least its threshold."""
+    n_items = differences.shape[0]
+    bit_generator = np.random.PCG64(seed)
+    rows = max(2, (_CHUNK_SIGNS // max(1, n_items)) & ~1)  # even: ends on a 64-bit output
+    at_least = np.zeros(differences.shape[1], dtype=np.int64)
+    done = 0
+    while done < permutations:
+        size = min(rows, permutations - done)
+        raw = bit_generator.random_raw((size * n_items + 1) // 2)
+        halves = raw.astype("<u8", copy=False).view("<u4")[: size * n_items]
+        signs = np.where(halves >= 0x80000000, 1.0, -1.0).reshape(size, n_items)
+        at_least += (np.abs(signs @ differences) / n >= thresholds).sum(axis=0)
+        done += size
+    return at_least
 
 
 def holm_adjust(p_values: list[float]) -> list[float]:

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled_totals
-from parakh.stats.paired import PairedResult, sign_flip_p_value, threshold_of
-from parakh.stats.sign_flip import sampled_at_least
+from parakh.stats.paired import PairedResult, sampled_at_least, sign_flip_p_value, threshold_of
 
 
 def shared_draws(
