@@ -67,13 +67,9 @@ def resolve_weights(translator: str, field: str, ref: WeightsRef, allow_download
         raise MissingDependencyError("transformers and torch", INSTALL) from e
     where = f"the Hugging Face cache at {constants.HF_HUB_CACHE} (`{field}.path` is not set)"
     try:
-        folder = Path(
-            str(
-                snapshot_download(
-                    ref.model_id, revision=ref.revision, local_files_only=not allow_download
-                )
-            )
-        )
+        offline = not allow_download
+        snapshot = snapshot_download(ref.model_id, revision=ref.revision, local_files_only=offline)
+        folder = Path(str(snapshot))
     except Exception as e:  # hub errors vary by version; each means "not available here"
         raise ConfigError(
             missing_weights_message(translator, field, ref, where, type(e).__name__)

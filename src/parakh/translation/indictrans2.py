@@ -8,7 +8,6 @@ two Indic languages the sentence goes through English (indic-en, then en-indic).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any
 
 from parakh.config.translator import IndicTrans2Config, WeightsRef
@@ -33,10 +32,11 @@ class IndicTrans2Translator(Translator):
 
     def __init__(self, cfg: IndicTrans2Config) -> None:
         super().__init__(cfg)
+        refs: dict[str, WeightsRef] = {"indic_en": cfg.indic_en, "en_indic": cfg.en_indic}
         # Resolved now, so missing weights fail before any work; loaded only when needed.
         self.folders = {
             field: resolve_weights(cfg.name, field, ref, cfg.allow_download)
-            for field, ref in (("indic_en", cfg.indic_en), ("en_indic", cfg.en_indic))
+            for field, ref in refs.items()
         }
         self.models = {
             field: Seq2SeqModel(
@@ -44,28 +44,24 @@ class IndicTrans2Translator(Translator):
             )
             for field, folder in self.folders.items()
         }
+        self.weights = {  # each model's cache identity
+            field: {
+                "model_id": ref.model_id,
+                "revision": ref.revision,
+                "weights": weights_fingerprint(self.folders[field]),
+            }
+            for field, ref in refs.items()
+        }
 
-    @cached_property
-    def _identity(self) -> dict[str, Any]:
-        refs: dict[str, WeightsRef] = {"indic_en": self.cfg.indic_en, "en_indic": self.cfg.en_indic}
+    def identity(self) -> dict[str, Any]:
         return {
             "kind": "indictrans2",
-            "models": {
-                field: {
-                    "model_id": refs[field].model_id,
-                    "revision": refs[field].revision,
-                    "weights": weights_fingerprint(folder),
-                }
-                for field, folder in self.folders.items()
-            },
+            "models": self.weights,
             "num_beams": self.cfg.num_beams,
             "max_new_tokens": self.cfg.max_new_tokens,
             "language_tags": self.cfg.language_tags,
             "preparation": 1,  # bump when indic_processing changes what the model sees
         }
-
-    def identity(self) -> dict[str, Any]:
-        return self._identity
 
     def tag(self, language: LanguageTag) -> str:
         tag = model_tag(language, self.cfg.language_tags)

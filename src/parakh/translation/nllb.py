@@ -4,7 +4,6 @@ it in front of the tokens), the target tag forced as the first generated token."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any
 
 from parakh.config.translator import NLLBConfig
@@ -22,21 +21,18 @@ class NLLBTranslator(Translator):
         super().__init__(cfg)
         self.folder = resolve_weights(cfg.name, "model", cfg.model, cfg.allow_download)
         self.model = Seq2SeqModel(self.folder, device=cfg.device, dtype=cfg.dtype)
+        self.weights = weights_fingerprint(self.folder)
 
-    @cached_property
-    def _identity(self) -> dict[str, Any]:
+    def identity(self) -> dict[str, Any]:
         return {
             "kind": "nllb",
             "model_id": self.cfg.model.model_id,
             "revision": self.cfg.model.revision,
-            "weights": weights_fingerprint(self.folder),
+            "weights": self.weights,
             "num_beams": self.cfg.num_beams,
             "max_new_tokens": self.cfg.max_new_tokens,
             "language_tags": self.cfg.language_tags,
         }
-
-    def identity(self) -> dict[str, Any]:
-        return self._identity
 
     def _tag_id(self, language: LanguageTag) -> tuple[str, int]:
         tag = model_tag(language, self.cfg.language_tags)
