@@ -70,14 +70,11 @@ class CachedEmbedder(Embedder):
         identity = self.inner.identity()
         keys = [embedding_key(identity, role, t) for t in texts]
         found = self.cache.get_many(keys)
-        missing = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
+        missing = {t: k for t, k in zip(texts, keys, strict=True) if k not in found}
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            vectors = embed(missing)
-            new = [
-                (embedding_key(identity, role, t), v) for t, v in zip(missing, vectors, strict=True)
-            ]
+            new = list(zip(missing.values(), embed(list(missing)), strict=True))
             self.cache.put_many(new)
             found.update(new)
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)

@@ -63,11 +63,10 @@ class QueryBatch:
 
     def subset(self, positions: Sequence[int]) -> QueryBatch:
         """The queries at `positions`, reusing their vectors if already computed."""
+        texts = [self.texts[i] for i in positions]
         if "vectors" in self.__dict__:
-            return QueryBatch.of_vectors(
-                [self.texts[i] for i in positions], self.vectors[positions]
-            )
-        return QueryBatch([self.texts[i] for i in positions], self._embedder)
+            return QueryBatch.of_vectors(texts, self.vectors[positions])
+        return QueryBatch(texts, self._embedder)
 
     @cached_property
     def vectors(self) -> np.ndarray:

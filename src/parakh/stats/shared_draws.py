@@ -83,7 +83,11 @@ def shared_paired_tests(
         a, b = values[test.group][test.a], values[test.group][test.b]
         masks[:, k] = ~np.isnan(a) & ~np.isnan(b)
         differences[masks[:, k], k] = a[masks[:, k]] - b[masks[:, k]]
-    draws = _mean_draws(differences, masks, seed=seed, resamples=resamples)
+    sums, counts = resampled_totals(
+        differences, masks.astype(float), seed=seed, resamples=resamples
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):  # each test's mean over its items
+        draws = np.where(counts > 0, sums / counts, np.nan)
     n = masks.sum(axis=0)
     observed = np.array([abs(float(differences[masks[:, k], k].mean())) for k in range(n.size)])
     sampled = np.flatnonzero((n >= 64) | (2.0 ** np.minimum(n, 63) > permutations))
@@ -112,14 +116,3 @@ def shared_paired_tests(
             )
         )
     return results
-
-
-def _mean_draws(
-    differences: np.ndarray, masks: np.ndarray, *, seed: int, resamples: int
-) -> np.ndarray:
-    """Each column's mean over its own items on every resample of all the items."""
-    sums, counts = resampled_totals(
-        differences, masks.astype(float), seed=seed, resamples=resamples
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, sums / counts, np.nan)
