@@ -1,17 +1,12 @@
 """Language, romanization and code-mixing labels for questions (curate stage).
 
-`label_language` combines three kinds of evidence:
-
-1. The Unicode script (`parakh.text.script`). A native-script Indic text can only be in a
-   language written in that script: Devanagari -> hi/mr/ne/sa/kok/mai/doi, Bengali -> bn/as,
-   Arabic -> ur/sd; a script used by one of our languages (Tamil, Gurmukhi, Meetei Mayek, ...)
-   decides directly.
-2. Two statistical identifiers: gcld3 (which also reports romanized Hindi as `hi-Latn`) and
-   py3langid, whose scores are renormalised over the languages the script allows.
-3. Small curated word lists (`parakh.text._lexicons`): distinctive function words of the Devanagari
-   languages (the identifiers know neither Maithili nor Dogri), letters used by only one of
-   bn/as or ur/sd, and, for Latin script, romanized Hindi/Kannada/Tamil/Telugu words against
-   English function and common words.
+`label_language` combines three kinds of evidence: the Unicode script (`parakh.text.script`:
+native-script Indic text can only be in a language written in that script, and a script used by
+one of our languages decides directly); two statistical identifiers, gcld3 (which also reports
+romanized Hindi as `hi-Latn`) and py3langid, renormalised over the languages the script allows;
+and small curated word lists (`parakh.text._lexicons`): distinctive function words of the
+Devanagari languages (the identifiers know neither Maithili nor Dogri), letters used by only one
+of bn/as or ur/sd, and romanized Hindi/Kannada/Tamil/Telugu words against English ones.
 
 Matrix-language rule: a code-mixed or romanized query counts as its matrix language, which
 Parakh takes to be the language supplying the grammatical function words. (HEALTH-PARIKSHA
@@ -24,11 +19,11 @@ mixed native/Latin text the native language is the matrix unless the Latin part 
 many function words of its language as the native part has words ("What is the meaning of
 नमस्ते?" is English with Hindi embedded).
 
-`romanized` means the matrix language is Indic and its words are written in Latin letters.
-`code_mixed` means a second language contributes at least `_MIN_EMBEDDED_WORDS` words and
-`_MIN_EMBEDDED_SHARE` of the identified words (a single loanword like "operation" in romanized
-Hindi is borrowing, not mixing), or the text mixes a native script with Latin-script words of
-another language. Latin letters with no lexicon word (names, acronyms, "NaHCO3") do not count.
+`romanized`: the matrix language is Indic and written in Latin letters. `code_mixed`: a second
+language contributes at least `_MIN_EMBEDDED_WORDS` words and `_MIN_EMBEDDED_SHARE` of the
+identified words (one loanword like "operation" in romanized Hindi is borrowing), or a native
+script is mixed with Latin-script words of another language. Latin letters with no lexicon word
+(names, acronyms, "NaHCO3") do not count.
 
 Known limits: Maithili and Dogri questions written largely in Hindi words are labelled hi;
 Manipuri or Santali in Bengali script are labelled bn/as (Parakh expects Manipuri in Meetei
@@ -133,16 +128,12 @@ def _py3langid_probs(text: str, candidates: Iterable[str]) -> dict[str, float]:
 
 def _marker_hits(words: list[str], candidates: list[str]) -> dict[str, int]:
     """Distinctive-word hits per candidate; a word listed for two candidates counts for none."""
-    owners: dict[str, list[str]] = {}
-    for code in candidates:
-        for word in NATIVE_MARKERS.get(code, ()):
-            owners.setdefault(word, []).append(code)
-    hits = dict.fromkeys(candidates, 0)
-    for word in words:
-        codes = owners.get(word)
-        if codes is not None and len(codes) == 1:
-            hits[codes[0]] += 1
-    return hits
+    markers = {code: NATIVE_MARKERS.get(code, frozenset()) for code in candidates}
+    listed = Counter(word for listing in markers.values() for word in listing)
+    return {
+        code: sum(word in listing and listed[word] == 1 for word in words)
+        for code, listing in markers.items()
+    }
 
 
 def _letter_hits(text: str, candidates: list[str]) -> dict[str, int]:
@@ -184,11 +175,11 @@ def _native_language(
 
 def _latin_hits(words: list[str]) -> tuple[dict[str, int], dict[str, int]]:
     """(function-word hits, all hits) per language for lower-cased Latin words."""
-    function_hits: dict[str, int] = {}
-    all_hits: dict[str, int] = {}
-    for code, (function_words, content_words) in LATIN_LEXICONS.items():
-        function_hits[code] = sum(word in function_words for word in words)
-        all_hits[code] = function_hits[code] + sum(word in content_words for word in words)
+    function_hits = {code: sum(w in fw for w in words) for code, (fw, _) in LATIN_LEXICONS.items()}
+    all_hits = {
+        code: function_hits[code] + sum(w in cw for w in words)
+        for code, (_, cw) in LATIN_LEXICONS.items()
+    }
     return function_hits, all_hits
 
 

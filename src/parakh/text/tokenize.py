@@ -1,12 +1,10 @@
-"""A script-aware word tokenizer for Latin, Indic and Perso-Arabic text.
+"""A script-aware word tokenizer: a word is a maximal run of letters (L*), combining marks (M*)
+and decimal digits (Nd), so vowel signs, viramas, nuktas and anusvaras stay inside their word.
 
-A word is a maximal run of letters (L*), combining marks (M*) and decimal digits (Nd), so
-vowel signs, viramas, nuktas and anusvaras stay inside their word. Python's `\\w` does not
-count combining marks as word characters (`re.findall(r"\\w+", "हिन्दी")` gives
-`['ह', 'न', 'द']`), and rouge-score's tokenizer deletes every character outside [a-z0-9],
-so identical Hindi strings score 0 with it; this tokenizer avoids both traps.
-
-On lower-cased ASCII text the words are exactly the runs of [a-z0-9] that rouge-score keeps.
+Python's `\\w` does not count combining marks (`re.findall(r"\\w+", "हिन्दी")` gives
+`['ह', 'न', 'द']`), and rouge-score's tokenizer deletes everything outside [a-z0-9], so identical
+Hindi strings score 0 with it. On lower-cased ASCII text the words are exactly the runs of
+[a-z0-9] that rouge-score keeps.
 """
 
 from __future__ import annotations

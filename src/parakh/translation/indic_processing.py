@@ -1,18 +1,13 @@
 """Text preparation around IndicTrans2, written for Parakh (no IndicTransToolkit dependency).
 
-IndicTrans2 was trained on text prepared in a particular way, and its outputs come back in
-that form; these functions do the same steps, in a smaller form:
-
-before:  punctuation normalised, native digits made ASCII, URLs / e-mails / long numbers
-         swapped for `<ID1>` placeholders, punctuation split off words (Moses-style for
-         English), Brahmic scripts rewritten in Devanagari (IndicTrans2 shares one Devanagari
-         vocabulary across them; Perso-Arabic, Meetei Mayek and Ol Chiki stay as they are),
-         and `src_tag tgt_tag ` put in front;
-after:   placeholders restored, Devanagari rewritten in the target script, punctuation
-         re-attached.
-
-Script conversion maps code points between the ISCII-aligned Unicode blocks (the same offset
-in every Brahmic block names the same letter); a letter the target block lacks is left as is.
+IndicTrans2 was trained on text prepared in a particular way and answers in that form. Before:
+punctuation normalised, native digits made ASCII, URLs / e-mails / long numbers swapped for
+`<ID1>` placeholders, punctuation split off words (Moses-style for English), Brahmic scripts
+rewritten in Devanagari (IndicTrans2 shares one Devanagari vocabulary across them), and
+`src_tag tgt_tag ` put in front. After: placeholders restored, Devanagari rewritten in the
+target script, punctuation re-attached. Script conversion maps code points between the
+ISCII-aligned Unicode blocks (the same offset names the same letter in every Brahmic block); a
+letter the target block lacks is left as is.
 """
 
 from __future__ import annotations
