@@ -196,20 +196,16 @@ class ItemIndex:
             found |= self._present(s, list(weights))
         return np.flatnonzero(found)
 
-    def aligned_digest(self, systems: list[str], weights: dict[str, float]) -> str:
-        """The digest of the questions `aligned` puts the models on."""
-        return self.digest(self._aligned_questions(systems, weights))
-
     def aligned(
         self, systems: list[str], weights: dict[str, float], *, goodness: bool
-    ) -> dict[str, ItemScores]:
-        """Every model's overall item scores on one shared list of questions (for ranking).
-
-        `goodness` False keeps a metric's own values and direction (one metric); True maps
-        each metric to its 0..1 goodness, higher is better (the weighted aggregate).
-        """
+    ) -> tuple[dict[str, ItemScores], str]:
+        """Every model's overall item scores on one shared list of questions (for ranking), and
+        the digest of those questions. `goodness` False keeps a metric's own values and
+        direction (one metric); True maps each metric to its 0..1 goodness, higher is better
+        (the weighted aggregate)."""
         questions = self._aligned_questions(systems, weights)
-        return {s: self._matrix(s, weights, questions, goodness=goodness) for s in systems}
+        scores = {s: self._matrix(s, weights, questions, goodness=goodness) for s in systems}
+        return scores, self.digest(questions)
 
     def per_item(
         self, system: str, weights: dict[str, float], *, goodness: bool

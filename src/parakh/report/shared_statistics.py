@@ -112,11 +112,11 @@ def shared_ranks(
 ) -> dict[str, RankInterval]:
     """Rank intervals on the models' overall draws (the cells' own, when their questions are
     the ones every model is aligned on; drawn again from the same seed otherwise)."""
-    aligned = index.aligned(systems, plan.weights, goodness=plan.goodness)
+    aligned, digest = index.aligned(systems, plan.weights, goodness=plan.goodness)
     names = [name for name, scores in aligned.items() if scores.point() is not None]
     if not names:
         return {}
-    group_seed = items_seed(settings.seed, index.aligned_digest(systems, plan.weights))
+    group_seed = items_seed(settings.seed, digest)
     cached = [known.draws.get((group_seed, name, plan.metric)) for name in names]
     if any(values is None for values in cached):
         scores = [aligned[name] for name in names]
