@@ -197,4 +197,4 @@ def key_id(key: str) -> str:
 
 
 def load_rubric(name: str) -> Rubric:
-    return load_named("rubric", name, Rubric)  # type: ignore[no-any-return]
+    return load_named("rubric", name, Rubric)
