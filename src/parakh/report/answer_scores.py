@@ -101,15 +101,8 @@ class AnswerScores:
             strict=True,
         )
         for system, metric, language, status, score, has_score, scale_max, why, reason in values:
-            row = ScoreRow(
-                c.metrics[metric],
-                c.languages[language],
-                STATUSES[status],
-                score if has_score else None,
-                scale_max,
-                why,
-                reason,
-            )
+            names = (c.metrics[metric], c.languages[language], STATUSES[status])
+            row = ScoreRow(*names, score if has_score else None, scale_max, why, reason)
             found.setdefault(self.system_names[system], []).append(row)
         return found
 
