@@ -34,13 +34,12 @@ def require_transformers() -> tuple[Any, Any]:
     return torch, transformers
 
 
-def missing_weights_message(
-    translator: str, field: str, ref: WeightsRef, looked_in: str, reason: str = ""
-) -> str:
+def missing_weights(
+    translator: str, field: str, ref: WeightsRef, looked_in: str, reason: str
+) -> ConfigError:
     local = f"/models/{ref.model_id.rsplit('/', 1)[-1]}"
-    return (
-        f"translator '{translator}': weights for '{ref.model_id}' ({field}) not found"
-        f"{f' ({reason})' if reason else ''}.\n"
+    return ConfigError(
+        f"translator '{translator}': weights for '{ref.model_id}' ({field}) not found ({reason}).\n"
         f"  Looked in: {looked_in}.\n"
         "  Nothing is downloaded at run time. Either copy the model to a folder once, e.g.\n"
         f"    hf download {ref.model_id} --local-dir {local}\n"
@@ -55,29 +54,23 @@ def resolve_weights(translator: str, field: str, ref: WeightsRef, allow_download
     """The folder holding the model: `ref.path`, else its Hugging Face cache snapshot."""
     if ref.path:
         folder = resolve(Path(ref.path).expanduser())
-        if not (folder / "config.json").is_file():
-            reason = "no such folder" if not folder.is_dir() else "the folder has no config.json"
-            raise ConfigError(
-                missing_weights_message(translator, field, ref, f"the local path {folder}", reason)
+        where = f"the local path {folder}"
+        missing = "no such folder" if not folder.is_dir() else "the folder has no config.json"
+    else:
+        try:
+            from huggingface_hub import constants, snapshot_download
+        except ImportError as e:
+            raise MissingDependencyError("transformers and torch", INSTALL) from e
+        where = f"the Hugging Face cache at {constants.HF_HUB_CACHE} (`{field}.path` is not set)"
+        try:
+            snapshot = snapshot_download(
+                ref.model_id, revision=ref.revision, local_files_only=not allow_download
             )
-        return folder
-    try:
-        from huggingface_hub import constants, snapshot_download
-    except ImportError as e:
-        raise MissingDependencyError("transformers and torch", INSTALL) from e
-    where = f"the Hugging Face cache at {constants.HF_HUB_CACHE} (`{field}.path` is not set)"
-    try:
-        offline = not allow_download
-        snapshot = snapshot_download(ref.model_id, revision=ref.revision, local_files_only=offline)
-        folder = Path(str(snapshot))
-    except Exception as e:  # hub errors vary by version; each means "not available here"
-        raise ConfigError(
-            missing_weights_message(translator, field, ref, where, type(e).__name__)
-        ) from e
+        except Exception as e:  # hub errors vary by version; each means "not available here"
+            raise missing_weights(translator, field, ref, where, type(e).__name__) from e
+        folder, missing = Path(str(snapshot)), "incomplete snapshot"
     if not (folder / "config.json").is_file():
-        raise ConfigError(
-            missing_weights_message(translator, field, ref, where, "incomplete snapshot")
-        )
+        raise missing_weights(translator, field, ref, where, missing)
     return folder
 
 
