@@ -69,9 +69,9 @@ def _tokenless(prediction: str, reference: str) -> float:
 
 def exact_match(prediction: str, references: Sequence[str], language: str | None) -> float:
     """1.0 if the normalised prediction equals a normalised reference, else 0.0."""
-    normalized = normalize_answer(prediction, language)
 
     def score(ref: str) -> float:
+        normalized = normalize_answer(prediction, language)
         reference = normalize_answer(ref, language)
         if not normalized.strip() and not reference.strip():
             return _tokenless(prediction, ref)
@@ -92,9 +92,9 @@ def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
 
 def token_f1(prediction: str, references: Sequence[str], language: str | None) -> float:
     """SQuAD v1.1 bag-of-tokens F1 on whitespace tokens of `normalize_answer` output."""
-    prediction_tokens = normalize_answer(prediction, language).split()
 
     def score(ref: str) -> float:
+        prediction_tokens = normalize_answer(prediction, language).split()
         reference_tokens = normalize_answer(ref, language).split()
         if not prediction_tokens and not reference_tokens:
             return _tokenless(prediction, ref)
