@@ -49,9 +49,8 @@ class AggregateResult:
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
-        spec = self.board.spec(self.primary)
-        extra: dict[str, Any] = {"primary_metric": self.primary}
-        extra["primary_direction"] = spec.direction
+        direction = self.board.spec(self.primary).direction
+        extra: dict[str, Any] = {"primary_metric": self.primary, "primary_direction": direction}
         if self.primary_note:
             extra["primary_note"] = self.primary_note
         if self.partial is not None:
