@@ -64,9 +64,4 @@ def char_script(char: str) -> str | None:
 
 def script_counts(text: str) -> Counter[str]:
     """Letter (and combining-mark) count per script; Common characters are not counted."""
-    counts: Counter[str] = Counter()
-    for char in text:
-        script = char_script(char)
-        if script is not None:
-            counts[script] += 1
-    return counts
+    return Counter(script for script in map(char_script, text) if script is not None)

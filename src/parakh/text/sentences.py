@@ -41,12 +41,10 @@ def split_sentences_with_offsets(text: str) -> list[tuple[int, int]]:
     spans.append((begin, len(text)))
     trimmed = []
     for start, end in spans:
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        if end > start:
-            trimmed.append((start, end))
+        sentence = text[start:end]
+        if sentence.strip():
+            lead = len(sentence) - len(sentence.lstrip())
+            trimmed.append((start + lead, start + len(sentence.rstrip())))
     return trimmed
 
 

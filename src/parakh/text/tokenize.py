@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from itertools import groupby
 
 from parakh.text.normalize import canonical_text
 
@@ -32,15 +33,4 @@ def tokenize(text: str, lowercase: bool = True) -> list[str]:
     text = canonical_text(text)
     if lowercase:
         text = text.lower()
-    words: list[str] = []
-    start = -1
-    for i, ch in enumerate(text):
-        if is_word_char(ch):
-            if start < 0:
-                start = i
-        elif start >= 0:
-            words.append(text[start:i])
-            start = -1
-    if start >= 0:
-        words.append(text[start:])
-    return words
+    return ["".join(run) for is_word, run in groupby(text, key=is_word_char) if is_word]

@@ -59,11 +59,7 @@ def apply_table(text: str, table: PhraseTable) -> str:
     i = 0
     while i < len(tokens):
         is_word, piece = tokens[i]
-        if not is_word:
-            out.append(piece)
-            i += 1
-            continue
-        match = _longest_match(tokens, i, table, longest)
+        match = _longest_match(tokens, i, table, longest) if is_word else None
         if match is None:
             out.append(piece)
             i += 1
