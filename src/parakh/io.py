@@ -70,10 +70,6 @@ def dumps(obj: Any) -> str:
     return canonical_json(obj)
 
 
-def to_plain(row: BaseModel | dict[str, Any]) -> dict[str, Any]:
-    return row.model_dump(mode="json") if isinstance(row, BaseModel) else row
-
-
 def write_jsonl(path: str | Path, rows: Iterable[BaseModel | dict[str, Any]]) -> int:
     """Write rows as JSON Lines atomically; returns the number of rows."""
     with atomic_jsonl(path) as out:
@@ -90,7 +86,8 @@ class JsonlWriter:
         self.rows = 0
 
     def write(self, row: BaseModel | dict[str, Any]) -> None:
-        self._file.write(dumps(to_plain(row)) + "\n")
+        plain = row.model_dump(mode="json") if isinstance(row, BaseModel) else row
+        self._file.write(dumps(plain) + "\n")
         self.rows += 1
 
     def write_all(self, rows: Iterable[BaseModel | dict[str, Any]]) -> None:
@@ -178,44 +175,34 @@ def jsonl_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def iter_lines(path: str | Path) -> Iterator[tuple[int, int, str]]:
-    """(line number, byte offset, text) of each line of a UTF-8 file, read as iterated (the
-    memory of one line, whatever the file's size) and split at "\n" only, as `jsonl_lines`
-    splits; the text keeps no "\n". Invalid UTF-8 is an InputError naming the byte and line."""
-    offset = 0
-    with Path(path).open("rb") as f:
-        for lineno, raw in enumerate(f, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise InputError(
-                    path, f"invalid UTF-8 at byte {offset + e.start}", line=lineno
-                ) from e
-            yield lineno, offset, text.removesuffix("\n")
-            offset += len(raw)
-
-
 def iter_json_rows(
     path: str | Path, label: str | Path | None = None
 ) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """(line number, byte offset, object) for each non-blank line of a JSONL file, read as
-    iterated; the offset reads the row again (`read_json_at`). Errors name `label` (e.g. the
-    path as a config gave it) or the path."""
-    where = path if label is None else label
-    for lineno, offset, line in iter_lines(path):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(
-                where, f"not valid JSON ({e.msg} at column {e.colno})", line=lineno
-            ) from e
-        if not isinstance(obj, dict):
-            raise InputError(
-                where, f"expected a JSON object, got {type(obj).__name__}", line=lineno
-            )
-        yield lineno, offset, obj
+    iterated (the memory of one line, whatever the file's size) and split at "\n" only, as
+    `jsonl_lines` splits; the offset reads the row again (`read_json_at`). Invalid UTF-8 is an
+    InputError naming the byte and line; bad JSON names `label` (e.g. the path as a config gave
+    it) or the path."""
+    where, offset = path if label is None else label, 0
+    with Path(path).open("rb") as f:
+        for lineno, raw in enumerate(f, start=1):
+            start, offset = offset, offset + len(raw)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                message = f"invalid UTF-8 at byte {start + e.start}"
+                raise InputError(path, message, line=lineno) from e
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                message = f"not valid JSON ({e.msg} at column {e.colno})"
+                raise InputError(where, message, line=lineno) from e
+            if not isinstance(obj, dict):
+                message = f"expected a JSON object, got {type(obj).__name__}"
+                raise InputError(where, message, line=lineno)
+            yield lineno, start, obj
 
 
 def iter_json_objects(

@@ -6,6 +6,7 @@ its own row, and the error names the field that holds it instead of stopping at 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -126,10 +127,17 @@ class Record:
         return parse_language(self.raw(field), self.error_factory(field))
 
     def date(self, field: str) -> date | None:
+        """A date from `YYYY-MM-DD` or an ISO date-time (`2024-01-08T10:15:00`, `... 10:15`)."""
         value = self.values.get(field)
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
-        return parse_date(value, self.error_factory(field))
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                return date.fromisoformat(value.strip())
+            with contextlib.suppress(ValueError):
+                return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).date()
+        message = f"date does not parse: {value!r} (expected YYYY-MM-DD or ISO date-time)"
+        raise self.error(field, message, "bad_date")
 
     def integer(self, field: str) -> int:
         value = self.raw(field)
@@ -168,23 +176,6 @@ def parse_language(value: Any, error: ErrorFactory) -> str:
     return code
 
 
-def parse_date(value: Any, error: ErrorFactory) -> date:
-    """A date from `YYYY-MM-DD` or an ISO date-time (`2024-01-08T10:15:00`, `... 10:15`)."""
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            pass
-        try:
-            return datetime.fromisoformat(text.replace("Z", "+00:00")).date()
-        except ValueError:
-            pass
-    raise error(
-        f"date does not parse: {value!r} (expected YYYY-MM-DD or ISO date-time)", "bad_date"
-    )
-
-
 @dataclass(frozen=True)
 class Line:
     """One raw line of a JSONL file, parsed inside the adapter's guard."""
@@ -194,17 +185,7 @@ class Line:
     text: str
 
     def parse(self) -> Record:
-        try:
-            obj = json.loads(self.text)
-        except json.JSONDecodeError as e:
-            field = _field_before(self.text, e.pos)
-            raise RowError(
-                self.path,
-                f"not valid JSON ({e.msg} at column {e.colno})",
-                line=self.line,
-                field=field,
-                reason="invalid_json",
-            ) from e
+        obj = _parse_json(self.path, self.text, self.line)
         if not isinstance(obj, dict):
             raise RowError(
                 self.path,
@@ -221,10 +202,20 @@ class Line:
 _KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 
 
-def _field_before(text: str, pos: int) -> str:
-    """The last JSON key before a syntax error: the field being written when it broke."""
-    keys = _KEY.findall(text[:pos])
-    return keys[-1] if keys else "(row)"
+def _parse_json(path: Path, text: str, line: int | None) -> Any:
+    """`text` parsed; a syntax error names `line` (else the error's own) and the field being
+    written when it broke: the last JSON key before it."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        keys = _KEY.findall(text[: e.pos])
+        raise RowError(
+            path,
+            f"not valid JSON ({e.msg} at column {e.colno})",
+            line=e.lineno if line is None else line,
+            field=keys[-1] if keys else "(row)",
+            reason="invalid_json",
+        ) from e
 
 
 def jsonl_lines(path: Path) -> Iterator[Line]:
@@ -305,14 +296,4 @@ def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:
 
 def read_json_document(path: Path) -> Any:
     """A whole-file JSON document (SQuAD/XQuAD); a syntax error names line and column."""
-    text = decode(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RowError(
-            path,
-            f"not valid JSON ({e.msg} at column {e.colno})",
-            line=e.lineno,
-            field=_field_before(text, e.pos),
-            reason="invalid_json",
-        ) from e
+    return _parse_json(path, decode(path), None)
