@@ -41,7 +41,7 @@ def test_every_module_imports_without_the_dev_only_packages() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-# The report's templates and the judge's phrase table, read from the installed wheel, not the
+# The report's templates, the judge's phrase table and langid's word lists, read from the installed wheel, not the
 # source tree.
 TEMPLATES = r"""
 import sys
@@ -52,6 +52,8 @@ assert page.startswith("<!DOCTYPE html>\n") and "<title>&lt;t&gt;</title>" in pa
 assert "thead th{background:#1f3a5f" in page and "heatmap-metric" in page, page
 from parakh.judging.injection_phrases import PHRASES
 assert len(PHRASES) > 50, PHRASES
+from parakh.text._lexicons import LATIN_LEXICONS
+assert len(LATIN_LEXICONS["hi"][0]) > 50, LATIN_LEXICONS
 print("ok")
 """
 
