@@ -77,25 +77,21 @@ class IndicTrans2Translator(Translator):
             self.tag(target)
         except ValueError as e:
             return [Translated(text=None, error=str(e)) for _ in sentences]
-        if source.code != "en" and target.code != "en":
-            to_english = self._translate(sentences, source, ENGLISH, "indic_en")
-            ok = [i for i, r in enumerate(to_english) if r.ok]
-            from_english = self._translate(
-                [to_english[i].text or "" for i in ok], ENGLISH, target, "en_indic"
-            )
-            results = list(to_english)
-            for i, r in zip(ok, from_english, strict=True):
-                results[i] = r
-            return results
-        field = "indic_en" if target.code == "en" else "en_indic"
-        return self._translate(sentences, source, target, field)
+        if source.code == "en" or target.code == "en":
+            return self._translate(sentences, source, target)
+        results = self._translate(sentences, source, ENGLISH)  # Indic -> Indic through English
+        ok = [i for i, r in enumerate(results) if r.ok]
+        onward = self._translate([results[i].text or "" for i in ok], ENGLISH, target)
+        for i, r in zip(ok, onward, strict=True):
+            results[i] = r
+        return results
 
     def _translate(
-        self, sentences: Sequence[str], source: LanguageTag, target: LanguageTag, field: str
+        self, sentences: Sequence[str], source: LanguageTag, target: LanguageTag
     ) -> list[Translated]:
         if not sentences:
             return []
-        model = self.models[field]
+        model = self.models["indic_en" if target.code == "en" else "en_indic"]
         tags = (self.tag(source), self.tag(target))
         prepared = [indic_processing.preprocess(s, source, target, tags) for s in sentences]
         return model.translate(
