@@ -150,3 +150,5 @@ def test_a_refused_connection_is_an_os_error() -> None:
 def test_origin_of_a_url_fills_the_default_ports() -> None:
     assert Origin.of("https://api.openai.com/v1/") == Origin(True, "api.openai.com", 443, "/v1")
     assert Origin.of("http://localhost:8000") == Origin(False, "localhost", 8000, "")
+    assert Origin.of("https://api.openai.com/v1").authority == "api.openai.com"
+    assert Origin.of("http://[::1]:8000/v1").authority == "[::1]:8000"

@@ -47,6 +47,12 @@ class Origin:
         port = parts.port or (443 if tls else 80)
         return cls(tls, parts.hostname or "", port, parts.path.rstrip("/"))
 
+    @property
+    def authority(self) -> str:
+        """The Host header: the port only where it is not the scheme's own."""
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address
+        return host if self.port == (443 if self.tls else 80) else f"{host}:{self.port}"
+
 
 class _Connection(asyncio.Protocol):
     """One keep-alive connection: one exchange at a time, its answer parsed as bytes arrive."""
@@ -199,7 +205,7 @@ class ConnectionPool:
         head = self._heads.get((origin, target))
         if head is None:
             head = self._heads[origin, target] = (
-                f"POST {target} HTTP/1.1\r\nHost: {origin.host}:{origin.port}\r\n"
+                f"POST {target} HTTP/1.1\r\nHost: {origin.authority}\r\n"
                 f"{self._headers}Content-Length: "
             ).encode("latin-1")
         request = b"%s%d\r\n\r\n%s" % (head, len(body), body)
