@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
+from dataclasses import KW_ONLY, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -88,49 +90,35 @@ def weights_fingerprint(folder: Path) -> str:
     return sha256_obj(entries)
 
 
+@dataclass
 class Seq2SeqModel:
     """One seq2seq checkpoint and its tokenizer, loaded on first use."""
 
-    def __init__(
-        self,
-        folder: Path,
-        *,
-        device: str = "cpu",
-        dtype: str = "float32",
-        trust_remote_code: bool = False,
-    ) -> None:
-        self.folder = folder
-        self.device = device
-        self.dtype = dtype
-        self.trust_remote_code = trust_remote_code
-        self._tokenizer: Any = None
-        self._model: Any = None
-        self.loads = 0
+    folder: Path
+    _: KW_ONLY
+    device: str = "cpu"
+    dtype: str = "float32"
+    trust_remote_code: bool = False
+    loads: int = field(default=0, init=False)  # times the weights were loaded
 
-    @property
+    @cached_property
     def tokenizer(self) -> Any:
-        if self._tokenizer is None:
-            _, transformers = require_transformers()
-            self._tokenizer = transformers.AutoTokenizer.from_pretrained(
-                str(self.folder),
-                local_files_only=True,
-                trust_remote_code=self.trust_remote_code,
-            )
-        return self._tokenizer
+        _, transformers = require_transformers()
+        return transformers.AutoTokenizer.from_pretrained(
+            str(self.folder), local_files_only=True, trust_remote_code=self.trust_remote_code
+        )
 
-    @property
+    @cached_property
     def model(self) -> Any:
-        if self._model is None:
-            torch, transformers = require_transformers()
-            model = transformers.AutoModelForSeq2SeqLM.from_pretrained(
-                str(self.folder),
-                local_files_only=True,
-                trust_remote_code=self.trust_remote_code,
-                dtype=getattr(torch, self.dtype),
-            )
-            self._model = model.to(self.device).eval()
-            self.loads += 1
-        return self._model
+        torch, transformers = require_transformers()
+        model = transformers.AutoModelForSeq2SeqLM.from_pretrained(
+            str(self.folder),
+            local_files_only=True,
+            trust_remote_code=self.trust_remote_code,
+            dtype=getattr(torch, self.dtype),
+        )
+        self.loads += 1
+        return model.to(self.device).eval()
 
     def token_id(self, token: str) -> int | None:
         """The id of a single vocabulary token (a language tag), or None if it has none."""
@@ -174,5 +162,5 @@ class Seq2SeqModel:
         return results
 
     def close(self) -> None:
-        self._model = None
-        self._tokenizer = None
+        self.__dict__.pop("model", None)  # loaded again if used again
+        self.__dict__.pop("tokenizer", None)
