@@ -40,7 +40,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from parakh.errors import MissingDependencyError
 from parakh.text._lexicons import DISTINCTIVE_LETTERS, LATIN_LEXICONS, NATIVE_MARKERS
 from parakh.text.languages import (
     INDIC_LANGUAGES,
@@ -81,19 +80,15 @@ class LanguageLabel(BaseModel):
 
 @lru_cache(maxsize=1)
 def _cld3() -> Any:
-    try:
-        import gcld3
-    except ImportError as exc:  # pragma: no cover - a core dependency
-        raise MissingDependencyError("gcld3 (cld3-py)", "pip install cld3-py") from exc
+    import gcld3  # a core dependency, imported on first use
+
     return gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=1000)
 
 
 @lru_cache(maxsize=1)
 def _py3langid() -> Any:
-    try:
-        from py3langid import langid
-    except ImportError as exc:  # pragma: no cover - a core dependency
-        raise MissingDependencyError("py3langid", "pip install py3langid") from exc
+    from py3langid import langid  # a core dependency, imported on first use
+
     identifier_class = langid.LanguageIdentifier
     if hasattr(identifier_class, "from_model_file"):  # py3langid >= 0.4
         return identifier_class.from_model_file(langid.MODEL_FILE, norm_probs=False)
