@@ -4,6 +4,7 @@ The prompt must fit the model's window with room for the answer: when it does no
 examples are dropped first (last first), then context passages (lowest-ranked first; for the
 HealthBot prompt raw chunks before KB-update chunks, oldest update last), and the last passage
 that still fits in part is trimmed. What was cut is returned as a `Truncation` record.
+A base model (no chat template) gets the turns as one text laid out by its `completion_format`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from parakh.config.model import CompletionFormat, Sampling
-from parakh.prompts.completion import completion_prompt, completion_stops
 from parakh.prompts.template import ContextPassage, PromptTemplate, context_of, render_turns
 from parakh.schema import Question, Retrieval, Truncation
 
@@ -59,6 +59,13 @@ class BuiltPrompt:
     truncation: Truncation | None
 
 
+def completion_prompt(turns: Turns, fmt: CompletionFormat) -> str:
+    """One text from (role, content) turns, ending where the model should write."""
+    layout = {"system": fmt.system, "user": fmt.user, "assistant": fmt.assistant}
+    parts = [layout[role].replace("{content}", content) for role, content in turns]
+    return "".join(parts) + fmt.generation_prefix
+
+
 def merge_system_turn(turns: Turns) -> Turns:
     """For templates without a system role: the system text opens the first user turn."""
     if not turns or turns[0][0] != "system":
@@ -103,8 +110,8 @@ def build_prompt(
     if truncate and size(rendered) > budget:
         rendered, truncation = _fit(render, size, budget, passages, shots)
     sampling = model.sampling
-    if model.kind == "base":
-        stops = completion_stops(sampling.stop, model.completion_format)
+    if model.kind == "base":  # the format's stops too, so a base model stops after one answer
+        stops = list(dict.fromkeys([*sampling.stop, *model.completion_format.stop]))
         sampling = sampling.model_copy(update={"stop": stops})
     return BuiltPrompt(rendered[0], rendered[1], sampling, truncation)
 

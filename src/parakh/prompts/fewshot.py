@@ -62,15 +62,9 @@ def choose_examples(
     pool: Sequence[Question], question: Question, cfg: FewShotConfig
 ) -> list[Question]:
     """The k examples for `question` (same language first when `same_language`)."""
-    if cfg.k == 0:
-        return []
-    if cfg.same_language:
-        same = [q for q in pool if q.language == question.language]
-        other = [q for q in pool if q.language != question.language]
-        ordered = same + other
-    else:
-        ordered = list(pool)
-    return ordered[: cfg.k]
+    if cfg.same_language:  # a stable sort: pool order within each side
+        pool = sorted(pool, key=lambda q: q.language != question.language)
+    return list(pool[: cfg.k])
 
 
 def _match_key(text: str) -> str:

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from parakh.config.base import Strict
 from parakh.config.loading import load_named
+from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.schema import Question, Retrieval
 from parakh.text.languages import language_name
@@ -37,10 +39,8 @@ FIELDS = frozenset(
 )
 
 
-class PromptTemplate(BaseModel):
+class PromptTemplate(Strict):
     """An answer prompt. `system` and `user` are format strings over `FIELDS`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str
     description: str = ""
@@ -73,6 +73,12 @@ class PromptTemplate(BaseModel):
                     f"{part} uses unknown field(s) {unknown}; known: {', '.join(sorted(FIELDS))}"
                 )
         return self
+
+
+def answer_prompt(cfg: ParakhConfig) -> str:
+    """The name of the prompt a run's answers are asked with: `generation.prompt`, else the
+    dataset's."""
+    return cfg.generation.prompt or cfg.dataset.prompt
 
 
 def load_prompt(name: str) -> PromptTemplate:
@@ -112,39 +118,25 @@ def context_of(
     return [*updates, *raws]
 
 
-def _format_slot(prompt: PromptTemplate, passages: list[ContextPassage], slot: str) -> str:
-    template = {"raw": prompt.chunk, "update": prompt.update_chunk, "passage": prompt.passage}
-    chosen = [p for p in passages if p.slot == slot]
-    if not chosen:
-        return prompt.no_chunks
-    return "\n".join(
-        template[slot].format(n=i, text=p.text, added_at=p.added_at)
-        for i, p in enumerate(chosen, start=1)
-    )
+def _numbered(template: str, passages: list[ContextPassage], empty: str) -> str:
+    numbered = enumerate(passages, start=1)
+    lines = [template.format(n=n, text=p.text, added_at=p.added_at) for n, p in numbered]
+    return "\n".join(lines) or empty
 
 
 def field_values(
     prompt: PromptTemplate, question: Question, passages: list[ContextPassage]
 ) -> dict[str, str]:
-    passage_slot = "passage" if prompt.context == "question" else None
-    if passage_slot is None:  # retrieval context: `passages` lists updates then raw chunks
-        all_passages = (
-            "\n".join(
-                prompt.passage.format(n=i, text=p.text, added_at=p.added_at)
-                for i, p in enumerate(passages, start=1)
-            )
-            or prompt.no_chunks
-        )
-    else:
-        all_passages = _format_slot(prompt, passages, "passage")
+    """`passages` lists every passage (retrieval context: updates, then raw chunks)."""
+    raws, updates = ([p for p in passages if p.slot == slot] for slot in ("raw", "update"))
     return {
         "question": question.text,
         "query_language": language_name(question.language),
         "response_language": language_name(question.answer_language),
         "refusal": prompt.refusal,
-        "raw_chunks": _format_slot(prompt, passages, "raw"),
-        "kb_update_chunks": _format_slot(prompt, passages, "update"),
-        "passages": all_passages,
+        "raw_chunks": _numbered(prompt.chunk, raws, prompt.no_chunks),
+        "kb_update_chunks": _numbered(prompt.update_chunk, updates, prompt.no_chunks),
+        "passages": _numbered(prompt.passage, passages, prompt.no_chunks),
         "answerable_verdict": prompt.answerable_verdict,
         "unanswerable_verdict": prompt.unanswerable_verdict,
     }
@@ -173,11 +165,7 @@ def render_turns(
     if system:
         turns.append(("system", system))
     for example in examples:
-        example_values = field_values(
-            prompt,
-            example,
-            context_of(prompt, example, None) if prompt.context == "question" else [],
-        )
+        example_values = field_values(prompt, example, context_of(prompt, example, None))
         turns.append(("user", prompt.user.format_map(example_values)))
         turns.append(("assistant", example_answer(prompt, example)))
     turns.append(("user", prompt.user.format_map(values)))

@@ -3,16 +3,12 @@
 python -m parakh.stages.curate dataset=demo
 python -m parakh.stages.curate dataset=indicquest dataset.per_language=5 dataset.languages=[hi,kn]
 
-Selection, in this order, after language labelling and dedupe: `dataset.languages`, then
-`dataset.per_language` (N of every language, chosen by the top-level `seed`), then the relevance
-filter and `dataset.limit`; the report records the settings and the rows each step dropped.
+Selection, after language labelling and dedupe: `dataset.languages`, `dataset.per_language`
+(chosen by `seed`), the relevance filter, `dataset.limit`; the report counts what each dropped.
 
 Strict mode (default) stops at the first bad row, naming file, line and field, and writes
-nothing. Lenient mode (`dataset.strict=false`) writes bad rows, PII-redacted, with their reason
-to the quarantine file and goes on. A text over its `dataset.max_chars` limit or holding a
-control character is a bad row; with `dataset.over_length=truncate` an over-long text is cut
-instead, and the report lists each cut. A dataset that yields no questions is an error.
-Outputs in data/processed/<dataset>/curate/: questions.jsonl, kb.jsonl, report.json,
+nothing; lenient mode (`dataset.strict=false`) quarantines bad rows, PII-redacted, with their
+reason. Outputs in data/processed/<dataset>/curate/: questions.jsonl, kb.jsonl, report.json,
 human_judgments.jsonl (judgment datasets), quarantine.jsonl (lenient).
 """
 
@@ -63,13 +59,10 @@ def _quarantine_rows(rejected: list[RejectedRow], cfg: ParakhConfig) -> list[dic
     """Rejected rows as written: the raw record is PII-redacted like any question."""
     pii = cfg.dataset.pii
     policy = policy_of(pii)
-    rows = []
-    for row in rejected:
-        record = row.as_dict()
-        if pii.enabled:
-            record["record"] = redact_value(record["record"], policy, Counter())
-            record["message"] = redact_value(record["message"], policy, Counter())
-        rows.append(record)
+    rows = [row.as_dict() for row in rejected]
+    for record in rows if pii.enabled else []:
+        for key in ("record", "message"):
+            record[key] = redact_value(record[key], policy, Counter())
     return rows
 
 

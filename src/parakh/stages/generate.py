@@ -5,24 +5,15 @@ python -m parakh.stages.generate -m model=extractive,smollm2     # Hydra multiru
 python -m parakh.stages.generate dataset=nomiracl model=gpt-4o generation.prompt=nomiracl_role
 
 The output keeps what the model said (timing and cache fields zeroed, so a re-run on the same
-inputs is byte-identical); tokens, latency, retries and cost of the run go to
-`.parakh/accounting/<dataset>/<name>.json`, beside the response cache (and to MLflow with
-`generation.log_mlflow=true`). A run where every answer, or more than
-`generation.max_failed_share` of them, is an error exits non-zero after writing all of it
-(`backends.failed_run`), so `dvc repro` does not record error rows as a finished stage; an
-OpenAI-compatible model whose `api_key_env` is unset fails before any request when its server
-needs a key.
+inputs is byte-identical); tokens, latency, retries and cost go to
+`.parakh/accounting/<dataset>/<name>.json` (and to MLflow with `generation.log_mlflow=true`).
+A run with more than `generation.max_failed_share` errors exits non-zero after writing them.
 
-Direct inference asks from `curate/questions.jsonl` and `index/retrieval.jsonl` and writes
-`generate/<name>.jsonl`, the file judge reads. A translate-test run (`translator=` not `none`)
-asks from its variant's English inputs, `translate/<variant>/`, and writes the English answers
-to `pivot/<name>.jsonl`; the back-translate stage writes its `generate/<name>.jsonl`. This
-stage never translates.
-
-`shard=i num_shards=n` answers only shard i's questions (parakh.scale.shard) and writes the
-rows, run spec and ledger under `data/processed/<dataset>/shards/generate/`; it logs nothing to
-MLflow. `parakh merge-shards generate num_shards=n ...` (`merge_task`) writes the output, run
-spec and ledger a single run writes, and logs the merged ledger as a single run would.
+Direct inference writes `generate/<name>.jsonl`, the file judge reads. A translate-test run
+(`translator=` not `none`) asks from `translate/<variant>/` and writes the English answers to
+`pivot/<name>.jsonl`, which back-translate reads. `shard=i num_shards=n` answers only shard i's
+questions under `data/processed/<dataset>/shards/generate/`; `parakh merge-shards generate
+num_shards=n ...` (`merge_task`) writes what a single run writes.
 """
 
 from __future__ import annotations
@@ -51,7 +42,7 @@ from parakh.io import read_jsonl, write_json, write_jsonl
 from parakh.project import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool, with_dataset_pool
-from parakh.prompts.template import load_prompt
+from parakh.prompts.template import answer_prompt, load_prompt
 from parakh.scale.shard import (
     ShardSpec,
     ledger_path,
@@ -68,10 +59,6 @@ from parakh.tracking.runspec import write_run_spec
 from parakh.tracking.stage_runs import StageRun, log_stage_run
 
 
-def prompt_name(cfg: ParakhConfig) -> str:
-    return cfg.generation.prompt or cfg.dataset.prompt
-
-
 def build_requests(
     cfg: ParakhConfig,
     questions: list[Question],
@@ -80,7 +67,7 @@ def build_requests(
     fewshot_pool: list[Question] | None = None,
 ) -> tuple[list[ChatRequest], dict[str, Truncation]]:
     """One request per question, and the truncation record of each prompt that was cut."""
-    template = load_prompt(prompt_name(cfg))
+    template = load_prompt(answer_prompt(cfg))
     m = cfg.model
     window = getattr(m, "max_model_len", None) or m.context_window
     view = ModelView(m.kind, window, m.sampling, m.system_role, m.completion_format)
@@ -218,7 +205,7 @@ def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> di
     """The config part of the run spec (the backend identity: None when not known)."""
     config: dict[str, Any] = {
         "model": cfg.model.model_dump(),
-        "prompt": prompt_name(cfg),
+        "prompt": answer_prompt(cfg),
         # `variant` names the output file, which the run spec sits beside; leaving it out
         # keeps a hand run of direct inference byte-identical to DVC's `variant=direct` one
         "generation": cfg.generation.model_dump(exclude={"variant"}),
@@ -228,34 +215,28 @@ def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> di
     return config
 
 
-def run_inputs(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
-    """The questions and retrieved chunks the model is asked from: curate and index for
-    direct inference, the variant's English ones under translate-test."""
+def run_files(cfg: ParakhConfig, layout: Layout) -> tuple[dict[str, Path], Path]:
+    """The questions and chunks the model is asked from, and the answers file: curate's, index's
+    and `generate/<name>.jsonl` for direct inference; a translate-test variant's English inputs
+    and `pivot/<name>.jsonl` (back-translate writes its `generate/<name>.jsonl`)."""
+    name = generation_name(cfg)
     if cfg.translator.kind == "none":
-        return {"questions": layout.curated_questions, "retrieval": layout.retrieval}
+        inputs = {"questions": layout.curated_questions, "retrieval": layout.retrieval}
+        return inputs, layout.generations(name)
     variant = translate_test_variant(cfg)
-    return {
+    asked = {
         "questions": layout.asked_questions(variant),
         "retrieval": layout.asked_retrieval(variant),
     }
-
-
-def output_path(cfg: ParakhConfig, layout: Layout) -> Path:
-    """`generate/<name>.jsonl`, or `pivot/<name>.jsonl` for a translate-test run's English
-    answers (back-translate writes its `generate/<name>.jsonl`)."""
-    name = generation_name(cfg)
-    if cfg.translator.kind == "none":
-        return layout.generations(name)
-    return layout.pivot_generations(name)
+    return asked, layout.pivot_generations(name)
 
 
 def main_task(cfg: ParakhConfig) -> None:
     shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
     name = generation_name(cfg)
-    out = output_path(cfg, layout)
+    inputs, out = run_files(cfg, layout)
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
-    inputs = run_inputs(cfg, layout)
     questions = read_jsonl(inputs["questions"], Question)
     retrievals = read_jsonl(inputs["retrieval"], Retrieval)
     backend = make_backend(cfg.model)
@@ -293,9 +274,8 @@ def merge_task(cfg: ParakhConfig) -> None:
     count = merge_count(cfg)
     layout = Layout.of(cfg)
     name = generation_name(cfg)
-    out = output_path(cfg, layout)
+    inputs, out = run_files(cfg, layout)
     files = shard_files(layout, out, count, stage="generate")
-    inputs = run_inputs(cfg, layout)
     questions = read_jsonl(inputs["questions"], Question)
     spec = merged_run_spec(
         files,
@@ -327,7 +307,7 @@ def _account(
     ledger = accounting_path(resolve(cfg.paths.cache).parent, cfg.dataset.name, name)
     write_json(ledger, accounting_document(run_info, summary, items))
     if cfg.generation.log_mlflow:
-        tags = {"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": prompt_name(cfg)}
+        tags = {"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": answer_prompt(cfg)}
         tags.update(parent_run_tags())  # a job of a sweep with a parent run
         if "shards" in run_info:
             tags["shards"] = str(run_info["shards"])

@@ -8,24 +8,19 @@ question without an answer, or answered twice, is an error naming the file (and 
 
     python -m parakh.stages.judge dataset=demo model=smollm2 judge=smoke
 
-`shard=i num_shards=n` judges only shard i's questions (parakh.scale.shard; the per-language
-sample is still drawn from the whole dataset) and writes the rows, summary and run spec under
-`data/processed/<dataset>/shards/judge/<judge>/`; `parakh merge-shards judge num_shards=n ...`
-(`merge_task`) writes the output a single run writes, its summary computed over all rows.
+`shard=i num_shards=n` judges only shard i's questions (the per-language sample is still drawn
+from the whole dataset) under `data/processed/<dataset>/shards/judge/<judge>/`; `parakh
+merge-shards judge num_shards=n ...` (`merge_task`) writes the output a single run writes.
 
-The stage streams, so its memory does not grow with the number of rows: it reads the questions
-and answers a line at a time, keeps of each answer only what judging reads (`Answer`: not the
-prompt, most of a generations file), writes each row as it is scored and reads the rows back
-from the unfinished file for the summary. Rubric judging (an LLM call per answer) holds its
-questions, the chunks of its sample and its rows, as `judge_with_rubrics` does. The chunks are
-the question's retrieval (index/retrieval.jsonl), or with `judge.chunks_from=generation` those
-the answering model's prompt held, read from the generations file (`judge_chunks`).
+The stage streams: it keeps of each answer only what judging reads (`Answer`) and writes each
+row as it is scored. The chunks a rubric judge reads are the question's retrieval, or with
+`judge.chunks_from=generation` those the answering model's prompt held (`judge_chunks`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -51,7 +46,8 @@ from parakh.metrics.judged import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
-from parakh.prompts.template import PromptTemplate, load_prompt
+from parakh.prompts.template import PromptTemplate, answer_prompt, load_prompt
+from parakh.report.released_table import summary_path
 from parakh.row_coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
@@ -61,17 +57,12 @@ from parakh.tracking.runspec import write_run_spec
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What judging reads of one generation: who answered, the outcome and the text. The
-    messages and prompt it was given (most of a generations file) are dropped as it is read."""
+    """What judging reads of one generation (not its prompt, most of a generations file)."""
 
     model: str
     status: Literal["ok", "error"]
     response: str | None
     error: str | None
-
-    @classmethod
-    def of(cls, generation: Generation) -> Answer:
-        return cls(generation.model, generation.status, generation.response, generation.error)
 
 
 class Answers(Mapping[str, Generation]):
@@ -81,14 +72,7 @@ class Answers(Mapping[str, Generation]):
         self._answers = answers
 
     def __getitem__(self, question_id: str) -> Generation:
-        a = self._answers[question_id]
-        return Generation(
-            question_id=question_id,
-            model=a.model,
-            status=a.status,
-            response=a.response,
-            error=a.error,
-        )
+        return Generation(question_id=question_id, **asdict(self._answers[question_id]))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._answers)
@@ -99,9 +83,8 @@ class Answers(Mapping[str, Generation]):
 
 @dataclass(frozen=True)
 class JudgeInputs:
-    """What the judge reads: the curated questions (a line at a time, on each pass), the
-    answers to them, one per question and kept without their prompts, and the files the
-    chunks come from (read by rubric judging only, `judge_chunks`)."""
+    """What the judge reads: the curated questions (a line at a time, on each pass), their
+    answers, and the files the chunks come from (rubric judging only, `judge_chunks`)."""
 
     questions: Path
     answers: Answers
@@ -167,11 +150,6 @@ def reference_rows(
         yield from reference_judgments(metrics, judge.name, q, answers[q.id], judge.parser)
 
 
-def summary_path(judgments: Path) -> Path:
-    """`<model>.jsonl` -> `<model>.summary.json`."""
-    return judgments.with_name(judgments.name.rsplit(".", 1)[0] + ".summary.json")
-
-
 def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
     jurors = cfg.judge.jury.models if cfg.judge.jury else []
     integer_scale = {
@@ -191,10 +169,8 @@ def read_question_ids(path: Path) -> list[str]:
 
 
 def read_generations(path: Path, question_ids: list[str], questions_path: Path) -> Answers:
-    """The answers in `path`: exactly one for each of `question_ids`, read a row at a time and
-    kept as `Answer`s. A missing file, a question answered twice, an answer to a question not in
-    `questions_path`, or a question without an answer is an InputError naming the file, the
-    lines or the ids (`parakh.row_coverage`)."""
+    """The answers in `path`: exactly one for each of `question_ids`, else an InputError naming
+    the file, the lines or the ids (`parakh.row_coverage`)."""
     rerun = f"re-run the generate stage for '{path.stem}' (`dvc repro` does)"
     if not path.is_file():
         raise InputError(path, f"no answers to judge: {rerun}")
@@ -203,7 +179,7 @@ def read_generations(path: Path, question_ids: list[str], questions_path: Path) 
     def located() -> Iterator[tuple[Key, Where]]:
         for line, obj in iter_json_objects(path):
             g = validate_row(Generation, obj, path, line)
-            answers[g.question_id] = Answer.of(g)
+            answers[g.question_id] = Answer(g.model, g.status, g.response, g.error)
             yield (g.question_id,), Where(path, line)
 
     coverage = check([(i,) for i in question_ids], located())
@@ -230,11 +206,6 @@ def read_generations(path: Path, question_ids: list[str], questions_path: Path) 
             f"{questions_path}: {some_keys(coverage.missing)}; {rerun}",
         )
     return Answers(answers)
-
-
-def answer_prompt(cfg: ParakhConfig) -> str:
-    """The answer prompt the generations were built from (as the generate stage chooses it)."""
-    return cfg.generation.prompt or cfg.dataset.prompt
 
 
 def read_prompt_chunks(
