@@ -13,43 +13,29 @@ class StatisticsConfig(Strict):
 
     bootstrap_resamples: int = Field(default=1000, ge=100, le=100_000)
     confidence: float = Field(default=0.95, gt=0.5, lt=1.0)
-    permutations: int = Field(
-        default=5000, ge=100, le=1_000_000, description="paired sign-flip test"
-    )
+    permutations: int = Field(default=5000, ge=100, le=1_000_000, description="sign-flip test")
 
 
 class AgreementConfig(Strict):
     """Judge-human agreement on a file of `HumanGrade` rows, if one is given."""
 
-    human_grades: str | None = Field(
-        default=None,
-        description="JSONL of HumanGrade rows, relative to the project root; null: none",
-    )
+    human_grades: str | None = Field(default=None, description="JSONL of HumanGrade rows")
     mappings: dict[str, ScaleMapping] = Field(
-        default_factory=dict,
-        description="per metric: how human grades map onto the judge's scale (or back)",
+        default_factory=dict, description="per metric: human grades onto the judge's scale"
     )
 
 
 class AggregateConfig(Strict):
     weights: dict[str, float]
-    primary_metric: str | None = Field(
-        default=None,
-        description="the metric that orders the leaderboard; None: the judge's primary_metric",
-    )
+    primary_metric: str | None = Field(default=None, description="None: the judge's")
     statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
     agreement: AgreementConfig = Field(default_factory=AgreementConfig)
     answers_page: bool = Field(default=True, description="write the side-by-side answers page")
     weighted_scale: float = Field(
-        default=1.0,
-        gt=0,
-        description="the weighted aggregate is reported on 0..weighted_scale (its 0..1 mean "
-        "times this; 2 gives HEALTH-PARIKSHA's AGG scale)",
+        default=1.0, gt=0, description="the weighted mean's top (2: HEALTH-PARIKSHA's AGG scale)"
     )
     allow_partial: bool = Field(
-        default=False,
-        description="aggregate judge rows that miss some (question, model, metric) rows and "
-        "mark every output as a partial run; false: missing rows are an error naming them",
+        default=False, description="missing judge rows: a partial run; false: an error"
     )
 
     @field_validator("weights")
@@ -66,11 +52,7 @@ class TrackingConfig(Strict):
     experiment: str = "parakh"
     enabled: bool = Field(default=True, description="log the leaderboard to MLflow")
     genai: bool = Field(
-        default=False,
-        description="also log each judged answer as a trace with one assessment per metric, "
-        "and the questions as an evaluation dataset, for MLflow's LLM-evaluation pages (about "
-        "a request per answer: see bench/results/mlflow_genai.json); needs a database-backed "
-        "store or a tracking server",
+        default=False, description="log judged answers as traces (a database-backed store)"
     )
 
 

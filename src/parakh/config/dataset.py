@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from parakh.config.base import Strict
 from parakh.errors import ConfigError
@@ -22,14 +22,16 @@ def _language_value(code: str) -> str:
         raise ValueError(str(e)) from e
 
 
+Language = Annotated[str, AfterValidator(_language_value)]
+
+
 class PIIConfig(Strict):
     """PII redaction of questions and logs before anything is written to data/processed/."""
 
     enabled: bool = True
     keep: list[str] = Field(
         default_factory=list,
-        description="institutional contacts kept verbatim: phone numbers, e-mail addresses, "
-        "'@domain' for every address of a domain, URL prefixes",
+        description="contacts kept verbatim: phones, e-mails, '@domain', URL prefixes",
     )
     fields: list[PIIField] = Field(
         default_factory=lambda: list(PII_FIELDS),
@@ -38,8 +40,7 @@ class PIIConfig(Strict):
 
 
 class CategoryConfig(Strict):
-    """Query-category tagging (misspelled, code-mixed, non-native, culturally-specific,
-    condition-specific). `rules` adds tags with source "rule" to the dataset's own."""
+    """Query-category tagging; `rules` adds tags with source "rule" to the dataset's own."""
 
     tagger: Literal["rules", "none"] = "rules"
     condition_terms: list[str] = Field(
@@ -54,12 +55,9 @@ class CategoryConfig(Strict):
 
 
 class LengthLimits(Strict):
-    """The longest text, in characters, curate accepts in each field of a row.
-
-    The defaults are far above every real dataset (longest seen: question 307, reference answer
-    12,501, context passage 3,326, KB document 17,375, judged answer 11,488, other values 834)
-    and stop a pathological row (a 5 MB question) at load time, before redaction, language
-    detection or embedding spend minutes on it. KB documents may be long: index chunks them.
+    """The longest text, in characters, curate accepts in each field of a row: far above every
+    real dataset (longest seen: question 307, reference answer 12,501, KB document 17,375), they
+    stop a pathological row (a 5 MB question) before redaction or embedding spend minutes on it.
     """
 
     id: int = Field(default=1_000, ge=1, description="every id (question, document, passage)")
@@ -68,9 +66,7 @@ class LengthLimits(Strict):
     context: int = Field(default=100_000, ge=1, description="each context passage's text")
     kb_document: int = Field(default=2_000_000, ge=1, description="a KB document's text")
     judged_answer: int = Field(default=100_000, ge=1, description="a human-judged answer")
-    other: int = Field(
-        default=100_000, ge=1, description="any other text: titles, domain, meta values"
-    )
+    other: int = Field(default=100_000, ge=1, description="titles, domain, meta values")
 
 
 class SourceFile(Strict):
@@ -82,30 +78,19 @@ class SourceFile(Strict):
 
 
 class DataSource(Strict):
-    """Where a dataset comes from upstream: what `parakh import-data <dataset>` imports by
-    default, with the facts a user needs to cite and license it."""
+    """What `parakh import-data <dataset>` imports by default, and how to cite and license it."""
 
-    repo: str | None = Field(
-        default=None, description="git repository URL; None: `url` is the file or folder itself"
-    )
-    path: str | None = Field(
-        default=None,
-        description="file or folder inside `repo` that is imported; None: none "
-        "is importable as is (`upstream_layout: false`)",
-    )
+    repo: str | None = Field(default=None, description="git repository URL; None: `url` is it")
+    path: str | None = Field(default=None, description="file or folder inside `repo` imported")
     rev: str | None = Field(default=None, description="commit (or tag) of `repo` imported")
     files: list[SourceFile] = Field(
-        default_factory=list,
-        description="several files, from one or more repositories, each imported to "
-        "data/raw/<dataset>/<file name> (replaces repo, path and rev)",
+        default_factory=list, description="files each imported to data/raw/<dataset>/<file name>"
     )
     url: str = Field(description="page of the source (or, without `repo`, the file URL)")
     licence: str
     citation: str = ""
     upstream_layout: bool = Field(
-        default=True,
-        description="the adapter reads `path` as upstream has it; false: the adapter reads a "
-        "derived layout (see `note`), brought with `import-data --source`",
+        default=True, description="false: the adapter reads a derived layout (see `note`)"
     )
     note: str = Field(default="", description="how the files the adapter reads are derived")
 
@@ -135,60 +120,31 @@ class DatasetConfig(Strict):
     )
     limit: int | None = Field(default=None, ge=1, description="keep only the first N questions")
     per_language: int | None = Field(
-        default=None,
-        ge=1,
-        description="keep N questions of every language, chosen by the top-level `seed` "
-        "(sha256 of '<seed>:<id>'), after language labelling and dedupe",
+        default=None, ge=1, description="keep N questions of every language, chosen by `seed`"
     )
-    languages: list[str] | None = None
-    language: str | None = Field(
-        default=None,
-        description="language of every question whose source gives none (label source "
-        "'config'); None: detected",
+    languages: list[Language] | None = None
+    language: Language | None = Field(
+        default=None, description="of every question whose source gives none; None: detected"
     )
     domain: str | None = None
     fewshot_pool: str | None = Field(
-        default=None,
-        description="questions JSONL (Question rows) that are never evaluated: this dataset's "
-        "k-shot examples, relative to the project root; generation.fewshot.path wins",
+        default=None, description="questions JSONL, never evaluated: the k-shot examples"
     )
     description: str = ""
     options: dict[str, Any] = Field(
         default_factory=dict, description="adapter options, validated by the adapter"
     )
-    strict: bool = Field(
-        default=True,
-        description="fail on the first bad row (file, line, field); false: quarantine bad rows",
-    )
-    quarantine: str | None = Field(
-        default=None,
-        description="where lenient mode writes bad rows; None: <processed>/<dataset>/curate/"
-        "quarantine.jsonl",
-    )
+    strict: bool = Field(default=True, description="fail on the first bad row; false: quarantine")
+    quarantine: str | None = Field(default=None, description="None: curate/quarantine.jsonl")
     dedupe: Literal["exact", "normalized", "none"] = Field(
-        default="none",
-        description="drop repeated questions of a chatbot log (same language and contexts): "
-        "same text, or same text after case, space, punctuation and Unicode normalisation; "
-        "none (benchmarks): every item is kept",
+        default="none", description="drop repeated questions (same language and contexts)"
     )
     relevance_filter: str | None = Field(
-        default=None,
-        description="'module:function' taking a Question and returning None to keep it or the "
-        "reason to drop it",
+        default=None, description="'module:function': a Question -> None (keep) or a reason"
     )
     max_chars: LengthLimits = Field(default_factory=LengthLimits)
     over_length: Literal["error", "truncate"] = Field(
-        default="error",
-        description="a text over its `max_chars` limit: error (strict: fail naming file, line "
-        "and field; lenient: quarantine the row), or truncate (cut to the limit, recorded in "
-        "the question's meta.truncated and the report); an id over its limit is always an error",
+        default="error", description="a text over `max_chars`: a bad row, or cut (not an id)"
     )
     pii: PIIConfig = Field(default_factory=PIIConfig)
     categories: CategoryConfig = Field(default_factory=CategoryConfig)
-
-    @field_validator("languages", "language")
-    @classmethod
-    def _known_languages(cls, value: list[str] | str | None) -> list[str] | str | None:
-        if isinstance(value, list):
-            return [_language_value(code) for code in value]
-        return None if value is None else _language_value(value)

@@ -24,50 +24,23 @@ def _null_from_dvc(value: Any) -> Any:
 
 class FewShotConfig(Strict):
     k: int = Field(default=0, ge=0, description="examples per prompt (0: zero-shot)")
-    path: str | None = Field(
-        default=None,
-        description="questions JSONL (parakh.schema.Question rows) that are never evaluated, "
-        "e.g. a dev split; required when k > 0",
-    )
-    same_language: bool = Field(
-        default=True, description="draw examples in the question's language when there are k"
-    )
+    path: str | None = Field(default=None, description="questions JSONL, never evaluated")
+    same_language: bool = Field(default=True, description="the question's language first")
     seed: int = 0
 
 
 class GenerationConfig(Strict):
     name: str = "default"
     variant: str | None = Field(
-        default=None,
-        pattern=r"^[A-Za-z0-9_.-]+$",
-        description="the params.yaml variant this run is (dvc.yaml passes its name): outputs "
-        "are `<model>@<variant>`, or `<model>` for `direct`; null: named from the settings",
+        default=None, pattern=r"^[A-Za-z0-9_.-]+$", description="the params.yaml variant run"
     )
-    prompt: str | None = Field(
-        default=None, description="a file in conf/prompt/; null: the dataset's `prompt`"
-    )
+    prompt: str | None = Field(default=None, description="null: the dataset's `prompt`")
     fewshot: FewShotConfig = Field(default_factory=FewShotConfig)
-    truncate_context: bool = Field(
-        default=True, description="drop or trim context passages so the prompt fits the window"
-    )
-    margin_tokens: int = Field(
-        default=32, ge=0, description="tokens kept free for chat-template markup"
-    )
-    log_mlflow: bool = Field(
-        default=False, description="also log the run's accounting (tokens, latency, cost)"
-    )
+    truncate_context: bool = Field(default=True, description="cut context to fit the window")
+    margin_tokens: int = Field(default=32, ge=0, description="kept free for chat-template markup")
+    log_mlflow: bool = Field(default=False, description="log the run's accounting to MLflow")
     max_failed_share: float = Field(
-        default=0.5,
-        ge=0,
-        le=1,
-        description="the stage exits non-zero, after writing every row with its reason, when "
-        "more than this share of the answers are errors, or all of them are (1: only then; "
-        "replay and extractive models, which send no request, are exempt); "
-        "a re-run asks again only for the failed ones (errors are never cached). Before any "
-        "request, an OpenAI-compatible model fails at once when its `api_key_env` names an "
-        "unset variable and a server needs a key: Azure, or any host that is not loopback, "
-        "private, link-local, `localhost`, a single-label name or under .local/.internal/.lan "
-        "(set the variable to EMPTY for a remote server that needs no key)",
+        default=0.5, ge=0, le=1, description="more errors than this: a non-zero exit"
     )
 
     _prompt_null = field_validator("prompt", mode="before")(_null_from_dvc)

@@ -23,10 +23,7 @@ class JuryConfig(Strict):
     models: list[str] = Field(min_length=2, description="model names in conf/model/")
     combine: Literal["mean", "median", "majority"] = "mean"
     min_votes: int | None = Field(
-        default=None,
-        ge=1,
-        description="valid votes an item needs for a score; None: a majority of the jurors "
-        "allowed to judge the model (a self-judging juror that sits out does not count)",
+        default=None, ge=1, description="votes an item needs; None: a majority of those allowed"
     )
 
     @model_validator(mode="after")
@@ -46,66 +43,34 @@ class JudgeConfig(Strict):
     prompt: str = Field(description="evaluator prompt in conf/prompt/")
     rubrics: list[str] = Field(default_factory=list, description="files in conf/rubric/")
     reference_metrics: list[str] = Field(
-        default_factory=list,
-        description="reference metrics by registry name or alias (parakh.metrics.registry) and "
-        "plugin judges (parakh.judges); `nomiracl` adds the NoMIRACL verdict rows",
+        default_factory=list, description="registry names or aliases, and plugin judges"
     )
     primary_metric: str | None = Field(
         default=None,
         pattern=r"^[a-z][a-z0-9_]*$",
-        description="the metric that orders this judge's leaderboard, in the direction its "
-        "MetricSpec declares (nomiracl_hallucination: lowest first); `aggregate.primary_metric` "
-        "overrides it. None: the report falls back to its first metric and says so",
+        description="orders the leaderboard; None: the report's first metric, and it says so",
     )
     parser: NomiraclParser = Field(
         default=DEFAULT_PARSER,
-        description="how the `nomiracl` reference metric reads a verdict: `lenient` (Parakh's "
-        "classifier: Indic phrasings, curly quotes, rationales) or `released` (the NoMIRACL "
-        "authors' released substring rules, nomiracl/prompts/template.py); the summary reports "
-        "both parsers' rates and how many outputs they disagree on",
+        description="`released`: the NoMIRACL authors' substring rules (prompts/template.py)",
     )
     chunks_from: ChunksFrom = Field(
-        default="index",
-        description="the knowledge base a rubric judge reads: `index`, the question's chunks in "
-        "index/retrieval.jsonl; `generation`, the chunks the answering model's prompt held, "
-        "read from its row in the generations file (cut or left out as that model saw them)",
+        default="index", description="`generation`: the chunks the answering model's prompt held"
     )
     model: ModelConfig | None = None
     jury: JuryConfig | None = None
     allow_self_judging: bool = Field(
-        default=False,
-        description="let a judge model score its own outputs (rows are flagged self_judged); "
-        "false: it is left out for that model (with a jury the others judge; alone, the rows "
-        "are skipped)",
+        default=False, description="false: a judge model does not score its own outputs"
     )
-    split_criteria: bool = Field(
-        default=False,
-        description="judge each criterion of a multi-criterion rubric in its own call",
-    )
+    split_criteria: bool = Field(default=False, description="a call per criterion of a rubric")
     max_repairs: int = Field(
-        default=1,
-        ge=0,
-        le=3,
-        description="follow-up requests per invalid output, quoting the reason; the final "
-        "output is still parsed strictly",
+        default=1, ge=0, le=3, description="follow-up requests per invalid output"
     )
-    margin_tokens: int = Field(
-        default=32,
-        ge=0,
-        description="tokens left free in the judge model's window beside the prompt and "
-        "max_tokens (chat-template markers, tokenizer drift)",
-    )
-    max_tokens: int = Field(
-        default=800,
-        ge=8,
-        description="judge output budget per call; must hold any schema-valid output",
-    )
+    margin_tokens: int = Field(default=32, ge=0, description="tokens left free in the window")
+    max_tokens: int = Field(default=800, ge=8, description="must hold any schema-valid output")
     max_justification_chars: int = Field(default=120, ge=10)
     sample_per_language: int | None = Field(
-        default=None,
-        ge=1,
-        description="LLM-judge only this many questions per language (a deterministic sample); "
-        "the others get `skipped` rubric rows. None judges every question.",
+        default=None, ge=1, description="LLM-judge N questions per language; None: every one"
     )
     smoke_test: bool = False
 

@@ -7,12 +7,10 @@ agreement with the dataset's human grades. `parakh judge-study <name>` prints (o
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
 from parakh.config.base import Strict
-from parakh.config.protocol import checked_conf_keys
+from parakh.config.protocol import ConfKeys
 
 
 class JudgeStudyConfig(Strict):
@@ -23,26 +21,12 @@ class JudgeStudyConfig(Strict):
     dataset: str = Field(description="a conf/dataset/<name>.yaml whose curate writes human grades")
     models_glob: str = Field(description="conf/model/<glob>.yaml names that make up `models`")
     judges: list[str] = Field(min_length=1, description="conf/judge names, run in this order")
-    url_judges: list[str] = Field(
-        default_factory=list,
-        description="conf/judge names run only when an OpenAI-compatible judge URL is given "
-        "(they use `url_model`)",
-    )
-    url_model: str | None = Field(
-        default=None,
-        description="the conf/model/<name>.yaml whose base_url and model_id the URL options set",
-    )
-    conf: dict[str, Any] = Field(
-        default_factory=dict,
-        description="conf-file keys set in every experiment, as `conf/<group>/<name>.yaml:<key>` "
-        "(e.g. a judge's sample): DVC params, so `dvc exp show` lists them",
+    url_judges: list[str] = Field(default_factory=list, description="run with a judge URL only")
+    url_model: str | None = Field(default=None, description="the conf/model the URL options set")
+    conf: ConfKeys = Field(
+        default_factory=dict, description="`conf/<group>/<name>.yaml:<key>` set in every run"
     )
     needs: str = Field(default="", description="what to do first (import the data)")
-
-    @field_validator("conf")
-    @classmethod
-    def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
-        return checked_conf_keys(value)
 
     @model_validator(mode="after")
     def _check(self) -> JudgeStudyConfig:

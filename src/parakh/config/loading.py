@@ -55,30 +55,25 @@ def check_group_overrides(overrides: Sequence[str]) -> None:
 
 
 def validate(cfg: DictConfig | dict[str, Any]) -> ParakhConfig:
-    """Validate a composed config, naming the offending key on failure."""
-    hydra_node: Any = None
-    if isinstance(cfg, DictConfig):
-        if "hydra" in cfg:  # composed outside an app: its run-time keys do not resolve here
-            hydra_node = {"runtime": {"choices": dict(cfg.hydra.runtime.choices)}}
+    """Validate a composed config, naming the offending key and, where known, the group file it
+    is read from (an override on the command line may have set it)."""
+    data: Any = cfg
+    hydra: Any = cfg.get("hydra")
+    if isinstance(cfg, DictConfig):  # composed outside an app: its run-time keys do not resolve
+        hydra = {"runtime": {"choices": dict(cfg.hydra.runtime.choices)}} if hydra else None
         kept = OmegaConf.masked_copy(cfg, [str(k) for k in cfg if k != "hydra"])
         data = OmegaConf.to_container(kept, resolve=True)
-    else:
-        data = cfg
-    assert isinstance(data, dict)
-    choices = _group_choices(hydra_node if hydra_node is not None else data.get("hydra"))
-    data = {k: v for k, v in data.items() if k != "hydra"}
+    choices = _group_choices(hydra)
     try:
-        return ParakhConfig.model_validate(data)
+        return ParakhConfig.model_validate({k: v for k, v in data.items() if k != "hydra"})
     except ValidationError as e:
         lines = []
         for err in e.errors()[:5]:
-            msg = (
-                "unknown key (not in the schema)"
-                if err["type"] == "extra_forbidden"
-                else err["msg"]
-            )
-            key, source = _where(err["loc"], choices)
-            lines.append(f"  {key}: {msg}{source}")
+            unknown = err["type"] == "extra_forbidden"
+            msg = "unknown key (not in the schema)" if unknown else err["msg"]
+            group = str(err["loc"][0]) if err["loc"] else ""
+            source = f" (conf/{group}/{choices[group]}.yaml)" if group in choices else ""
+            lines.append(f"  {'.'.join(str(p) for p in err['loc'])}: {msg}{source}")
         raise ConfigError("invalid configuration:\n" + "\n".join(lines)) from e
 
 
@@ -92,14 +87,6 @@ def _group_choices(hydra_node: Any) -> dict[str, str]:
     if not HydraConfig.initialized():
         return {}
     return {k: v for k, v in HydraConfig.get().runtime.choices.items() if isinstance(v, str)}
-
-
-def _where(loc: Sequence[Any], choices: dict[str, str]) -> tuple[str, str]:
-    """(`model.openai.sampling.max_tokens`, ` (conf/model/bad.yaml)`): the key, and the group
-    file it is read from (an override on the command line may have set it), where known."""
-    key = ".".join(str(p) for p in loc)
-    group = str(loc[0]) if loc else ""
-    return key, f" (conf/{group}/{choices[group]}.yaml)" if group in choices else ""
 
 
 def compose(overrides: Sequence[str] = ()) -> ParakhConfig:
@@ -131,11 +118,8 @@ def load_named(group: str, name: str, model: type[BaseModel] | None = None) -> A
 
 
 def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
-    """Wrap a stage's main as a Hydra app: composes conf/, validates it, prints errors cleanly.
-
-    Works for a single run (`python -m parakh.stages.generate model=x`) and for multirun
-    sweeps (`-m model=a,b`), writing to the same per-model paths either way.
-    """
+    """A stage's main as a Hydra app (a single run or a `-m` sweep): composes conf/, validates
+    it, prints errors cleanly."""
     import hydra
 
     def main() -> None:
@@ -146,7 +130,8 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
         if wants_help(sys.argv[1:]):  # this stage's reads, writes and keys, not Hydra's dump
             with reported_as_errors():
                 print_stage_help_and_exit(_stage_name(task))
-        check_overrides_or_exit(sys.argv[1:])
+        with reported_as_errors():
+            check_group_overrides([a for a in sys.argv[1:] if not a.startswith("-")])
         if not any(a.startswith("hydra.job.name=") for a in sys.argv[1:]):
             # Hydra names the job after the file holding @hydra.main (this one); the stage's
             # name is what SLURM job names, sweep parent runs and Hydra's help should show.
@@ -180,8 +165,3 @@ def _stage_name(task: Callable[..., object]) -> str:
         spec = getattr(sys.modules["__main__"], "__spec__", None)
         module = spec.name if spec is not None else Path(sys.argv[0]).stem
     return module.rsplit(".", 1)[-1]
-
-
-def check_overrides_or_exit(argv: Sequence[str]) -> None:
-    with reported_as_errors():
-        check_group_overrides([a for a in argv if not a.startswith("-")])

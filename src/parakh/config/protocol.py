@@ -11,9 +11,10 @@ Parakh's own defaults differ on purpose.
 from __future__ import annotations
 
 import re
-from typing import Any
+from functools import partial
+from typing import Annotated, Any
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from parakh.config.base import Strict
 
@@ -48,28 +49,23 @@ def checked_conf_keys(value: dict[str, Any], note: str = "") -> dict[str, Any]:
     return value
 
 
+ConfKeys = Annotated[dict[str, Any], AfterValidator(checked_conf_keys)]
+
+
 class ProtocolConfig(Strict):
     """One study's protocol: the DVC params that reproduce its leaderboard in Parakh."""
 
     name: str
     study: str = Field(description="the paper, as cited")
     description: str = ""
-    params: dict[str, Any] = Field(
-        description="params.yaml keys the study fixed (datasets, models, judge, judge_model, "
-        "embedder, retriever, aggregate, variants, translate_test)"
-    )
-    conf: dict[str, Any] = Field(
-        default_factory=dict,
-        description="conf-file keys the study fixed, as `conf/<group>/<name>.yaml:<key>`",
-    )
+    params: dict[str, Any] = Field(description="params.yaml keys the study fixed")
+    conf: Annotated[
+        dict[str, Any], AfterValidator(partial(checked_conf_keys, note=" (dotted keys allowed)"))
+    ] = Field(default_factory=dict, description="`conf/<group>/<name>.yaml:<key>` the study fixed")
     models_glob: str | None = Field(
-        default=None,
-        description="conf/model/<glob>.yaml names that make up `models` (a study's own set, "
-        "e.g. its replayed outputs); None: params.models, or the project's models",
+        default=None, description="conf/model/<glob>.yaml names; None: params.models"
     )
-    needs: str = Field(
-        default="", description="what to do first (import the data, set a judge endpoint)"
-    )
+    needs: str = Field(default="", description="what to do first (import the data)")
     fidelity: str = Field(description="the docs/fidelity.md section that lists the differences")
 
     @field_validator("params")
@@ -91,8 +87,3 @@ class ProtocolConfig(Strict):
                         f"params.{key}[{i}] must give exactly {list(needed)}, got {given}"
                     )
         return value
-
-    @field_validator("conf")
-    @classmethod
-    def _conf_keys(cls, value: dict[str, Any]) -> dict[str, Any]:
-        return checked_conf_keys(value, " (dotted keys allowed)")

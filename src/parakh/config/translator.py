@@ -26,66 +26,43 @@ class NoTranslator(Strict):
 class _TranslatorBase(Strict):
     name: str
     description: str = ""
-    segment: bool = Field(
-        default=True,
-        description="split texts into sentences (danda-aware) before translating and rejoin "
-        "them after; sentence-level MT models translate long paragraphs poorly",
-    )
+    segment: bool = Field(default=True, description="translate sentence by sentence")
     batch_size: int = Field(default=8, ge=1, description="segments per translator call")
-    translate_context: bool = Field(
-        default=True,
-        description="translate-test: also translate the question's passages and the retrieved "
-        "chunks that are not in English",
-    )
+    translate_context: bool = Field(default=True, description="translate-test: passages, chunks")
 
 
 class DictionaryTranslatorConfig(_TranslatorBase):
-    """Deterministic phrase-table translator for tests and offline demos.
-
-    `entries` maps a language code to {phrase in that language: English phrase}; the reverse
-    direction uses the inverted table. Words with no entry pass through unchanged.
-    """
+    """Deterministic phrase-table translator for tests and offline demos: `entries` maps a
+    language code to {phrase: English phrase}, inverted for the reverse direction."""
 
     kind: Literal["dictionary"]
     entries: dict[str, dict[str, str]] = Field(default_factory=dict)
-    path: str | None = Field(
-        default=None, description="a JSON or YAML file of the same shape as `entries`, merged in"
-    )
+    path: str | None = Field(default=None, description="a JSON or YAML file of `entries`")
 
 
 class WeightsRef(Strict):
     """Where a Hugging Face model's weights are: a local folder, else the HF cache."""
 
     model_id: str
-    path: str | None = Field(
-        default=None, description="a local folder holding the model (config, weights, tokenizer)"
-    )
+    path: str | None = Field(default=None, description="a local folder holding the model")
     revision: str | None = None
 
 
 class _Seq2SeqBase(_TranslatorBase):
-    allow_download: bool = Field(
-        default=False,
-        description="fetch missing weights from the Hugging Face Hub; off: only a local folder "
-        "or the HF cache is read",
-    )
+    allow_download: bool = Field(default=False, description="fetch missing weights from the Hub")
     device: str = "cpu"
     dtype: Literal["float32", "float16", "bfloat16"] = "float32"
     num_beams: int = Field(default=5, ge=1)
     max_new_tokens: int = Field(default=256, ge=1)
     max_input_tokens: int = Field(default=256, ge=8, description="longer segments are truncated")
     language_tags: dict[str, str] = Field(
-        default_factory=dict,
-        description="override the FLORES-200 tag of a language code, e.g. {mni: mni_Beng}",
+        default_factory=dict, description="FLORES-200 tags by code, e.g. {mni: mni_Beng}"
     )
 
 
 class IndicTrans2Config(_Seq2SeqBase):
-    """AI4Bharat IndicTrans2 via `transformers`: one indic-en and one en-indic model.
-
-    Indic-to-Indic goes through English. The public checkpoints ship their own modelling code,
-    hence `trust_remote_code`.
-    """
+    """AI4Bharat IndicTrans2 via `transformers`: an indic-en and an en-indic model (the
+    checkpoints ship their own modelling code, hence `trust_remote_code`)."""
 
     kind: Literal["indictrans2"]
     indic_en: WeightsRef = Field(
@@ -114,16 +91,9 @@ class LLMTranslatorConfig(_TranslatorBase):
     prompt: str = Field(default="translate", description="a file in conf/prompt/")
 
 
-TranslatorConfig = Annotated[
-    NoTranslator
-    | DictionaryTranslatorConfig
-    | IndicTrans2Config
-    | NLLBConfig
-    | LLMTranslatorConfig,
-    Field(discriminator="kind"),
-]
-
 ActiveTranslatorConfig = (
     DictionaryTranslatorConfig | IndicTrans2Config | NLLBConfig | LLMTranslatorConfig
 )
 """A translator that translates (every kind but `none`)."""
+
+TranslatorConfig = Annotated[NoTranslator | ActiveTranslatorConfig, Field(discriminator="kind")]
