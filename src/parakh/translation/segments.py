@@ -23,9 +23,7 @@ class Segmented:
     gaps: tuple[str, ...]
 
     def join(self, translated: Sequence[str]) -> str:
-        """The text with each sentence replaced by its translation."""
-        if len(translated) != len(self.sentences):
-            raise ValueError(f"{len(translated)} translations for {len(self.sentences)} sentences")
+        """The text with each sentence replaced by its translation; ValueError on a miscount."""
         parts = [self.gaps[0]]
         for sentence, gap in zip(translated, self.gaps[1:], strict=True):
             parts.extend((sentence, gap))

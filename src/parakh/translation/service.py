@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tqdm import tqdm
 
@@ -38,21 +37,6 @@ class TextTranslation:
     @property
     def ok(self) -> bool:
         return self.error is None and self.text is not None
-
-
-def translation_key(
-    identity: dict[str, Any], sentence: str, source: LanguageTag, target: LanguageTag
-) -> str:
-    """The cache key of one sentence: translator identity, language pair, sentence."""
-    return sha256_obj(
-        {
-            "kind": "translation",
-            "translator": identity,
-            "source": source.flores,
-            "target": target.flores,
-            "text": sentence,
-        }
-    )
 
 
 class TranslationService:
@@ -94,8 +78,10 @@ class TranslationService:
     def _translate_sentences(
         self, sentences: list[str], source: LanguageTag, target: LanguageTag
     ) -> tuple[dict[str, Translated], set[str]]:
-        identity = self.translator.identity()
-        keys = {s: translation_key(identity, s, source, target) for s in sentences}
+        # a sentence's cache key: translator identity, language pair, sentence
+        request = {"kind": "translation", "translator": self.translator.identity()}
+        request |= {"source": source.flores, "target": target.flores}
+        keys = {s: sha256_obj({**request, "text": s}) for s in sentences}
         results: dict[str, Translated] = {}
         for sentence, key in keys.items():
             hit = self.cache.get(key) if self.cache is not None else None
