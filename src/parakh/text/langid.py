@@ -246,11 +246,9 @@ def _word_script(word: str) -> str | None:
 
 
 def label_language(text: str, hint: str | None = None) -> LanguageLabel:
-    """Label the matrix language, script, romanization and code-mixing of one text.
-
-    `hint` is the language the source claims (optional); it only breaks near-ties among the
-    languages the script allows and never overrides clear evidence.
-    """
+    """Label the matrix language, script, romanization and code-mixing of one text. `hint`,
+    the language the source claims, only breaks near-ties among the languages the script allows
+    and never overrides clear evidence."""
     if hint is not None:
         hint = check_language(hint)
     counts = script_counts(text)

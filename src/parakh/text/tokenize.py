@@ -24,12 +24,9 @@ def is_word_char(ch: str) -> bool:
 
 
 def tokenize(text: str, lowercase: bool = True) -> list[str]:
-    """Split `text` into words (runs of letters, combining marks and digits).
-
-    The text is first put in canonical form (`canonical_text`: NFC so both nukta spellings are
-    the same token, zero-width joiners removed so they do not split a word). Everything that is
-    not a word character (spaces, punctuation incl. danda, symbols) separates words.
-    """
+    """The words of `text` in canonical form (`canonical_text`: both nukta spellings the same
+    token, zero-width joiners removed so they do not split a word); spaces, punctuation (danda
+    included) and symbols separate words."""
     text = canonical_text(text)
     if lowercase:
         text = text.lower()

@@ -36,10 +36,8 @@ class LanguageTag:
 
     @classmethod
     def of(cls, language: str, script: str | None = None) -> LanguageTag:
-        """The tag for a language code (aliases accepted); script defaults to its primary one.
-
-        An unknown or empty script ("Unknown", "Common") also falls back to the primary script.
-        """
+        """The tag for a language code (aliases accepted); with no script, or an unknown one
+        ("Unknown", "Common"), the language's primary script."""
         code = check_language(language)
         if script not in SCRIPT_CODES:
             script = LANGUAGES[code].primary_script

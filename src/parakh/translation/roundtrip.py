@@ -348,11 +348,8 @@ def _judge(row: RoundTripRow, threshold: float) -> RoundTripRow:
 def translated_question(
     q: Question, row: RoundTripRow, target: LanguageTag, translator: str
 ) -> Question:
-    """The item in the target language, with where it came from in `meta`.
-
-    Context passages that were translated carry their translation (title and relevance
-    unchanged); passages that were not (blank, or contexts off) are copied as they are.
-    """
+    """The item in the target language, with where it came from in `meta`. Passages not
+    translated (blank, or contexts off) are copied; the others keep their title and relevance."""
     by_field = {f.field: f.translation or "" for f in row.fields}
     answers = [by_field[f"reference_answers[{i}]"] for i in range(len(q.reference_answers))]
     passages = [

@@ -62,10 +62,8 @@ class TranslationService:
     def translate_texts(
         self, texts: Sequence[str], source: LanguageTag, target: LanguageTag
     ) -> list[TextTranslation]:
-        """Translate each text from `source` to `target`, one result per text, in order.
-
-        Same-language pairs and blank texts come back unchanged without a translator call.
-        """
+        """Each text from `source` to `target`, in order; same-language pairs and blank texts
+        come back unchanged without a translator call."""
         if source == target:
             return [TextTranslation(source=t, text=t) for t in texts]
         segmented = [segment(t, self.segment_sentences) for t in texts]
