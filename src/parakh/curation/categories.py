@@ -36,14 +36,6 @@ from parakh.errors import MissingDependencyError
 from parakh.schema import LabelSource, Question
 from parakh.text._lexicons import LATIN_LEXICONS
 
-CATEGORIES = (
-    "misspelled",
-    "code-mixed",
-    "romanized",
-    "non-native",
-    "culturally-specific",
-    "condition-specific",
-)
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _SENTENCE_START = re.compile(r"(?:^|(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)[.?!]\s+)$", re.I)
 # British spellings (Indian English) -> the American ones the word list holds.
@@ -85,14 +77,6 @@ def _term_pattern(terms: Iterable[str]) -> re.Pattern[str]:
         else:
             parts.append(rf"(?<!{_LETTER}){escaped}(?!{_LETTER})")
     return re.compile("|".join(parts) if parts else r"(?!x)x")
-
-
-def _american_spellings(word: str) -> list[str]:
-    variants = []
-    for british, american in _BRITISH:
-        if british in word:
-            variants.append(word.replace(british, american))
-    return variants
 
 
 @dataclass(frozen=True)
@@ -140,7 +124,8 @@ class CategoryTagger:
             return []
         checker = _spellchecker()
         unknown = checker.unknown(w for w in suspects if w not in CHAT_SPELLINGS)
-        unknown = {w for w in unknown if not checker.known(_american_spellings(w))}
+        american = {w: [w.replace(b, a) for b, a in _BRITISH if b in w] for w in unknown}
+        unknown = {w for w in unknown if not checker.known(american[w])}
         return [
             w
             for w in suspects

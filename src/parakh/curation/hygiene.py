@@ -88,12 +88,6 @@ def resolve_duplicate_ids(
     return result
 
 
-def text_key(text: str, mode: str) -> str:
-    if mode == "exact":
-        return canonical_text(text)
-    return normalize_answer(text, None)
-
-
 def dedupe_texts(hygiene: Hygiene, mode: str) -> Hygiene:
     """Drop repeated question texts (same language and contexts); merge their references."""
     if mode == "none":
@@ -103,7 +97,8 @@ def dedupe_texts(hygiene: Hygiene, mode: str) -> Hygiene:
     origins: list[Origin] = []
     for q, origin in zip(hygiene.questions, hygiene.origins, strict=True):
         contexts = sha256_obj([p.text for p in q.contexts]) if q.contexts else ""
-        key = (q.language, text_key(q.text, mode), contexts)
+        text = canonical_text(q.text) if mode == "exact" else normalize_answer(q.text, None)
+        key = (q.language, text, contexts)
         if key not in kept:
             kept[key] = len(questions)
             questions.append(q)

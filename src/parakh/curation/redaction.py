@@ -8,7 +8,6 @@ messages, and are left as they are.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
 from parakh.config.dataset import PIIConfig
@@ -33,15 +32,6 @@ def redact_value(value: Any, policy: PIIPolicy, counts: Counter[str]) -> Any:
     return value
 
 
-def redact_question(
-    question: Question, policy: PIIPolicy, fields: Iterable[str], counts: Counter[str]
-) -> Question:
-    updates: dict[str, Any] = {}
-    for name in fields:
-        updates[name] = redact_value(getattr(question, name), policy, counts)
-    return question.model_copy(update=updates)
-
-
 def redact_questions(
     questions: list[Question], config: PIIConfig
 ) -> tuple[list[Question], Counter[str], int]:
@@ -54,6 +44,7 @@ def redact_questions(
     touched = 0
     for question in questions:
         before = sum(counts.values())
-        out.append(redact_question(question, policy, config.fields, counts))
+        updates = {f: redact_value(getattr(question, f), policy, counts) for f in config.fields}
+        out.append(question.model_copy(update=updates))
         touched += sum(counts.values()) > before
     return out, counts, touched

@@ -15,11 +15,6 @@ from collections.abc import Sequence
 from parakh.schema import Question
 
 
-def selection_key(seed: int, question_id: str) -> str:
-    """The rank of a question within its language: lower is picked first."""
-    return hashlib.sha256(f"{seed}:{question_id}".encode()).hexdigest()
-
-
 def per_language_mask(questions: Sequence[Question], n: int, seed: int) -> list[bool]:
     """Which questions a slice of `n` per language keeps (all of a language with fewer)."""
     by_language: dict[str, list[int]] = defaultdict(list)
@@ -27,7 +22,10 @@ def per_language_mask(questions: Sequence[Question], n: int, seed: int) -> list[
         by_language[q.language].append(i)
     keep = [False] * len(questions)
     for indices in by_language.values():
-        ranked = sorted(indices, key=lambda i: selection_key(seed, questions[i].id))
+        # the rank of a question within its language: lower is picked first
+        ranked = sorted(
+            indices, key=lambda i: hashlib.sha256(f"{seed}:{questions[i].id}".encode()).hexdigest()
+        )
         for i in ranked[:n]:
             keep[i] = True
     return keep
