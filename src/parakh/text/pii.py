@@ -192,16 +192,10 @@ def _classify(runs: list[_Run], text: str, international: bool, announced: bool)
         core, core_groups = digits[2:], _strip_prefix(groups, 2)
     elif len(digits) == 11 and digits.startswith("0"):
         core, core_groups = digits[1:], _strip_prefix(groups, 1)
-    if len(core) == 10 and core[0] in "6789" and core_groups in _MOBILE_GROUPINGS:
-        return "phone"
-    if (
-        len(digits) == 11
-        and digits.startswith("0")
-        and digits[1] != "0"
-        and all(g >= 3 for g in groups)
-    ):
-        return "phone"  # landline: 0, STD code, subscriber number
-    if announced and 6 <= len(digits) <= 13:
+    mobile = len(core) == 10 and core[0] in "6789" and core_groups in _MOBILE_GROUPINGS
+    # landline: 0, STD code, subscriber number
+    landline = len(digits) == 11 and digits[0] == "0" and digits[1] != "0" and min(groups) >= 3
+    if mobile or landline or (announced and 6 <= len(digits) <= 13):
         return "phone"
     return None
 
