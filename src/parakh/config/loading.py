@@ -124,10 +124,10 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
 
     def main() -> None:
         from parakh.config.dvc_run import check_dvc_run, pin_project_root_to_stage_folder
-        from parakh.config.stage_help import print_stage_help_and_exit, wants_help
+        from parakh.config.stage_help import HELP_FLAGS, print_stage_help_and_exit
 
         pin_project_root_to_stage_folder()  # under DVC: the stage's folder, e.g. a queued exp's
-        if wants_help(sys.argv[1:]):  # this stage's reads, writes and keys, not Hydra's dump
+        if HELP_FLAGS & set(sys.argv[1:]):  # this stage's reads, writes and keys, not Hydra's dump
             with reported_as_errors():
                 print_stage_help_and_exit(_stage_name(task))
         with reported_as_errors():

@@ -23,10 +23,6 @@ HELP_FLAGS = frozenset({"--help", "-h"})
 _PLACEHOLDER = re.compile(r"\$\{(?:item\.)?(?:variant\.)?([a-z_]+)\}")
 
 
-def wants_help(argv: list[str]) -> bool:
-    return any(a in HELP_FLAGS for a in argv)
-
-
 def stage_help(stage: str, doc: str | None) -> str:
     """The help text of `stage` (curate, index, generate, ...), `doc` its module docstring."""
     parts = [

@@ -13,6 +13,7 @@ stage writes `generate/<name>.jsonl` itself.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import closing
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
@@ -55,11 +56,8 @@ def main_task(cfg: ParakhConfig) -> None:
     curated = read_jsonl(layout.curated_questions, Question)
     questions = with_records(curated, read_jsonl(layout.asked_questions(variant), Question))
     generations = read_jsonl(pivot, Generation)
-    cache = ResponseCache(resolve(cfg.paths.cache))
-    try:
+    with closing(ResponseCache(resolve(cfg.paths.cache))) as cache:
         rows = run(cfg, questions, generations, cache)
-    finally:
-        cache.close()
     out = layout.generations(name)
     write_jsonl(out, rows)
     write_run_spec(

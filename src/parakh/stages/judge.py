@@ -20,6 +20,7 @@ row as it is scored. The chunks a rubric judge reads are the question's retrieva
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -254,16 +255,13 @@ def main_task(cfg: ParakhConfig) -> None:
     config: dict[str, Any] = {"judge": cfg.judge.model_dump()}
     if shard is not None:
         config["shard"] = shard.as_dict()
-    cache = ResponseCache(resolve(cfg.paths.cache))
-    try:
-        with atomic_jsonl(target) as written:  # the rows last: a shard's rows file means a
-            # finished shard; the summary and run spec are written before the rename
-            written.write_all(run(cfg, inputs, JudgeCalls(cache, progress, cfg.progress)))
-            summary = summarize(cfg, written.written(Judgment))
-            write_json(summary_path(target), summary)
-            write_run_spec(spec_path(target), stage="judge", config=config, inputs=paths)
-    finally:
-        cache.close()
+    # the rows last: a shard's rows file means a finished shard; the summary and run spec are
+    # written before the rename
+    with closing(ResponseCache(resolve(cfg.paths.cache))) as cache, atomic_jsonl(target) as written:
+        written.write_all(run(cfg, inputs, JudgeCalls(cache, progress, cfg.progress)))
+        summary = summarize(cfg, written.written(Judgment))
+        write_json(summary_path(target), summary)
+        write_run_spec(spec_path(target), stage="judge", config=config, inputs=paths)
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
         leftover.unlink(missing_ok=True)
     _report(cfg, "" if shard is None else f", {shard}", written.rows, summary, target)
@@ -275,11 +273,9 @@ def _in(shard: ShardSpec | None, question: Question) -> bool:
 
 def _tagged(cfg: ParakhConfig, rows: Iterable[Judgment]) -> Iterator[Judgment]:
     """Translate-test rows carry their translator: they stand apart on the leaderboard."""
-    if cfg.translator.kind == "none":
-        yield from rows
-    else:
-        for r in rows:
-            yield r.model_copy(update={"translator": cfg.translator.name})
+    translator = {"translator": cfg.translator.name}
+    for r in rows:
+        yield r if cfg.translator.kind == "none" else r.model_copy(update=translator)
 
 
 def merge_task(cfg: ParakhConfig) -> None:

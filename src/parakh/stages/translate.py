@@ -15,6 +15,7 @@ record and its generation becomes an error row at back-translation. Direct infer
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import closing
 
 from parakh.backends.cache import ResponseCache
 from parakh.config import ParakhConfig, hydra_entry
@@ -58,11 +59,8 @@ def main_task(cfg: ParakhConfig) -> None:
     variant = translate_test_variant(cfg)
     questions = read_jsonl(layout.curated_questions, Question)
     retrievals = read_jsonl(layout.retrieval, Retrieval)
-    cache = ResponseCache(resolve(cfg.paths.cache))
-    try:
+    with closing(ResponseCache(resolve(cfg.paths.cache))) as cache:
         translated, english = run(cfg, questions, retrievals, cache)
-    finally:
-        cache.close()
     out = layout.asked_questions(variant)
     write_json(
         out.with_name("report.json"),
