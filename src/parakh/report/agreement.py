@@ -233,21 +233,14 @@ def agreement_stats(
     # Krippendorff: units are items, raters are the judge and each (rater, repeat) of humans.
     units = sorted(set(pairs.items))
     unit_index = {u: i for i, u in enumerate(units)}
-    slots: dict[str, int] = {"judge": 0}
+    rows: dict[str, np.ndarray] = {"judge": np.full(len(units), np.nan)}
     seen: Counter[tuple[ItemKey, str]] = Counter()
-    cells: list[tuple[int, int, float]] = []
-    judged: dict[ItemKey, float] = {}
     for item, rater, j, h in zip(pairs.items, pairs.raters, judge, human, strict=True):
         seen[(item, rater)] += 1
+        rows["judge"][unit_index[item]] = j
         slot = f"{rater}#{seen[(item, rater)]}"
-        slots.setdefault(slot, len(slots))
-        cells.append((slots[slot], unit_index[item], h))
-        judged[item] = j
-    data = np.full((len(slots), len(units)), np.nan)
-    for item, j in judged.items():
-        data[0, unit_index[item]] = j
-    for row, col, value in cells:
-        data[row, col] = value
+        rows.setdefault(slot, np.full(len(units), np.nan))[unit_index[item]] = h
+    data = np.array(list(rows.values())).reshape(len(rows), len(units))
     graded = {}
     if categorical:
         graded = {

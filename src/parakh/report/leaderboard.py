@@ -30,7 +30,6 @@ from parakh.report.columns import JudgeColumns
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
 from parakh.report.row_files import STATUSES
 from parakh.report.shared_statistics import (
-    Bounds,
     CellDraws,
     MetricPlan,
     PairedComparison,
@@ -155,15 +154,6 @@ def _systems(columns: JudgeColumns, models: list[str]) -> dict[str, tuple[str, s
     return {system_name(*p): p for p in ordered}
 
 
-def _interval(
-    settings: Settings, system: str, metric: str, digest: str, known: CellDraws
-) -> Bounds:
-    """The cell's interval from the shared draws of its questions (`digest`): seeded by the run
-    seed and the questions, so it never depends on other cells, and two slices holding the same
-    questions (a single-domain dataset's domain and `all`) get the same interval."""
-    return known.intervals[(items_seed(settings.seed, digest), system, metric)]
-
-
 def _check_rate_rows(columns: JudgeColumns, specs: Mapping[str, MetricSpec]) -> None:
     """A rate's scored rows are 0/1 events of its denominator (the mean over them is the
     rate); any other score means the rows are not what the spec says."""
@@ -255,7 +245,9 @@ def _metric_cells(
             if table is None:
                 continue
             scores, counts, digest = table
-            low, high = _interval(settings, system, metric, digest, known)
+            # seeded by the run seed and the questions alone: two slices holding the same
+            # questions (a single-domain dataset's domain and `all`) get the same interval
+            low, high = known.intervals[(items_seed(settings.seed, digest), system, metric)]
             board.cells[(system, metric, *key)] = Cell(
                 mean=scores.point(),
                 n=int(scores.counts.sum()),
@@ -287,5 +279,6 @@ def _weighted_cells(
         if cell is None:
             continue
         digest = index.weighted_table(system, weighted, key)[1]
-        cell.ci_low, cell.ci_high = _interval(settings, system, WEIGHTED, digest, known)
+        seed = items_seed(settings.seed, digest)
+        cell.ci_low, cell.ci_high = known.intervals[(seed, system, WEIGHTED)]
         board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)

@@ -157,7 +157,11 @@ def shared_paired(
 ) -> list[tuple[str, str, str, PairedResult]]:
     """Every pair of models on every metric, on the questions both have a score for (at
     least 2), in metric then pair order: (metric, model a, model b, result)."""
-    values = [per_item_matrix(index, systems, m)[0] for m in metrics]
+    values = [np.full((len(systems), len(index.questions)), np.nan) for _ in metrics]
+    for plan, matrix in zip(metrics, values, strict=True):
+        for i, system in enumerate(systems):  # on the reporting scale, NaN where none
+            questions, value = index.per_item(system, plan.weights, goodness=plan.goodness)
+            matrix[i, questions] = value * plan.scale
     tests = [
         PairedTest(group, i, j, m.higher_is_better)
         for group, m in enumerate(metrics)
@@ -178,20 +182,6 @@ def shared_paired(
         (metrics[t.group].metric, systems[t.a], systems[t.b], r)
         for t, r in zip(tests, results, strict=True)
     ]
-
-
-def per_item_matrix(
-    index: ItemIndex, systems: list[str], metric: MetricPlan
-) -> tuple[np.ndarray, np.ndarray]:
-    """(models, questions) per-item values of one metric on its reporting scale (NaN where a
-    model has none), and where each model has a score (`ItemIndex.per_item`)."""
-    values = np.full((len(systems), len(index.questions)), np.nan)
-    scored = np.zeros(values.shape, dtype=bool)
-    for i, system in enumerate(systems):
-        questions, value = index.per_item(system, metric.weights, goodness=metric.goodness)
-        values[i, questions] = value * metric.scale
-        scored[i, questions] = True
-    return values, scored
 
 
 @dataclass(frozen=True)
@@ -243,14 +233,8 @@ def compare_models(
     ranks = {plan.metric: shared_ranks(index, systems, plan, settings, known) for plan in bar}
     tests = shared_paired(index, systems, plans, settings)
     paired: list[PairedComparison] = []
-    for plan in plans:
-        paired += _holm(plan.metric, [(a, b, r) for m, a, b, r in tests if m == plan.metric])
+    for plan in plans:  # Holm within each metric, across its pairs
+        found = [(a, b, r) for m, a, b, r in tests if m == plan.metric]
+        ps = holm_adjust([r.p_value for _, _, r in found])
+        paired += [PairedComparison(plan.metric, *f, p) for f, p in zip(found, ps, strict=True)]
     return ranks, paired
-
-
-def _holm(metric: str, found: list[tuple[str, str, PairedResult]]) -> list[PairedComparison]:
-    """One metric's comparisons with Holm-adjusted p-values across its pairs."""
-    adjusted = holm_adjust([r.p_value for _, _, r in found])
-    return [
-        PairedComparison(metric, a, b, r, p) for (a, b, r), p in zip(found, adjusted, strict=True)
-    ]
