@@ -73,17 +73,12 @@ def report_files(dataset: str = "demo", judge: str | None = None) -> ReportFiles
     return ReportFiles(Layout.of(config(dataset, judge)).reports)
 
 
-def _document(dataset: str, judge: str | None) -> dict[str, Any]:
+def _frame(dataset: str, judge: str | None, table: str, first: Sequence[str]) -> pd.DataFrame:
+    """leaderboard.json's `table`; its keys are sorted, so the columns `first` come first."""
     cfg = config(dataset, judge)
     reports = resolve(cfg.paths.reports)
-    return read_leaderboard(reports, cfg.dataset.name, cfg.judge.name, _MAKE_LEADERBOARD)
-
-
-def _frame(
-    records: list[dict[str, Any]], document: dict[str, Any], first: Sequence[str]
-) -> pd.DataFrame:
-    # leaderboard.json's keys are sorted; the columns that say what a row is come first.
-    frame = pd.DataFrame.from_records(records)
+    document = read_leaderboard(reports, cfg.dataset.name, cfg.judge.name, _MAKE_LEADERBOARD)
+    frame = pd.DataFrame.from_records(document[table])
     leading = [c for c in first if c in frame.columns]
     frame = frame[leading + [c for c in frame.columns if c not in leading]]
     frame.attrs.update({k: document[k] for k in _BOARD_ATTRS if k in document})
@@ -101,21 +96,18 @@ def leaderboard(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame
     `primary_direction` (and `partial` for a run aggregated before it was complete).
     ConfigError naming the command to run when the aggregate stage has not written it.
     """
-    document = _document(dataset, judge)
-    return _frame(document["cells"], document, CSV_FIELDS)
+    return _frame(dataset, judge, "cells", CSV_FIELDS)
 
 
 def ranks(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     """Each model's rank per metric with its bootstrap rank interval (`rank_low`, `rank_high`)."""
-    document = _document(dataset, judge)
-    return _frame(document["ranks"], document, ("metric", "model", "rank", "rank_low", "rank_high"))
+    return _frame(dataset, judge, "ranks", ("metric", "model", "rank", "rank_low", "rank_high"))
 
 
 def paired(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     """Paired differences between models per metric on their shared questions: the means,
     difference, interval, p-value and Holm-adjusted p-value, and which model is `better`."""
-    document = _document(dataset, judge)
-    return _frame(document["paired"], document, _PAIRED_ORDER)
+    return _frame(dataset, judge, "paired", _PAIRED_ORDER)
 
 
 def metrics(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:

@@ -10,6 +10,16 @@ from parakh.errors import ConfigError
 from parakh.project import resolve
 
 
+class _StageFile:
+    """A Layout attribute: the file `name` in the folder of `stage`."""
+
+    def __init__(self, stage: str, name: str) -> None:
+        self.stage, self.name = stage, name
+
+    def __get__(self, layout: Layout, owner: object = None) -> Path:
+        return layout.processed / self.stage / self.name
+
+
 @dataclass(frozen=True)
 class Layout:
     processed: Path
@@ -22,18 +32,11 @@ class Layout:
             reports=report_folder(resolve(cfg.paths.reports), cfg.dataset.name, cfg.judge.name),
         )
 
-    # curate
-    @property
-    def curated_questions(self) -> Path:
-        return self.processed / "curate" / "questions.jsonl"
-
-    @property
-    def curated_kb(self) -> Path:
-        return self.processed / "curate" / "kb.jsonl"
-
-    @property
-    def curation_report(self) -> Path:
-        return self.processed / "curate" / "report.json"
+    curated_questions = _StageFile("curate", "questions.jsonl")
+    curated_kb = _StageFile("curate", "kb.jsonl")
+    curation_report = _StageFile("curate", "report.json")
+    chunks = _StageFile("index", "chunks.jsonl")
+    retrieval = _StageFile("index", "retrieval.jsonl")
 
     # translate (translate-test variants only; direct inference reads curate and index)
     def translated(self, variant: str) -> Path:
@@ -48,15 +51,6 @@ class Layout:
     def asked_retrieval(self, variant: str) -> Path:
         """The retrieved chunks as a translate-test variant shows them (English)."""
         return self.translated(variant) / "retrieval.jsonl"
-
-    # index
-    @property
-    def chunks(self) -> Path:
-        return self.processed / "index" / "chunks.jsonl"
-
-    @property
-    def retrieval(self) -> Path:
-        return self.processed / "index" / "retrieval.jsonl"
 
     # generate / back-translate / judge
     def generations(self, model: str) -> Path:

@@ -66,7 +66,7 @@ class CataractBotOptions(AdapterOptions):
     )
 
 
-def question_from_entry(record: Record) -> Question:
+def _add_entry(record: Record, options: CataractBotOptions, sink: RowSink) -> None:
     fields = {
         "id": record.text("id"),
         "text": record.text("question"),
@@ -74,11 +74,7 @@ def question_from_entry(record: Record) -> Question:
         "reference_answers": [record.text("answer")],
         "meta": {"unit": record.text("unit"), "entry_index": record.integer("entry_index")},
     }
-    return record.build(Question, fields)
-
-
-def _add_entry(record: Record, options: CataractBotOptions, sink: RowSink) -> None:
-    question = question_from_entry(record)
+    question = record.build(Question, fields)
     sink.add_question(question, record.origin)
     if options.updates_as_kb:
         answer = question.reference_answers[0]

@@ -89,11 +89,10 @@ class TextRules:
             kind = kinds.get(_INDEX.sub("[]", path), "other")
             limit = getattr(self.limits, kind)
             if len(value) > limit:
-                if self.over_length == "truncate" and kind in _TRUNCATABLE:
-                    over.append((path, len(value), limit))
-                    continue
-                raise _error(origin, path, _too_long(kind, len(value), limit), "too_long")
-            match = _CONTROL.search(value)
+                if self.over_length != "truncate" or kind not in _TRUNCATABLE:
+                    raise _error(origin, path, _too_long(kind, len(value), limit), "too_long")
+                over.append((path, len(value), limit))
+            match = _CONTROL.search(value[:limit])  # a cut text: the part kept
             if match:
                 raise _error(origin, path, _control(match), "control_character")
         for path, chars, limit in over:
@@ -102,11 +101,6 @@ class TextRules:
         if over and isinstance(row, Question):
             truncated = {**row.meta.get("truncated", {}), **{p: n for p, n, _ in over}}
             row = row.model_copy(update={"meta": {**row.meta, "truncated": truncated}})
-        for path, _, _ in over:  # the kept part is checked like any text
-            value = dict(_strings(row))[path]
-            match = _CONTROL.search(value)
-            if match:
-                raise _error(origin, path, _control(match), "control_character")
         return row
 
 

@@ -35,7 +35,6 @@ import csv
 import io
 import xml.etree.ElementTree as ET
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -124,10 +123,9 @@ def question_fields(source: SourceText, references: bool) -> dict[str, dict[str,
         ) from None
     fields: dict[str, dict[str, Any]] = {}
     for question in root.iter("NLM-QUESTION"):
-        original = question.find("Original-Question")
         entry: dict[str, Any] = {
-            "SUBJECT": _stripped(original.find("SUBJECT") if original is not None else None),
-            "MESSAGE": _stripped(original.find("MESSAGE") if original is not None else None),
+            "SUBJECT": _stripped(question.find("Original-Question/SUBJECT")),
+            "MESSAGE": _stripped(question.find("Original-Question/MESSAGE")),
             "NIST-PARAPHRASE": _stripped(question.find("NIST-PARAPHRASE")),
             "NLM-Summary": _stripped(question.find("NLM-Summary")),
         }
@@ -152,12 +150,6 @@ def answer_texts(source: SourceText) -> dict[str, str]:
     return {
         cells[at["AnswerID"]]: cells[at["Answer"]] for cells in reader if len(cells) == len(header)
     }
-
-
-def _qrels_lines(source: SourceText) -> Iterator[tuple[int, str]]:
-    for lineno, text in enumerate(source.text.split("\n"), start=1):
-        if text.strip():
-            yield lineno, text.rstrip("\r")
 
 
 def judged_pair(
@@ -195,9 +187,9 @@ def load_upstream(root: Path, options: LiveQAOptions, sink: RowSink) -> None:
     questions = question_fields(find_file(root, options.questions_xml), options.reference_answers)
     reader = JudgmentReader(options, sink)
     excluded = tuple(options.exclude_answer_prefixes)
-    for lineno, text in _qrels_lines(qrels):
-        cells = text.split()
-        if excluded and len(cells) == 3 and cells[2].startswith(excluded):
+    for lineno, text in enumerate(qrels.text.split("\n"), start=1):
+        text, cells = text.rstrip("\r"), text.split()
+        if not cells or (excluded and len(cells) == 3 and cells[2].startswith(excluded)):
             continue
         with sink.guard(text):
             place = Record(qrels.path, lineno, {})  # names file and line in errors
