@@ -228,12 +228,8 @@ class SentenceTransformersEmbedder(Embedder):
         return cut_beyond_window(text, window, self.count_tokens, first=4 * window)
 
     def identity(self) -> dict[str, Any]:
-        return {
-            "kind": "sentence_transformers",
-            "model": self._model_ref,
-            "query_prefix": self._cfg.query_prefix,
-            "passage_prefix": self._cfg.passage_prefix,
-        }
+        prefixes = self._cfg.model_dump(include={"query_prefix", "passage_prefix"})
+        return {"kind": "sentence_transformers", "model": self._model_ref, **prefixes}
 
     def count_tokens(self, text: str) -> int:
         encoded = self._model.tokenizer(text, add_special_tokens=True, verbose=False)
