@@ -107,10 +107,6 @@ def exp_run_commands(
     return commands
 
 
-def judges_command_line(study: JudgeStudyConfig, url: str | None) -> list[str]:
-    return ["parakh", "judges", study.dataset, "--judges", ",".join(study_judges(study, url))]
-
-
 def _put_back(kept: Path, reports: Path, last: str) -> None:
     """Each earlier experiment's report folder, back where `parakh judges` reads it. A `dvc exp
     run` starts from the committed workspace, so the next experiment removes the previous
@@ -133,12 +129,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"# first: {study.needs}")
     if study.url_judges and not args.judge_url:
         print(f"# add --judge-url URL to run {', '.join(study.url_judges)} as well")
+    judges = study_judges(study, args.judge_url)
     for command in commands:
         print(shlex.join(command))
-    print(shlex.join(judges_command_line(study, args.judge_url)), flush=True)
+    print(shlex.join(["parakh", "judges", study.dataset, "--judges", ",".join(judges)]), flush=True)
     if not args.run:
         return 0
-    judges = study_judges(study, args.judge_url)
     reports = resolve("reports") / study.dataset
     with tempfile.TemporaryDirectory(prefix="parakh-judge-study-") as kept:
         for judge, command in zip(judges, commands, strict=True):

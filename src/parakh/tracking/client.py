@@ -36,12 +36,6 @@ def tracking_configured(configured: str | None) -> bool:
     return bool(configured or os.environ.get("MLFLOW_TRACKING_URI"))
 
 
-def sqlite_path(uri: str) -> Path | None:
-    """The database file of a `sqlite:///` tracking URI; None for any other store."""
-    prefix = "sqlite:///"
-    return Path(uri[len(prefix) :]) if uri.startswith(prefix) else None
-
-
 def open_client(uri: str) -> Any:
     """An MlflowClient for `uri`, its store ready.
 
@@ -53,9 +47,9 @@ def open_client(uri: str) -> Any:
     """
     from mlflow.tracking import MlflowClient
 
-    database = sqlite_path(uri)
-    if database is None:
+    if not uri.startswith("sqlite:///"):
         return MlflowClient(uri)
+    database = Path(uri.removeprefix("sqlite:///"))
     database.parent.mkdir(parents=True, exist_ok=True)
     with open(database.with_name(database.name + ".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -70,16 +70,6 @@ class StoredFile:
     run_id: str
     artifact: str
 
-    @classmethod
-    def from_json(cls, entry: dict[str, Any]) -> StoredFile:
-        return cls(
-            name=str(entry["name"]),
-            sha256=str(entry["sha256"]),
-            bytes=int(entry["bytes"]),
-            run_id=str(entry["run_id"]),
-            artifact=str(entry["artifact"]),
-        )
-
 
 def _store_runs(client: Any, exp_id: str) -> list[str]:
     """The experiment's active store runs, oldest first (several only after a race)."""
@@ -155,10 +145,6 @@ class ContentStore:
         )
 
 
-def manifest_entries(manifest: dict[str, Any]) -> list[StoredFile]:
-    return [StoredFile.from_json(e) for e in manifest.get("files", [])]
-
-
 def _target(folder: Path, name: str) -> Path:
     relative = PurePosixPath(name)
     if relative.is_absolute() or ".." in relative.parts or not relative.parts:
@@ -172,7 +158,7 @@ def fetch(uri: str, manifest: dict[str, Any], folder: Path, scratch: Path) -> li
     from mlflow.artifacts import download_artifacts
 
     written = []
-    for entry in manifest_entries(manifest):
+    for entry in (StoredFile(**e) for e in manifest.get("files", [])):
         target = _target(folder, entry.name)
         local = Path(
             download_artifacts(

@@ -32,10 +32,11 @@ class DatasetRef:
     source: dict[str, str]
     profile: dict[str, Any]
 
-    def entity(self) -> Any:
-        from mlflow.entities import Dataset
+    def run_input(self) -> Any:
+        from mlflow.entities import Dataset, DatasetInput, InputTag
+        from mlflow.utils.mlflow_tags import MLFLOW_DATASET_CONTEXT
 
-        return Dataset(
+        dataset = Dataset(
             name=self.name,
             digest=self.digest,
             source_type=self.source_type,
@@ -43,12 +44,7 @@ class DatasetRef:
             schema=None,
             profile=json.dumps(self.profile, sort_keys=True, ensure_ascii=False),
         )
-
-    def run_input(self) -> Any:
-        from mlflow.entities import DatasetInput, InputTag
-        from mlflow.utils.mlflow_tags import MLFLOW_DATASET_CONTEXT
-
-        return DatasetInput(self.entity(), tags=[InputTag(MLFLOW_DATASET_CONTEXT, CONTEXT)])
+        return DatasetInput(dataset, tags=[InputTag(MLFLOW_DATASET_CONTEXT, CONTEXT)])
 
     def key_material(self) -> dict[str, Any]:
         return {"name": self.name, "digest": self.digest, "source": self.source}

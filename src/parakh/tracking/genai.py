@@ -1,13 +1,10 @@
 """Parakh's results on MLflow's LLM-evaluation pages (`tracking.genai=true`): traces,
 assessments and an evaluation dataset.
 
-Each judged answer is one trace: its root span's inputs are the question and the retrieved
-context, its output the answer; the trace holds one Feedback per judge row (value: the score,
-rationale: the judge's justification, source: the judge model as LLM_JUDGE, or CODE for a
-reference metric; an invalid or failed row is a Feedback with an error, a skipped row has
-none) and the reference answer as an Expectation. A trace belongs to its (model, language)
-run and is linked to the model's `all` run, so each evaluation run lists its answers. The
-curated questions become an evaluation dataset named `<dataset>-<digest>`, one per version.
+Each judged answer is one trace (question and retrieved context in, answer out) with one
+Feedback per judge row that is not skipped and the reference answer as an Expectation. A trace
+belongs to its (model, language) run and is linked to the model's `all` run. The curated
+questions become an evaluation dataset named `<dataset>-<digest>`, one per version.
 
 Each trace costs a request (the trace with its assessments); spans go in batches. The cost
 at 10,000 judge rows is in bench/results/mlflow_genai.json, which is why it is off by default.
@@ -61,22 +58,16 @@ def _answer_material(a: JudgedAnswer) -> list[Any]:
     return [a.question_id, a.question, a.answer, a.reference, list(a.context)]
 
 
-@dataclass(frozen=True)
-class GenaiCounts:
-    traces: int
-    assessments: int
-    dataset_records: int
-
-
 def supports_genai(uri: str) -> bool:
     return uri.startswith(GENAI_STORES)
 
 
 def log_genai(
     uri: str, experiment_id: str, genai: GenaiLog, runs: dict[tuple[str, str], str], key: str
-) -> GenaiCounts:
+) -> str:
     """Log every judged answer as a trace of its (system, language) run in `runs`, linked to
-    the system's (`all`) run too, and the dataset; trace ids derive from the sweep `key`."""
+    the system's (`all`) run too, and the dataset; trace ids derive from the sweep `key`.
+    Returns what was logged, counted."""
     import time
 
     from mlflow.tracing.client import TracingClient
@@ -84,9 +75,9 @@ def log_genai(
 
     client, runs_client = TracingClient(uri), MlflowClient(uri)
     now_ms = int(time.time() * 1000)
-    spans: list[Any] = []
     traces = assessments = 0
     for system, answers in genai.answers.items():
+        spans: list[Any] = []
         linked: list[str] = []
         for answer in answers:
             run_id = runs.get((system, answer.language), runs[(system, "all")])
@@ -94,18 +85,14 @@ def log_genai(
             client.start_trace(info)
             spans.append(span)
             linked.append(info.trace_id)
-            traces += 1
             assessments += len(info.assessments)
-            if len(spans) >= SPAN_BATCH:
-                client.log_spans(experiment_id, spans)
-                spans = []
-        if spans:
-            client.log_spans(experiment_id, spans)
-            spans = []
+        traces += len(linked)
+        for i in range(0, len(spans), SPAN_BATCH):
+            client.log_spans(experiment_id, spans[i : i + SPAN_BATCH])
         for i in range(0, len(linked), LINK_BATCH):
             runs_client.link_traces_to_run(linked[i : i + LINK_BATCH], runs[(system, "all")])
     records = _log_evaluation_dataset(uri, experiment_id, genai)
-    return GenaiCounts(traces=traces, assessments=assessments, dataset_records=records)
+    return f"{traces} traces with {assessments} assessments, {records} evaluation dataset records"
 
 
 def _trace(
@@ -194,18 +181,19 @@ def _feedback(row: Judgment, trace_id: str, judge: str, genai: GenaiLog) -> Any:
     metadata = {"status": row.status, "scale_max": str(row.scale_max)}
     if row.flags:
         metadata["flags"] = ",".join(row.flags)
-    if row.status == "ok":
-        return Feedback(
-            name=row.metric,
-            value=row.score,
-            rationale=row.justification,
-            source=source,
-            trace_id=trace_id,
-            metadata=metadata,
+    error = None
+    if row.status != "ok":
+        error = AssessmentError(
+            error_code=row.status.upper(), error_message=row.reason or row.status
         )
-    error = AssessmentError(error_code=row.status.upper(), error_message=row.reason or row.status)
     return Feedback(
-        name=row.metric, error=error, source=source, trace_id=trace_id, metadata=metadata
+        name=row.metric,
+        value=None if error else row.score,
+        rationale=None if error else row.justification,
+        error=error,
+        source=source,
+        trace_id=trace_id,
+        metadata=metadata,
     )
 
 

@@ -1,22 +1,10 @@
-"""MLflow logging: a sweep run (dataset, judge), a child run per model, and under each model a
-run per language plus one for `all`, tagged `language`.
+"""MLflow logging of one sweep (`parakh.tracking.sweep` says what each run holds, and
+`parakh.tracking.metric_names` under which names): a sweep run, a child run per model, and
+under each model a run per language plus one for `all`. Large files go to the experiment's
+content store (`parakh.tracking.content_store`); metrics carry the time they were logged.
 
-Which run holds which figure, and under which name, is `parakh.tracking.metric_names`: the
-language runs hold plain names (`chrf`, `chrf_ci_low`, ...), so filtering by `tags.language`
-and sorting by a metric is that language's leaderboard; a model run holds `metrics.json`'s
-means and, as tables, every cell (category and domain slices) and rank; the sweep run holds
-paired tests and judge-human agreement. Every run logs the curated questions as its dataset
-input; language runs log their judge rows as a table. Tags say dataset, model, judge,
-translator, retriever, embedder, git commit and the DVC (md5) hash of every input file; params
-hold the settings that produced the data (`parakh.tracking.params`); the sweep's artifacts hold
-the report, the plots and `inputs/`, from which `parakh reproduce` rebuilds the leaderboard.
-Large files (judge rows, answers, questions) go to the experiment's content store, each once by
-its sha256 (`parakh.tracking.content_store`): a run logs a manifest of them instead of copies.
-Metrics carry the time they were logged.
-
-Tracking URI: `tracking.uri` if set, else MLFLOW_TRACKING_URI, else `sqlite:///mlflow.db` in
-the project root. A sweep is keyed by the hash of everything it logs, so re-running aggregate
-on unchanged inputs logs nothing twice; a sweep counts as logged only once it is complete.
+A sweep is keyed by the hash of everything it logs, so re-running aggregate on unchanged
+inputs logs nothing twice; a sweep counts as logged only once it is complete.
 """
 
 from __future__ import annotations
@@ -207,8 +195,5 @@ def _log_genai(
             f"{uri}; none logged"
         )
     start = time.perf_counter()
-    counts = log_genai(uri, exp_id, genai, runs, key)
-    return (
-        f"{counts.traces} traces with {counts.assessments} assessments, "
-        f"{counts.dataset_records} evaluation dataset records ({time.perf_counter() - start:.1f} s)"
-    )
+    logged = log_genai(uri, exp_id, genai, runs, key)
+    return f"{logged} ({time.perf_counter() - start:.1f} s)"

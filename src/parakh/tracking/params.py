@@ -63,15 +63,9 @@ def _spec_config(path: Path) -> dict[str, Any] | None:
 def sweep_settings(cfg: ParakhConfig, layout: Layout, models: list[str]) -> dict[str, Any]:
     """The sweep run's params: dataset, retrieval, judge (of the first model with a judge run
     spec), aggregate and seed; `params_from` lists the sections taken from run specs."""
-    settings: dict[str, Any] = {
-        "dataset": cfg.dataset.model_dump(mode="json"),
-        "retriever": cfg.retriever.model_dump(mode="json"),
-        "embedder": cfg.embedder.model_dump(mode="json"),
-        "translator": cfg.translator.model_dump(mode="json"),
-        "judge": cfg.judge.model_dump(mode="json"),
-        "aggregate": cfg.aggregate.model_dump(mode="json"),
-        "seed": cfg.seed,
-    }
+    sections = ("dataset", "retriever", "embedder", "translator", "judge", "aggregate")
+    settings = {name: getattr(cfg, name).model_dump(mode="json") for name in sections}
+    settings["seed"] = cfg.seed
     from_specs = []
     curated = _spec_config(layout.curated_questions)
     if curated and "dataset" in curated:

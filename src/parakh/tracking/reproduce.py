@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from dataclasses import dataclass, field
+from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +63,8 @@ class Reproduction:
     cfg: ParakhConfig
     inputs: AggregateInputs
     result: AggregateResult
-    compared: int = 0
-    differences: list[Difference] = field(default_factory=list)
+    compared: int
+    differences: list[Difference]
 
     @property
     def identical(self) -> bool:
@@ -82,12 +83,6 @@ def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
         out[f"{m}/cells"] = cell_figures(cells, ranks, m)
     out["sweep"] = sweep_metrics(document["paired"], document.get("agreement", []))
     return out
-
-
-def _table_rows(path: Path) -> list[dict[str, Any]]:
-    """The rows of a table `log_table` wrote (pandas' split orient)."""
-    table = json.loads(path.read_text(encoding="utf-8"))
-    return [dict(zip(table["columns"], row, strict=True)) for row in table["data"]]
 
 
 def recorded_figures(client: Any, uri: str, sweep_run: Any, workdir: Path) -> Figures:
@@ -124,7 +119,9 @@ def recorded_figures(client: Any, uri: str, sweep_run: Any, workdir: Path) -> Fi
             except (MlflowException, OSError):  # a table deleted from the run: all differ
                 tables[name] = []
                 continue
-            tables[name] = [{**row, "model": model} for row in _table_rows(Path(local))]
+            table = json.loads(Path(local).read_text(encoding="utf-8"))  # pandas' split orient
+            columns = [*table["columns"], "model"]
+            tables[name] = [dict(zip(columns, [*row, model], strict=True)) for row in table["data"]]
         recorded[f"{model}/cells"] = cell_figures(tables[CELLS_TABLE], tables[RANKS_TABLE], model)
     return recorded
 
@@ -141,8 +138,9 @@ def compare(expected: Figures, recorded: Figures) -> tuple[int, list[Difference]
     return compared, differences
 
 
-def rebuild(folder: Path, config: dict[str, Any]) -> tuple[ParakhConfig, AggregateInputs]:
-    """The config and inputs laid out under `folder` (`processed/<dataset>/...`)."""
+def rebuild(source: str, folder: Path, config: dict[str, Any], recorded: Figures) -> Reproduction:
+    """The leaderboard rebuilt from the config and the inputs laid out under `folder`
+    (`processed/<dataset>/...`), every figure compared with `recorded`."""
     cfg = ParakhConfig.model_validate(config["config"])
     cfg.aggregate.answers_page = False
     layout = Layout(processed=folder / "processed" / cfg.dataset.name, reports=folder / "reports")
@@ -150,7 +148,9 @@ def rebuild(folder: Path, config: dict[str, Any]) -> tuple[ParakhConfig, Aggrega
     inputs = AggregateInputs.load(
         layout, cfg.judge.name, list(config["models"]), human_grades=grades, with_generations=False
     )
-    return cfg, inputs
+    result = compute(cfg, inputs)
+    expected = figures_of(result.document(), result.board.models)
+    return Reproduction(source, cfg, inputs, result, *compare(expected, recorded))
 
 
 def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
@@ -176,13 +176,8 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
     config = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
     manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
     fetch(uri, manifest, folder, workdir / "store")
-    cfg, inputs = rebuild(folder, config)
-    result = compute(cfg, inputs)
     recorded = recorded_figures(client, uri, run, workdir)
-    expected = figures_of(result.document(), result.board.models)
-    reproduction = Reproduction(f"MLflow run {parent_id} at {uri}", cfg, inputs, result)
-    reproduction.compared, reproduction.differences = compare(expected, recorded)
-    return reproduction
+    return rebuild(f"MLflow run {parent_id} at {uri}", folder, config, recorded)
 
 
 def resolve_revision(repo: Path, name: str) -> str:
@@ -243,23 +238,16 @@ def from_dvc(
     if cfg.aggregate.agreement.human_grades:
         wanted.append((Path(cfg.aggregate.agreement.human_grades), folder / HUMAN_GRADES_FILE))
     curated = source.curated_questions.with_name(CURATED_GRADES)
-    try:  # curated grades of answers: they pair with judge rows through the answers
-        grades_bytes = read(curated.as_posix())
-    except InputError:
-        grades_bytes = None
-    if grades_bytes is not None:
+    with suppress(InputError):  # curated grades of answers pair with judge rows through them
+        grades = read(curated.as_posix())
         target.curated_questions.parent.mkdir(parents=True, exist_ok=True)
-        target.curated_questions.with_name(CURATED_GRADES).write_bytes(grades_bytes)
+        target.curated_questions.with_name(CURATED_GRADES).write_bytes(grades)
         wanted += [(source.generations(m), target.generations(m)) for m in models]
     for path, destination in wanted:
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(read(path.as_posix()))
-    cfg2, inputs = rebuild(folder, {"config": config, "models": models})
-    result = compute(cfg2, inputs)
     files = ReportFiles(report_folder(Path(cfg.paths.reports), dataset, judge))
-    recorded_document = json.loads(read(files.leaderboard_json.as_posix()))
-    expected = figures_of(result.document(), result.board.models)
-    recorded = figures_of(recorded_document, recorded_document["models"])
-    reproduction = Reproduction(f"DVC revision {revision} ({commit[:10]})", cfg2, inputs, result)
-    reproduction.compared, reproduction.differences = compare(expected, recorded)
-    return reproduction
+    document = json.loads(read(files.leaderboard_json.as_posix()))
+    recorded = figures_of(document, document["models"])
+    where = f"DVC revision {revision} ({commit[:10]})"
+    return rebuild(where, folder, {"config": config, "models": models}, recorded)

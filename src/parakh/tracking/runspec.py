@@ -48,11 +48,8 @@ def write_run_spec(
 
 def dvc_md5(path: Path) -> str:
     """A file's hash as DVC records it in dvc.lock (`md5` of the bytes; DVC 3)."""
-    h = hashlib.md5(usedforsecurity=False)
     with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(f, lambda: hashlib.md5(usedforsecurity=False)).hexdigest()
 
 
 def dvc_hash_tags(paths: list[Path]) -> dict[str, str]:

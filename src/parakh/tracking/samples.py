@@ -145,18 +145,17 @@ def samples_table(answers: list[JudgedAnswer], language: str) -> Table:
     return {column: [row[column] for row in rows] for column in SAMPLE_COLUMNS}
 
 
-def cells_table(cells: list[dict[str, Any]], system: str) -> Table:
-    """Every leaderboard cell of one system: metric, dimension (all, language, category,
-    domain), value, and each figure."""
-    columns = ("metric", "dimension", "value", *CELL_FIGURES)
-    mine = [c for c in cells if c["model"] == system]
-    return {column: [c[column] for c in mine] for column in columns}
-
-
-def ranks_table(ranks: list[dict[str, Any]], system: str) -> Table:
-    columns = ("metric", "rank", "rank_low", "rank_high")
-    mine = [r for r in ranks if r["model"] == system]
-    return {column: [r[column] for r in mine] for column in columns}
+def leaderboard_tables(document: dict[str, Any], system: str) -> dict[str, Table]:
+    """A system's leaderboard cells (metric, dimension: all, language, category or domain,
+    value, each figure) and rank intervals, as tables."""
+    tables = {
+        CELLS_TABLE: ("cells", ("metric", "dimension", "value", *CELL_FIGURES)),
+        RANKS_TABLE: ("ranks", ("metric", "rank", "rank_low", "rank_high")),
+    }
+    return {
+        name: {c: [row[c] for row in document[key] if row["model"] == system] for c in columns}
+        for name, (key, columns) in tables.items()
+    }
 
 
 def language_counts(questions: Sequence[QuestionView]) -> dict[str, int]:

@@ -33,13 +33,8 @@ class StageRun:
     keyed: bool = True  # False: every call is a new run (a ledger of one execution)
 
     def run_key(self) -> str:
-        return sha256_obj(
-            {
-                "tags": dict(self.tags),
-                "params": flatten(dict(self.params)),
-                "metrics": dict(self.metrics),
-            }  # fmt: skip
-        )
+        tags, metrics = dict(self.tags), dict(self.metrics)
+        return sha256_obj({"tags": tags, "params": flatten(dict(self.params)), "metrics": metrics})
 
 
 def log_stage_run(uri: str, run: StageRun) -> str:

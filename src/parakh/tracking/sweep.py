@@ -24,7 +24,7 @@ from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout
 from parakh.tracking.content_store import StoredFiles
-from parakh.tracking.datasets import DatasetRef, dataset_ref
+from parakh.tracking.datasets import dataset_ref
 from parakh.tracking.genai import GenaiLog
 from parakh.tracking.metric_names import (
     language_run_metrics,
@@ -36,13 +36,10 @@ from parakh.tracking.mlflow_log import RunLog, SweepLog
 from parakh.tracking.params import judge_model_name, model_settings, sweep_settings
 from parakh.tracking.runspec import dvc_hash_tags
 from parakh.tracking.samples import (
-    CELLS_TABLE,
-    RANKS_TABLE,
     SAMPLES_TABLE,
     JudgedAnswer,
-    cells_table,
     judged_answers,
-    ranks_table,
+    leaderboard_tables,
     samples_table,
 )
 
@@ -51,11 +48,6 @@ CONFIG_FILE = "config.json"
 MANIFEST_FILE = "manifest.json"  # inputs/manifest.json: the input files in the content store
 SAMPLES_MANIFEST = "samples/manifest.json"  # a model run's judge rows and answers in the store
 HUMAN_GRADES_FILE = "human_grades.jsonl"
-
-
-def inputs_config(cfg: ParakhConfig, models: list[str]) -> dict[str, Any]:
-    """The resolved config and model list that `parakh reproduce` rebuilds from."""
-    return {"config": cfg.model_dump(mode="json"), "models": list(models)}
 
 
 def _input_name(path: Path, layout: Layout) -> str:
@@ -79,25 +71,23 @@ def build_sweep(
     common = _common_tags(cfg, result, commit)
     params = sweep_settings(cfg, layout, inputs.models)
     dataset = dataset_ref(cfg, layout, inputs.questions)
-    config_path = scratch / CONFIG_FILE
-    write_json(config_path, inputs_config(cfg, inputs.models))
+    config_path = scratch / CONFIG_FILE  # what `parakh reproduce` rebuilds from
+    write_json(config_path, {"config": cfg.model_dump(mode="json"), "models": inputs.models})
     input_files, stored, artifacts = _parent_files(cfg, inputs, layout, files, config_path)
-    parent = _parent_run(cfg, inputs, common, params, document, input_files, artifacts, dataset)
-    parent.stored = stored
+    models = ",".join(inputs.models)
+    parent = RunLog(
+        name=f"{cfg.dataset.name} · {cfg.judge.name}",
+        tags={**common, "models": models, **dvc_hash_tags(input_files)},
+        params={**params, "models": models},
+        metrics=sweep_metrics(document["paired"], document["agreement"]),
+        artifacts=artifacts,
+        dataset=dataset,
+        stored=stored,
+    )
     answers: dict[str, list[JudgedAnswer]] = {}
-    judges: dict[str, str] = {}
     children = {}
     for system, (model, translator) in result.board.systems.items():
         data = _model_data(inputs, model)
-        tags = {
-            **common,
-            "model": system,
-            "base_model": model,
-            "translator": translator or cfg.translator.name,
-            **_data_hash_tags(data),
-        }
-        model_params = model_settings(cfg, layout, params, model)
-        judges[system] = judge_model_name(model_params)
         answers[system] = judged_answers(
             inputs,
             system,
@@ -105,23 +95,22 @@ def build_sweep(
             generations=layout.generations(model),
             retrieval=layout.retrieval if cfg.tracking.genai else None,
         )
-        children[system] = _model_run(
-            cfg,
-            document,
-            result.primary,
-            system,
-            tags,
-            model_params,
-            data,
-            answers[system],
-            dataset,
+        children[system] = RunLog(
+            name=f"{system} · {cfg.dataset.name} · {cfg.judge.name}",
+            tags=_model_tags(common, system, model, translator, data),
+            params=model_settings(cfg, layout, params, model),
+            metrics=model_run_metrics(document["cells"], system),
+            stored=StoredFiles(
+                SAMPLES_MANIFEST, {k: data[k] for k in ("judgments", "generations") if k in data}
+            ),
+            tables=leaderboard_tables(document, system),
+            dataset=dataset,
         )
-    genai = (
-        _genai_log(cfg, inputs, dataset, answers, judges, params) if cfg.tracking.genai else None
-    )
-    return SweepLog(
-        experiment=cfg.tracking.experiment, parent=parent, children=children, genai=genai
-    )
+        children[system].children = _language_runs(
+            children[system], system, document, result.primary, answers[system]
+        )
+    genai = _genai_log(cfg, inputs, parent, children, answers) if cfg.tracking.genai else None
+    return SweepLog(cfg.tracking.experiment, parent, children, genai)
 
 
 def _common_tags(cfg: ParakhConfig, result: AggregateResult, commit: str) -> dict[str, str]:
@@ -140,27 +129,6 @@ def _common_tags(cfg: ParakhConfig, result: AggregateResult, commit: str) -> dic
     return common
 
 
-def _parent_run(
-    cfg: ParakhConfig,
-    inputs: AggregateInputs,
-    common: dict[str, str],
-    params: dict[str, Any],
-    document: dict[str, Any],
-    input_files: list[Path],
-    artifacts: list[tuple[Path, str]],
-    dataset: DatasetRef | None,
-) -> RunLog:
-    """The sweep's parent run: every model's settings, the paired and agreement metrics."""
-    return RunLog(
-        name=f"{cfg.dataset.name} · {cfg.judge.name}",
-        tags={**common, "models": ",".join(inputs.models), **dvc_hash_tags(input_files)},
-        params={**params, "models": ",".join(inputs.models)},
-        metrics=sweep_metrics(document["paired"], document["agreement"]),
-        artifacts=artifacts,
-        dataset=dataset,
-    )
-
-
 def _parent_files(
     cfg: ParakhConfig,
     inputs: AggregateInputs,
@@ -172,96 +140,75 @@ def _parent_files(
     (to the content store), and its artifacts with their folders (config and report)."""
     # Answers are inputs only where curated human grades pair with judge rows through them.
     pairs_by_answer = "human_judgments" in inputs.paths
-    input_files = [
-        p
+    used = {
+        k: p
         for k, p in sorted(inputs.paths.items())
         if pairs_by_answer or not k.startswith("generations")
-    ]
-    stored: dict[str, Path] = {}
-    for key, path in sorted(inputs.paths.items()):
-        if key == "human_grades":
-            stored[HUMAN_GRADES_FILE] = path
-        elif pairs_by_answer or not key.startswith("generations"):
-            stored[_input_name(path, layout)] = path
+    }
+    stored = {
+        HUMAN_GRADES_FILE if k == "human_grades" else _input_name(p, layout): p
+        for k, p in used.items()
+    }
     artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
     folders = {files.plots: "report/plots", files.answers_pages: "report/answers"}
     for path in output_paths(files, cfg):
         artifacts.append((path, folders.get(path.parent, "report")))  # links between pages hold
-    return input_files, StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
+    return list(used.values()), StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
 
 
-def _model_data(inputs: AggregateInputs, model: str) -> dict[str, Path]:
-    """A model's sample files that exist among the inputs: judgments, generations, questions."""
+def _model_tags(
+    common: dict[str, str], system: str, model: str, translator: str | None, data: dict[str, Path]
+) -> dict[str, str]:
+    """A model run's tags: the sweep's, its system, and its sample files by content (sha256,
+    and md5 as DVC records it)."""
     return {
-        name: path
-        for name, path in (
-            ("judgments", inputs.paths.get(f"judgments.{model}")),
-            ("generations", inputs.paths.get(f"generations.{model}")),
-            ("questions", inputs.paths.get("questions")),
-        )
-        if path is not None
-    }
-
-
-def _data_hash_tags(data: dict[str, Path]) -> dict[str, str]:
-    """A model's sample files by content: their sha256, and their md5 as DVC records it."""
-    return {
+        **common,
+        "model": system,
+        "base_model": model,
+        "translator": translator or common["translator"],
         **{f"data.{name}_sha256": sha256_path(p) for name, p in data.items()},
         **dvc_hash_tags(list(data.values())),
     }
 
 
-def _model_run(
-    cfg: ParakhConfig,
+def _model_data(inputs: AggregateInputs, model: str) -> dict[str, Path]:
+    """A model's sample files that exist among the inputs: judgments, generations, questions."""
+    keys = {"judgments": f"judgments.{model}", "generations": f"generations.{model}"}
+    keys["questions"] = "questions"
+    return {name: inputs.paths[key] for name, key in keys.items() if key in inputs.paths}
+
+
+def _language_runs(
+    model_run: RunLog,
+    system: str,
     document: dict[str, Any],
     primary: str,
-    system: str,
-    tags: dict[str, str],
-    model_params: dict[str, Any],
-    data: dict[str, Path],
     answers: list[JudgedAnswer],
-    dataset: DatasetRef | None,
-) -> RunLog:
-    """A system's child run, with one grandchild run per language (and `all`)."""
-    languages = {
+) -> dict[str, RunLog]:
+    """A system's run per language (and `all`), under its model run."""
+    return {
         language: RunLog(
-            name=f"{system} · {language} · {cfg.dataset.name} · {cfg.judge.name}",
-            tags={**tags, "language": language},
-            params=model_params,
+            name=f"{system} · {language}{model_run.name.removeprefix(system)}",
+            tags={**model_run.tags, "language": language},
+            params=model_run.params,
             metrics=language_run_metrics(
                 document["cells"], document["ranks"], system, language, primary
             ),
             tables={SAMPLES_TABLE: samples_table(answers, language)},
-            dataset=dataset,
+            dataset=model_run.dataset,
         )
         for language in languages_of(document["cells"], system)
     }
-    return RunLog(
-        name=f"{system} · {cfg.dataset.name} · {cfg.judge.name}",
-        tags=tags,
-        params=model_params,
-        metrics=model_run_metrics(document["cells"], system),
-        stored=StoredFiles(
-            SAMPLES_MANIFEST, {k: data[k] for k in ("judgments", "generations") if k in data}
-        ),
-        tables={
-            CELLS_TABLE: cells_table(document["cells"], system),
-            RANKS_TABLE: ranks_table(document["ranks"], system),
-        },
-        dataset=dataset,
-        children=languages,
-    )
 
 
 def _genai_log(
     cfg: ParakhConfig,
     inputs: AggregateInputs,
-    dataset: DatasetRef | None,
+    parent: RunLog,
+    children: dict[str, RunLog],
     answers: dict[str, list[JudgedAnswer]],
-    judges: dict[str, str],
-    settings: dict[str, Any],
 ) -> GenaiLog:
-    judge = settings.get("judge") or {}
+    judge = parent.params.get("judge") or {}
     questions = [
         {
             "id": q.id,
@@ -272,9 +219,9 @@ def _genai_log(
         for q in inputs.questions
     ]
     return GenaiLog(
-        dataset=dataset,
+        dataset=parent.dataset,
         answers=answers,
-        judge_sources=judges,
+        judge_sources={s: judge_model_name(run.params) for s, run in children.items()},
         reference_metrics=set(judge.get("reference_metrics") or []),
         questions=questions,
         tags={"dataset": cfg.dataset.name, "judge": cfg.judge.name},
