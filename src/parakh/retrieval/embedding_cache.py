@@ -64,6 +64,3 @@ class EmbeddingCache:
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
-
-    def close(self) -> None:
-        self._db.close()
