@@ -3,11 +3,9 @@
     parakh agreement --judgments data/processed/demo/judge/smoke/*.jsonl \\
         --human grades.jsonl [--mappings mappings.yaml] [--out agreement.json]
 
-Judge rows are `Judgment` JSONL (what the judge stage writes); human grades are `HumanGrade`
-JSONL (question_id, model, metric, score, optional rater, language, scale_min/scale_max). A
-mappings file declares, per metric, how grades on another scale map onto the judge's, e.g.
-`factual_correctness: {table: {1: 0, 2: 0, 3: 1, 4: 2}}`; without one, grades must be on the
-judge's scale. Prints the statistics per metric and language as JSON.
+Judge rows are `Judgment` JSONL, human grades `HumanGrade` JSONL. A mappings file declares,
+per metric, how grades on another scale map onto the judge's, e.g. `factual_correctness:
+{table: {1: 0, 2: 0, 3: 1, 4: 2}}`. Prints the statistics per metric and language as JSON.
 """
 
 from __future__ import annotations

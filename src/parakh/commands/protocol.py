@@ -6,10 +6,7 @@
     parakh protocol nomiracl --run --force   # again, replacing the experiment of that name
 
 A protocol is a preset of DVC params: the params.yaml keys and conf-file keys a study fixed.
-Before printing, every name is checked (conf files exist, each dataset composes with the
-protocol's judge, retriever, embedder and aggregate config), so a bad preset fails here, not
-ten minutes into a run. docs/fidelity.md lists, per study, what the paper fixed and where
-Parakh's defaults differ on purpose.
+Every name is checked before printing, so a bad preset fails here, not ten minutes into a run.
 """
 
 from __future__ import annotations

@@ -3,13 +3,9 @@ elsewhere exactly as the judge stage scores its own.
 
 FILE is a CSV (with a header) or JSONL with `id`, `language` (the language the answer was
 requested in), `prediction`, `reference` (JSONL: a string or a list of strings; `references` is
-accepted too) and, for `nomiracl`, `subset` (`relevant` / `non_relevant`). Metrics are registry
-names or aliases (`parakh.metrics.registry`). Writes DIR/scores.jsonl (one line per input row:
-each metric's score, status, NoMIRACL label and the reason a score is missing) and
-DIR/summary.json (per metric and language: mean over scored rows, n, invalid and error counts;
-NoMIRACL rates with numerators and denominators). DIR defaults to `<FILE stem>.scores/` beside
-FILE. A missing column, an unknown language, an id that is not text (as in curate) or a
-duplicate id names file, line and field. A byte-order mark before the first row is dropped.
+accepted too) and, for `nomiracl`, `subset` (`relevant` / `non_relevant`). Writes
+DIR/scores.jsonl (a line per input row) and DIR/summary.json (per metric and language; NoMIRACL
+rates); DIR defaults to `<FILE stem>.scores/` beside FILE.
 """
 
 from __future__ import annotations
