@@ -403,13 +403,11 @@ def distribution(scores: Sequence[float]) -> dict[str, Any]:
     if not scores:
         return {"count": 0}
     ordered = sorted(scores)
-    bins = [0] * 10
-    for s in ordered:
-        bins[min(int(s // 10), 9)] += 1
+    bins = Counter(min(int(s // 10), 9) for s in ordered)
     summary: dict[str, Any] = {"count": len(ordered), "mean": round(statistics.fmean(ordered), 2)}
     points = {"min": 0, "p10": 10, "p25": 25, "median": 50, "p75": 75, "p90": 90, "max": 100}
     summary.update({name: round(percentile(ordered, p), 2) for name, p in points.items()})
-    summary["histogram"] = {f"{10 * b}-{10 * b + 10}": n for b, n in enumerate(bins)}
+    summary["histogram"] = {f"{10 * b}-{10 * b + 10}": bins[b] for b in range(10)}
     return summary
 
 
