@@ -155,9 +155,7 @@ def render(settings: dict[str, Any], value: str) -> tuple[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     settings: dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
-    for flag in _FLAGS:
-        if getattr(args, flag) is not None:
-            settings[flag] = getattr(args, flag)
+    settings |= {flag: getattr(args, flag) for flag in _FLAGS if getattr(args, flag) is not None}
     for needed in ("answers", "prefix"):
         if not settings.get(needed):
             raise ConfigError(f"give a preset ({', '.join(sorted(PRESETS))}) or --{needed}")
