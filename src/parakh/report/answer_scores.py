@@ -42,8 +42,7 @@ class AnswerScores:
 
     def __init__(self, columns: JudgeColumns, texts: pa.Table) -> None:
         self.columns = columns
-        code, self.system_names, _ = row_systems(columns)
-        self.system = code
+        self.system, self.system_names, _ = row_systems(columns)
         self.order = np.argsort(columns.question, kind="stable")
         self.bounds = np.searchsorted(
             columns.question[self.order], np.arange(len(columns.question_ids) + 1)
@@ -53,6 +52,7 @@ class AnswerScores:
         self.has_text = {
             name: np.asarray(pc.is_valid(self.texts[name]), dtype=bool) for name in TEXTS
         }
+        code = self.system
         first = np.unique(code, return_index=True)[1] if code.size else np.zeros(0, dtype=int)
         self.model_of = {
             self.system_names[c]: columns.models[columns.model[i]]
@@ -109,10 +109,9 @@ class AnswerScores:
     def _texts(self, name: str, rows: np.ndarray) -> list[str | None]:
         """One text column at `rows`; only rows that have the text are read from arrow."""
         present = self.has_text[name][rows]
-        if not present.any():
-            return [None] * rows.size
-        taken = self.texts[name].take(pa.array(rows[present])).to_pylist()
         values: list[str | None] = [None] * rows.size
-        for k, text in zip(np.flatnonzero(present).tolist(), taken, strict=True):
-            values[k] = text
+        if present.any():
+            taken = self.texts[name].take(pa.array(rows[present])).to_pylist()
+            for k, text in zip(np.flatnonzero(present).tolist(), taken, strict=True):
+                values[k] = text
         return values

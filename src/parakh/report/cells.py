@@ -53,16 +53,12 @@ def weighted_cell(
 ) -> Cell | None:
     """Weighted mean of the metrics' 0..1 goodness (`MetricSpec.goodness`: min..max mapped to
     0..1, flipped for lower-is-better metrics), over the weighted metrics that have a score."""
-    parts = [
-        (w, specs[m], cells[m].mean)
-        for m, w in weights.items()
-        if m in cells and cells[m].mean is not None
-    ]
-    if not parts:
+    present = {m: w for m, w in weights.items() if m in cells and cells[m].mean is not None}
+    if not present:
         return None
-    total = sum(w for w, _, _ in parts)
-    mean = sum(w * spec.goodness(x or 0.0) for w, spec, x in parts) / total
-    used = [cells[m] for m in weights if m in cells and cells[m].mean is not None]
+    total = sum(present.values())
+    mean = sum(w * specs[m].goodness(cells[m].mean or 0.0) for m, w in present.items()) / total
+    used = [cells[m] for m in present]
     return Cell(
         mean=mean,
         n=min(c.n for c in used),

@@ -82,29 +82,28 @@ def judge_coverage(cfg: ParakhConfig, inputs: AggregateInputs) -> Coverage:
     )
     question_ids = list(dict.fromkeys(q.id for q in inputs.questions)) or pc.unique(ids).to_pylist()
     questions = _vocabulary(question_ids, ids)
-    slots = _vocabulary(
-        list(dict.fromkeys(metrics)),
-        pa.chunked_array([_slots(t.column("metric"), metrics) for t in tables], type=pa.string()),
-    )
+    slot_of = [_slots(t.column("metric"), metrics) for t in tables]
+    slots = _vocabulary(list(dict.fromkeys(metrics)), pa.chunked_array(slot_of, type=pa.string()))
     models = list(dict.fromkeys(inputs.models))
     n_questions, n_slots = len(questions), len(slots)
     expected = (
         np.arange(len(models))[:, None, None] * n_questions
         + np.arange(len(question_ids))[None, :, None]
     ) * n_slots + np.arange(len(dict.fromkeys(metrics)))[None, None, :]
-    codes: list[np.ndarray] = []
-    places: list[np.ndarray] = []
-    lines: list[np.ndarray] = []
-    for model, table in zip(inputs.models, tables, strict=True):
-        question = _indices(table.column("question_id"), questions)
-        slot = _indices(_slots(table.column("metric"), metrics), slots)
-        codes.append((models.index(model) * n_questions + question) * n_slots + slot)
-        n = table.num_rows
-        places.append(np.full(n, len(places)))
-        lines.append(np.asarray(inputs.judgment_lines.get(model) or range(1, n + 1)))
+    codes = [
+        (models.index(model) * n_questions + _indices(t.column("question_id"), questions)) * n_slots
+        + _indices(slot, slots)
+        for model, t, slot in zip(inputs.models, tables, slot_of, strict=True)
+    ]
     paths = [_judgments_path(inputs, model) for model in inputs.models]
-    place = np.concatenate(places or [np.zeros(0, int)])
-    line = np.concatenate(lines or [np.zeros(0, int)])
+    place = np.repeat(np.arange(len(tables)), [t.num_rows for t in tables])
+    line = np.concatenate(
+        [np.zeros(0, int)]
+        + [
+            np.asarray(inputs.judgment_lines.get(model) or range(1, t.num_rows + 1))
+            for model, t in zip(inputs.models, tables, strict=True)
+        ]
+    )
 
     def key(code: int) -> Key:
         rest, slot = divmod(code, n_slots)

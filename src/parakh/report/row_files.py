@@ -90,8 +90,8 @@ def read_judge_file(path: Path) -> JudgeFile:
 
 
 def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
-    lines = nonblank_lines(data)
-    table = _judge_table(_nonblank(data, lines), len(lines)) if lines else _SCHEMA.empty_table()
+    text, lines = without_blank_lines(data)
+    table = _judge_table(text, len(lines)) if lines else _SCHEMA.empty_table()
     if table is None:
         raise _bad(data, path, Judgment)
     if "votes" in table.column_names or any(table.column(n).null_count for n in _DEFAULTS):
@@ -151,20 +151,15 @@ def _arrow(data: bytes, schema: pa.Schema) -> pa.Table | None:
         return None
 
 
-def nonblank_lines(data: bytes) -> Sequence[int]:
-    """The number of each line holding more than whitespace."""
+def without_blank_lines(data: bytes) -> tuple[bytes, Sequence[int]]:
+    """`data` without its blank lines (arrow refuses a line of form feeds or vertical tabs),
+    and the number of each line kept."""
     end = len(data) - 1 if data.endswith(b"\n") else len(data)  # no line after a final newline
     if not _has_blank_line(data, end):
-        return range(1, data.count(b"\n", 0, end) + 2)
-    return [i for i, line in enumerate(data[:end].split(b"\n"), start=1) if line.strip()]
-
-
-def _nonblank(data: bytes, lines: Sequence[int]) -> bytes:
-    """`data` without its blank lines (arrow refuses a line of form feeds or vertical tabs)."""
-    if isinstance(lines, range):
-        return data
-    parts = data.split(b"\n")
-    return b"\n".join(parts[i - 1] for i in lines)
+        return data, range(1, data.count(b"\n", 0, end) + 2)
+    parts = data[:end].split(b"\n")
+    lines = [i for i, line in enumerate(parts, start=1) if line.strip()]
+    return b"\n".join(parts[i - 1] for i in lines), lines
 
 
 def _has_blank_line(data: bytes, end: int) -> bool:
@@ -340,8 +335,8 @@ def read_answers(path: Path) -> list[Answer]:
     """Every row of a generations file, in file order; a bad one is an error naming file,
     line and field."""
     data = path.read_bytes()
-    lines = nonblank_lines(data)
-    table = _answers_table(_nonblank(data, lines), len(lines))
+    text, lines = without_blank_lines(data)
+    table = _answers_table(text, len(lines))
     if table is None:
         raise _bad(data, path, Generation)
     values = [table.column(name).to_pylist() for name in ANSWER_FIELDS]
