@@ -58,8 +58,8 @@ def _text(element: ET.Element | None) -> str | None:
     return element.text if element is not None else None
 
 
-def document_pairs(path: Path, folder: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(document fields, one values dict per QA pair) of one upstream XML file."""
+def document_pairs(path: Path, folder: str) -> list[dict[str, Any]]:
+    """One values dict per QA pair of an upstream XML file, its document's fields included."""
     try:
         document = ET.parse(path).getroot()
     except ET.ParseError as e:
@@ -88,7 +88,7 @@ def document_pairs(path: Path, folder: str) -> tuple[dict[str, Any], list[dict[s
                 "xml_path": f"{folder}/{path.name}",
             }
         )
-    return doc, pairs
+    return pairs
 
 
 def load_upstream(root: Path, options: MedQuADOptions, sink: RowSink) -> None:
@@ -107,17 +107,15 @@ def load_upstream(root: Path, options: MedQuADOptions, sink: RowSink) -> None:
     patterns = {name: re.compile(rx, re.IGNORECASE) for name, rx in (options.topics or {}).items()}
     for folder in folders:
         for path in sorted(folder.glob("*.xml")):
-            doc: dict[str, Any] = {}
             pairs: list[dict[str, Any]] = []
             with sink.guard(f"{folder.name}/{path.name}"):
-                doc, pairs = document_pairs(path, folder.name)
-            if doc.get("source") in options.exclude_sources:
-                continue
-            focus = doc.get("focus") or ""
-            topics = [name for name, rx in patterns.items() if rx.search(focus)]
-            if options.topics is not None and not topics:
-                continue
+                pairs = document_pairs(path, folder.name)
             for values in pairs:
+                topics = [name for name, rx in patterns.items() if rx.search(values["focus"] or "")]
+                if options.topics is not None and not topics:
+                    continue
+                if values["source"] in options.exclude_sources:
+                    continue
                 if not (values["answer"] or "").strip():
                     continue  # upstream withholds it (MedlinePlus copyright): nothing to grade
                 values["topics"] = topics

@@ -36,20 +36,21 @@ class RowError(InputError):
         self.message = message
 
 
-def writable(value: Any) -> Any:
-    """`value` with undecodable bytes (kept as lone surrogates) shown as U+FFFD, so it can be
-    written as UTF-8."""
+def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
+    """`value` with `fn` applied to every string in it (nested dicts and lists, keys too)."""
     if isinstance(value, str):
-        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return fn(value)
     if isinstance(value, dict):
-        return {writable(k): writable(v) for k, v in value.items()}
+        return {map_strings(k, fn): map_strings(v, fn) for k, v in value.items()}
     if isinstance(value, list):
-        return [writable(v) for v in value]
+        return [map_strings(v, fn) for v in value]
     return value
 
 
-def reason_of(error: InputError) -> str:
-    return error.reason if isinstance(error, RowError) else "invalid_value"
+def writable(text: str) -> str:
+    """`text` with undecodable bytes (kept as lone surrogates) shown as U+FFFD, so it can be
+    written as UTF-8."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 @dataclass(frozen=True)
@@ -105,10 +106,6 @@ class LoadedDataset:
 RowCheck = Callable[[Any, Origin], Any]  # (row, origin) -> the row, possibly cut; or raises
 
 
-def _unchecked(row: Any, origin: Origin) -> Any:
-    return row
-
-
 class RowSink:
     """Collects an adapter's rows; `guard` decides between failing and quarantining."""
 
@@ -117,7 +114,7 @@ class RowSink:
     ) -> None:
         self.strict = strict
         self.root = root
-        self.check: RowCheck = check or _unchecked
+        self.check: RowCheck = check or (lambda row, origin: row)
         self.dataset = LoadedDataset(questions=[])
 
     def add_question(self, question: Question, origin: Origin) -> None:
@@ -132,16 +129,17 @@ class RowSink:
 
     def reject(self, error: InputError, record: Any) -> None:
         message = error.message if isinstance(error, RowError) else str(error).split(": ", 1)[-1]
-        if reason_of(error) == "too_long":  # the quarantine file keeps a clip, not megabytes
-            record = clip_long_strings(record)
+        reason = error.reason if isinstance(error, RowError) else "invalid_value"
+        if reason == "too_long":  # the quarantine file keeps a clip, not megabytes
+            record = map_strings(record, _clip)
         self.dataset.rejected.append(
             RejectedRow(
                 file=error.path,
                 line=error.line,
                 field=error.field,
-                reason=reason_of(error),
+                reason=reason,
                 message=writable(message),
-                record=writable(record),
+                record=map_strings(record, writable),
             )
         )
 
@@ -159,15 +157,8 @@ class RowSink:
 QUARANTINE_CLIP = 1_000  # characters of a too-long value kept in the quarantine file
 
 
-def clip_long_strings(value: Any, keep: int = QUARANTINE_CLIP) -> Any:
-    """`value` with every string longer than `keep` shortened, saying how long it was: what the
-    quarantine file keeps of a too-long row."""
-    if isinstance(value, str):
-        if len(value) <= keep:
-            return value
-        return f"{value[:keep]}... [{len(value):,} characters in all]"
-    if isinstance(value, dict):
-        return {k: clip_long_strings(v, keep) for k, v in value.items()}
-    if isinstance(value, list):
-        return [clip_long_strings(v, keep) for v in value]
-    return value
+def _clip(text: str) -> str:
+    """`text` cut to QUARANTINE_CLIP characters, saying how long it was."""
+    if len(text) <= QUARANTINE_CLIP:
+        return text
+    return f"{text[:QUARANTINE_CLIP]}... [{len(text):,} characters in all]"
