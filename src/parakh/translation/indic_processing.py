@@ -71,13 +71,6 @@ def wrap_entities(text: str) -> Prepared:
     return Prepared(text=text, entities=entities)
 
 
-def restore_entities(text: str, entities: dict[str, str]) -> str:
-    """Put entities back for the placeholder spellings models produce (`<ID1>`, `[ID 1]`)."""
-    if not entities:
-        return text
-    return _PLACEHOLDER.sub(lambda m: entities.get(m.group(1), m.group(0)), text)
-
-
 def tokenize(text: str) -> str:
     """Punctuation split off words; English-style apostrophes become ` 'x` (Moses)."""
     text = _PUNCT_SPLIT.sub(lambda m: f" {m.group(0)} ", text)
@@ -125,7 +118,8 @@ def preprocess(
 
 def postprocess(output: str, target: LanguageTag, entities: dict[str, str]) -> str:
     """A model output as text in the target language and script."""
-    text = restore_entities(output.strip(), entities)
+    # entities back, for the placeholder spellings models produce (`<ID1>`, `[ID 1]`)
+    text = _PLACEHOLDER.sub(lambda m: entities.get(m.group(1), m.group(0)), output.strip())
     text = convert_script(text, unified_script(target), target.script)
     if target.code == "or":
         text = text.replace("ଯ଼", "ୟ")  # Odia YYA is one letter, not YA + nukta

@@ -39,11 +39,6 @@ def source_tag(question: Question) -> LanguageTag:
     return LanguageTag.of(question.language, question.script)
 
 
-def answer_tag(question: Question) -> LanguageTag:
-    """The language (primary script) an answer is back-translated into."""
-    return LanguageTag.of(question.answer_language)
-
-
 def text_tag(text: str, hint: str | None = None) -> LanguageTag | None:
     """The detected language of a passage or chunk; None when it has no letters."""
     label = label_language(text, hint)
@@ -198,7 +193,7 @@ def back_translate(
     for i, g in enumerate(generations):
         q = by_id[g.question_id]
         query, _ = query_for_prompt(q)
-        target = answer_tag(q)
+        target = LanguageTag.of(q.answer_language)  # in its primary script
         record = ResponseTranslation(
             translator=service.name,
             target_language=target.code,
