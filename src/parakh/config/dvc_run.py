@@ -74,10 +74,7 @@ def params_read_by_pipeline(dvc_yaml: Mapping[str, Any], text: str) -> set[str]:
             if isinstance(entry, str):
                 read.add(entry.split(".")[0])
             elif isinstance(entry, dict):
-                for file, keys in entry.items():
-                    if file != PARAMS_FILE or not keys:
-                        continue
-                    read.update(str(k).split(".")[0] for k in keys)
+                read.update(str(k).split(".")[0] for k in entry.get(PARAMS_FILE) or [])
     return read
 
 
@@ -113,11 +110,11 @@ def check_params_file(root: Path) -> dict[str, Any]:
 def check_models_agree(configured: list[str] | None, params: Mapping[str, Any]) -> None:
     """conf/config.yaml's `models` must not name other models than the params.yaml DVC runs."""
     declared = params.get("models")
-    if configured is None or declared is None or list(configured) == list(_names(declared)):
+    if configured is None or declared is None or list(configured) == _names(declared):
         return
     raise ConfigError(
         f"conf/config.yaml sets models={list(configured)}, but DVC runs the models of "
-        f"params.yaml ({list(_names(declared))}). params.yaml decides which models run: "
+        f"params.yaml ({_names(declared)}). params.yaml decides which models run: "
         f"set them with dvc exp run -S 'models=[{','.join(configured)}]' and leave "
         "`models: null` in conf/config.yaml"
     )

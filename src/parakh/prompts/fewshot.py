@@ -21,24 +21,21 @@ from parakh.schema import Question
 from parakh.text.normalize import canonical_text
 
 
-def with_dataset_pool(cfg: FewShotConfig, dataset_pool: str | None) -> FewShotConfig:
-    """The few-shot settings of a run: `generation.fewshot.path`, else the dataset's pool."""
-    if cfg.path is not None or dataset_pool is None:
-        return cfg
-    return cfg.model_copy(update={"path": dataset_pool})
-
-
-def load_pool(cfg: FewShotConfig, evaluated: Sequence[Question]) -> list[Question]:
-    """The example pool, ordered by seeded hash; [] when k is 0."""
+def load_pool(
+    cfg: FewShotConfig, evaluated: Sequence[Question], dataset_pool: str | None = None
+) -> list[Question]:
+    """The example pool (`generation.fewshot.path`, else the dataset's), ordered by seeded hash;
+    [] when k is 0."""
+    pool_path = cfg.path if cfg.path is not None else dataset_pool
     if cfg.k == 0:
         return []
-    if cfg.path is None:
+    if pool_path is None:
         raise ConfigError(
             "generation.fewshot.k > 0 needs a pool of examples: set the dataset's fewshot_pool "
             "or generation.fewshot.path to a questions JSONL that is never evaluated (e.g. a "
             "dev split)"
         )
-    path = resolve(cfg.path)
+    path = resolve(pool_path)
     if not path.is_file():
         raise ConfigError(f"generation.fewshot.path: no file at {path}")
     pool = read_jsonl(path, Question)

@@ -41,7 +41,7 @@ from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
 from parakh.project import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
-from parakh.prompts.fewshot import choose_examples, load_pool, with_dataset_pool
+from parakh.prompts.fewshot import choose_examples, load_pool
 from parakh.prompts.template import answer_prompt, load_prompt
 from parakh.scale.shard import (
     ShardSpec,
@@ -71,8 +71,9 @@ def build_requests(
     m = cfg.model
     window = getattr(m, "max_model_len", None) or m.context_window
     view = ModelView(m.kind, window, m.sampling, m.system_role, m.completion_format)
-    fewshot = with_dataset_pool(cfg.generation.fewshot, cfg.dataset.fewshot_pool)
-    pool = fewshot_pool if fewshot_pool is not None else load_pool(fewshot, questions)
+    fewshot = cfg.generation.fewshot
+    if fewshot_pool is None:
+        fewshot_pool = load_pool(fewshot, questions, cfg.dataset.fewshot_pool)
     requests, truncations = [], {}
     for q in questions:
         r = retrievals.get(q.id)
@@ -82,7 +83,7 @@ def build_requests(
             r,
             view,
             count_tokens,
-            choose_examples(pool, q, fewshot),
+            choose_examples(fewshot_pool, q, fewshot),
             truncate=cfg.generation.truncate_context,
             margin_tokens=cfg.generation.margin_tokens,
         )
