@@ -54,6 +54,8 @@ from parakh.judging.injection_phrases import PHRASES
 assert len(PHRASES) > 50, PHRASES
 from parakh.text._lexicons import LATIN_LEXICONS
 assert len(LATIN_LEXICONS["hi"][0]) > 50, LATIN_LEXICONS
+from parakh.commands.replay_models import PRESETS
+assert PRESETS["nomiracl"]["prefix"] == "nomiracl", PRESETS
 print("ok")
 """
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
+from importlib.resources import files
 from typing import Any
 
 import yaml
@@ -25,39 +26,9 @@ from parakh.errors import ConfigError
 from parakh.io import write_text
 from parakh.project import conf_dir, resolve
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "nomiracl": {
-        "prefix": "nomiracl",
-        "answers": "data/processed/nomiracl/curate/questions.jsonl",
-        "question_id_field": "id",
-        "responses_field": "meta.model_outputs",
-        "unknown_ids": "ignore",
-        "description": "NoMIRACL authors' stored output of {value} (vanilla prompt), replayed.",
-        "comment": "The NoMIRACL authors' baseline output of {value}, as the nomiracl adapter "
-        "keeps it in each curated question's meta.model_outputs (from upstream's run files or "
-        "the parsed queries.jsonl `results`, verbatim). Read from curate's output, so the ids "
-        "are the run's own; curate runs before generate (dvc.yaml).",
-        "missing_hint": "run curate first: `dvc repro curate@nomiracl` (or "
-        "`python -m parakh.stages.curate dataset=nomiracl`)",
-    },
-    "liveqa_judgments": {
-        "prefix": "liveqa",
-        "answers": "data/processed/liveqa_judgments/curate/human_judgments.jsonl",
-        "question_id_field": "question_id",
-        "response_field": "answer",
-        "model_field": "meta.answer_source",
-        "duplicates": "first",
-        "unknown_ids": "ignore",
-        "description": "MedQuAD answers from {value} judged for LiveQA-Med questions, replayed.",
-        "comment": "MedQuAD answers from the {value} collection, as retrieved and judged for the "
-        "TREC-2017 LiveQA-Med questions. A question judged with several {value} answers "
-        "replays the first in file order (duplicates: first); the text is the judged text "
-        "verbatim (`Question: ...`, `URL: ...`, `Answer: ...`). Read from curate's judgments, "
-        "so whichever layout data/raw/liveqa_judgments holds; curate runs before generate.",
-        "missing_hint": "run curate first: `dvc repro curate@liveqa_judgments` (or "
-        "`python -m parakh.stages.curate dataset=liveqa_judgments`)",
-    },
-}
+PRESETS: dict[str, dict[str, Any]] = yaml.safe_load(
+    files("parakh.commands").joinpath("replay_presets.yaml").read_bytes()
+)
 
 _FLAGS = (
     "answers",
