@@ -55,13 +55,13 @@ class PromptTemplate(Strict):
     update_chunk: str = "[{n}] {text}"
     passage: str = "[{n}] {text}"
     no_chunks: str = "(none)"
-    refusal: str = ""
-    answerable_verdict: str = ""
-    unanswerable_verdict: str = ""
     example_answer: str = Field(
         default="{reference}",
         description="a few-shot example's answer turn; fields: reference, verdict",
     )
+    refusal: str = ""
+    answerable_verdict: str = ""
+    unanswerable_verdict: str = ""
 
     @model_validator(mode="after")
     def _known_fields(self) -> PromptTemplate:
