@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from parakh.text.normalize import ascii_digits
 from parakh.translation.language_tags import LanguageTag
@@ -45,30 +45,16 @@ _SPACE_AFTER = re.compile(r"([(\[{]) ")
 _SPLIT_APOSTROPHE = re.compile(r"(?<=\w) '(?=\w)")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Prepared:
     """A sentence ready for the model, with the entities its placeholders stand for."""
 
     text: str
-    entities: dict[str, str] = field(default_factory=dict)
+    entities: dict[str, str]  # placeholder number -> the text it stands for
 
 
 def normalize_punctuation(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text.translate(_PUNCT_MAP))).strip()
-
-
-def wrap_entities(text: str) -> Prepared:
-    """Replace e-mails, URLs and long numbers with `<ID1>`, `<ID2>`, ... (in that order)."""
-    entities: dict[str, str] = {}
-    for pattern in (_EMAIL, _URL, _NUMBER):
-
-        def swap(m: re.Match[str]) -> str:
-            key = str(len(entities) + 1)
-            entities[key] = m.group(0)
-            return f"<ID{key}>"
-
-        text = pattern.sub(swap, text)
-    return Prepared(text=text, entities=entities)
 
 
 def tokenize(text: str) -> str:
@@ -108,12 +94,19 @@ def unified_script(tag: LanguageTag) -> str:
 def preprocess(
     sentence: str, source: LanguageTag, target: LanguageTag, tags: tuple[str, str]
 ) -> Prepared:
-    """One sentence as IndicTrans2 expects it: `hin_Deva eng_Latn <prepared text>`."""
-    prepared = wrap_entities(ascii_digits(normalize_punctuation(sentence)))
-    text = tokenize(prepared.text)
-    text = convert_script(text, source.script, unified_script(source))
-    prepared.text = f"{tags[0]} {tags[1]} {text}"
-    return prepared
+    """One sentence as IndicTrans2 expects it: `hin_Deva eng_Latn <prepared text>`, with
+    e-mails, URLs and long numbers as `<ID1>`, `<ID2>`, ... (in that order)."""
+    text = ascii_digits(normalize_punctuation(sentence))
+    entities: dict[str, str] = {}
+    for pattern in (_EMAIL, _URL, _NUMBER):
+
+        def swap(m: re.Match[str]) -> str:
+            entities[str(len(entities) + 1)] = m.group(0)
+            return f"<ID{len(entities)}>"
+
+        text = pattern.sub(swap, text)
+    text = convert_script(tokenize(text), source.script, unified_script(source))
+    return Prepared(text=f"{tags[0]} {tags[1]} {text}", entities=entities)
 
 
 def postprocess(output: str, target: LanguageTag, entities: dict[str, str]) -> str:
