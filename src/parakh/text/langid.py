@@ -131,11 +131,6 @@ def _marker_hits(words: list[str], candidates: list[str]) -> dict[str, int]:
     }
 
 
-def _letter_hits(text: str, candidates: list[str]) -> dict[str, int]:
-    """Letters only one candidate uses (Assamese ৰ ৱ vs Bengali র; Sindhi ڪ ٻ vs Urdu ے ٹ)."""
-    return {code: sum(map(text.count, DISTINCTIVE_LETTERS.get(code, ""))) for code in candidates}
-
-
 def _native_language(
     text: str, words: list[str], script: str, hint: str | None
 ) -> tuple[str, float]:
@@ -149,7 +144,8 @@ def _native_language(
     if len(words) < 2 and not any(markers.values()):
         # One word is too short to tell: the expected language, else the script's main one.
         return (hint if hint in candidates else candidates[0]), 0.5
-    letters = _letter_hits(text, candidates)
+    # letters only one candidate uses (Assamese ৰ ৱ vs Bengali র; Sindhi ڪ ٻ vs Urdu ے ٹ)
+    letters = {code: sum(map(text.count, DISTINCTIVE_LETTERS.get(code, ""))) for code in candidates}
     with_letters = [code for code, n in letters.items() if n > 0]
     if len(with_letters) == 1:
         return with_letters[0], 0.95
@@ -176,15 +172,6 @@ def _latin_hits(words: list[str]) -> tuple[dict[str, int], dict[str, int]]:
         for code, (_, cw) in LATIN_LEXICONS.items()
     }
     return function_hits, all_hits
-
-
-def _embedded(matrix: str, all_hits: dict[str, int]) -> list[str]:
-    identified = sum(all_hits.values())
-    return sorted(
-        code
-        for code, n in all_hits.items()
-        if code != matrix and n >= _MIN_EMBEDDED_WORDS and n >= _MIN_EMBEDDED_SHARE * identified
-    )
 
 
 def _latin_label(text: str, words: list[str], hint: str | None) -> LanguageLabel:
@@ -219,7 +206,13 @@ def _latin_label(text: str, words: list[str], hint: str | None) -> LanguageLabel
         matrix = cld_code  # clearly another Latin-script language (French, Indonesian, ...)
     else:
         matrix = "en"
-    embedded = _embedded(matrix, all_hits) if matrix in all_hits else []
+    embedded: list[str] = []  # other lexicon languages with enough of the identified words
+    if matrix in all_hits:
+        embedded = sorted(
+            code
+            for code, n in all_hits.items()
+            if code != matrix and n >= _MIN_EMBEDDED_WORDS and n >= _MIN_EMBEDDED_SHARE * identified
+        )
     if matrix not in LATIN_LEXICONS:
         confidence = cld_prob
     elif identified:
