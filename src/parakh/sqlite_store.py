@@ -44,13 +44,10 @@ def readable(path: Path) -> Iterator[None]:
     try:
         yield
     except sqlite3.DatabaseError as e:
-        if getattr(e, "sqlite_errorname", "") in _DAMAGED or _says_damaged(str(e)):
+        named = getattr(e, "sqlite_errorname", "") in _DAMAGED
+        if named or "not a database" in str(e) or "malformed" in str(e):
             raise CacheFileError(path, str(e)) from None
         raise
-
-
-def _says_damaged(message: str) -> bool:
-    return "not a database" in message or "malformed" in message
 
 
 def open_store(path: str | Path, *create: str) -> sqlite3.Connection:

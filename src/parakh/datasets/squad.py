@@ -117,14 +117,14 @@ def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
             )
         for p, paragraph in enumerate(_items(article, "paragraphs", path, where_article)):
             where = f"{where_article}.paragraphs[{p}]"
-            parsed: tuple[str, Passage, list[Any]] | None = None
+            qas: list[Any] = []
             with sink.guard(canonical_json(paragraph)):
                 record = Record(path, None, paragraph if isinstance(paragraph, dict) else {}, where)
                 record.check_utf8()
                 context = record.text("context", strip=False)
                 passage_id = f"{language}:{title}:{p}"
                 passage = Passage(id=passage_id, text=context, relevant=True, title=title)
-                parsed = (context, passage, _items(paragraph, "qas", path, where))
+                qas = _items(paragraph, "qas", path, where)
                 if options.paragraphs_as_kb:
                     sink.add_document(
                         KBDocument(
@@ -132,9 +132,6 @@ def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
                         ),
                         record.origin,
                     )
-            if parsed is None:
-                continue
-            context, passage, qas = parsed
             for q, qa in enumerate(qas):
                 where_qa = f"{where}.qas[{q}]"
                 with sink.guard(canonical_json(qa)):
