@@ -45,12 +45,9 @@ _LATIN_LOOKALIKES = str.maketrans(
 )
 
 
-def _is_latin_accent(ch: str) -> bool:
-    return "\u0300" <= ch <= "\u036f"  # Combining Diacritical Marks: no Indic script uses them
-
-
 def _plain_char(ch: str) -> str:
-    if ch in _INVISIBLE or _is_latin_accent(ch):
+    # U+0300-U+036F, Combining Diacritical Marks: Latin accents, which no Indic script uses
+    if ch in _INVISIBLE or "\u0300" <= ch <= "\u036f":
         return ""
     if not ch.isascii() and unicodedata.category(ch) == "Nd":
         return str(unicodedata.decimal(ch))  # "५", "৫", "۵" -> "5"
