@@ -107,19 +107,6 @@ def exp_run_commands(
     return commands
 
 
-def _put_back(kept: Path, reports: Path, last: str) -> None:
-    """Each earlier experiment's report folder, back where `parakh judges` reads it. A `dvc exp
-    run` starts from the committed workspace, so the next experiment removes the previous
-    judge's outputs under reports/<dataset>/<judge>/ (they live on in that experiment: `dvc exp
-    apply`), leaving only files DVC does not track. The last judge's folder is the workspace's
-    own and is left alone."""
-    for folder in sorted(kept.iterdir()):
-        if folder.name == last:
-            continue
-        shutil.rmtree(reports / folder.name, ignore_errors=True)
-        shutil.copytree(folder, reports / folder.name)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.name is None:
         return list_named("judge_study", lambda name: load_study(name).description, LIST_HINT)
@@ -141,7 +128,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"\n$ {shlex.join(command)}", flush=True)
             run_exp(command, dvc_executable())
             shutil.copytree(reports / judge, Path(kept) / judge)
-        _put_back(Path(kept), reports, last=judges[-1])
+        # A `dvc exp run` starts from the committed workspace, so each experiment removed the
+        # previous judge's reports/<dataset>/<judge>/ (kept in that experiment: `dvc exp apply`);
+        # put the earlier ones back for `parakh judges`. The last judge's is the workspace's own.
+        for judge in judges[:-1]:
+            shutil.rmtree(reports / judge, ignore_errors=True)
+            shutil.copytree(Path(kept) / judge, reports / judge)
     print()
     # a judge with nothing paired to the grades (say, reference metrics where the data has no
     # reference answers) is named under the table, not an error that hides the others

@@ -77,16 +77,6 @@ def flow(value: Any) -> str:
     return str(value)
 
 
-def set_params(protocol: ProtocolConfig) -> list[str]:
-    """`key=value` for every param the protocol sets, params.yaml keys first."""
-    params = dict(protocol.params)
-    models = protocol_models(protocol)
-    if models is not None:
-        params["models"] = models
-    pairs = [f"{key}={flow(value)}" for key, value in params.items()]
-    return pairs + [f"{key}={flow(value)}" for key, value in protocol.conf.items()]
-
-
 def conf_overrides(conf: Mapping[str, Any], group: str, name: str, prefix: str = "") -> list[str]:
     """Hydra overrides (`<prefix><group>.<key>=<value>`) for the keys of `conf` (a protocol's or
     a judge study's `conf/<group>/<name>.yaml:<key>` settings) that set conf/<group>/<name>.yaml."""
@@ -170,7 +160,13 @@ def check_modes(protocol: ProtocolConfig) -> None:
 
 
 def exp_run_command(protocol: ProtocolConfig, force: bool = False) -> list[str]:
-    return exp_run(protocol.name, set_params(protocol), force)
+    """`dvc exp run` with `key=value` for every param the protocol sets, params.yaml keys first."""
+    params = dict(protocol.params)
+    models = protocol_models(protocol)
+    if models is not None:
+        params["models"] = models
+    pairs = [f"{key}={flow(value)}" for key, value in {**params, **protocol.conf}.items()]
+    return exp_run(protocol.name, pairs, force)
 
 
 def run(args: argparse.Namespace) -> int:
