@@ -28,7 +28,6 @@ from parakh.translation.segments import Segmented, segment
 class TextTranslation:
     """A whole text's translation, or the reason there is none (the first failed sentence's)."""
 
-    source: str
     text: str | None
     error: str | None = None
     sentences: int = 0
@@ -65,13 +64,11 @@ class TranslationService:
         """Each text from `source` to `target`, in order; same-language pairs and blank texts
         come back unchanged without a translator call."""
         if source == target:
-            return [TextTranslation(source=t, text=t) for t in texts]
+            return [TextTranslation(text=t) for t in texts]
         segmented = [segment(t, self.segment_sentences) for t in texts]
         unique = list(dict.fromkeys(s for seg in segmented for s in seg.sentences))
         results, hits = self._translate_sentences(unique, source, target)
-        return [
-            self._rejoin(t, seg, results, hits) for t, seg in zip(texts, segmented, strict=True)
-        ]
+        return [self._rejoin(seg, results, hits) for seg in segmented]
 
     def _translate_sentences(
         self, sentences: list[str], source: LanguageTag, target: LanguageTag
@@ -120,22 +117,14 @@ class TranslationService:
         return results, hits
 
     @staticmethod
-    def _rejoin(
-        text: str, seg: Segmented, results: dict[str, Translated], hits: set[str]
-    ) -> TextTranslation:
+    def _rejoin(seg: Segmented, results: dict[str, Translated], hits: set[str]) -> TextTranslation:
         n, cached = len(seg.sentences), sum(s in hits for s in seg.sentences)
-        for sentence in seg.sentences:
-            result = results[sentence]
-            if not result.ok:
-                return TextTranslation(
-                    source=text,
-                    text=None,
-                    error=result.error or "empty translation",
-                    sentences=n,
-                    cached_sentences=cached,
-                )
+        failed = [results[s] for s in seg.sentences if not results[s].ok]
+        if failed:
+            error = failed[0].error or "empty translation"
+            return TextTranslation(text=None, error=error, sentences=n, cached_sentences=cached)
         joined = seg.join([results[s].text or "" for s in seg.sentences])
-        return TextTranslation(source=text, text=joined, sentences=n, cached_sentences=cached)
+        return TextTranslation(text=joined, sentences=n, cached_sentences=cached)
 
     def close(self) -> None:
         self.translator.close()
