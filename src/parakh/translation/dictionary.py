@@ -37,15 +37,11 @@ def _tokens(text: str) -> list[tuple[bool, str]]:
     return [(k, "".join(g)) for k, g in itertools.groupby(text, key=_is_word_char)]
 
 
-def _words(phrase: str) -> tuple[str, ...]:
-    return tuple(t.casefold() for is_word, t in _tokens(phrase) if is_word)
-
-
 def _table(pairs: dict[str, str], invert: bool) -> PhraseTable:
     table: PhraseTable = {}
     for phrase, english in pairs.items():
         source, target = (english, phrase) if invert else (phrase, english)
-        key = _words(source)
+        key = tuple(t.casefold() for is_word, t in _tokens(source) if is_word)
         if key:
             table.setdefault(key, target)
     return table
