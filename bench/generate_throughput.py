@@ -1,6 +1,8 @@
-"""Generation throughput: 2,000 requests against the fault-free server at a fixed latency and
+"""Generation throughput: 2,000 requests against a server answering at a fixed latency
+(tests/support/latency_server.py, lean so that its own CPU does not hold the client up) and
 concurrency, through the whole path the generate stage uses (OpenAIBackend with its default
-aiohttp transport, the response cache, the fsynced progress file), in this one process.
+transport, Parakh's own HTTP client; the response cache; the fsynced progress file), in this one
+process.
 
 Acceptance (median of the repeats, three by default): wall time within the bound times the ideal
 (requests x latency / concurrency): 1.03 at 200 ms and concurrency 32 (12.5 s), 1.15 at 50 ms

@@ -22,9 +22,9 @@ from .conftest import complete_one, server_stats
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(params=["aiohttp", "sdk"])
+@pytest.fixture(params=["http", "sdk"])
 def make_model(request: pytest.FixtureRequest) -> Callable[..., OpenAIModel]:
-    """Every test runs on both transports: straight aiohttp, and the openai SDK's client."""
+    """Every test runs on both transports: Parakh's own HTTP client, and the openai SDK's client."""
     return functools.partial(_model, transport=request.param)
 
 

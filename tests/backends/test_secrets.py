@@ -189,7 +189,7 @@ def _requests(n: int) -> list[ChatRequest]:
     ]
 
 
-@pytest.fixture(params=["aiohttp", "sdk"])
+@pytest.fixture(params=["http", "sdk"])
 def transport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

@@ -219,7 +219,7 @@ def _judge_requests(n: int) -> list[ChatRequest]:
 
 @pytest.mark.server
 @pytest.mark.parametrize("rules", ["api", "fine_tuned"])
-@pytest.mark.parametrize("transport", ["aiohttp", "sdk"])
+@pytest.mark.parametrize("transport", ["http", "sdk"])
 def test_the_sent_schema_passes_the_fault_servers_strict_check(
     fault_server: Callable[..., ServerProcess], rules: str, transport: str
 ) -> None:
@@ -232,7 +232,7 @@ def test_the_sent_schema_passes_the_fault_servers_strict_check(
 
 
 @pytest.mark.server
-@pytest.mark.parametrize("transport", ["aiohttp", "sdk"])
+@pytest.mark.parametrize("transport", ["http", "sdk"])
 def test_a_rejected_schema_stops_at_the_first_request(
     fault_server: Callable[..., ServerProcess], transport: str
 ) -> None:

@@ -2,8 +2,8 @@
 
 The fault server decides each attempt's fault from (seed, request, attempt number), so a seed is
 picked under which the one request stalls on its first attempt and is answered on its second.
-aiohttp raises `asyncio.TimeoutError`, which is the builtin TimeoutError from Python 3.11 but a
-class of its own on 3.10; the `as-on-3.10` case makes it one here too, so that a handler that
+The HTTP client raises `asyncio.TimeoutError`, which is the builtin TimeoutError from Python 3.11
+but a class of its own on 3.10; the `as-on-3.10` case makes it one here too, so that a handler that
 catches only the builtin fails this test on any Python.
 """
 
@@ -45,8 +45,8 @@ class _TimeoutErrorOf310(Exception):
 
 @pytest.mark.parametrize(
     ("transport", "as_on_310"),
-    [("aiohttp", False), ("aiohttp", True), ("sdk", False)],
-    ids=["aiohttp", "aiohttp-as-on-3.10", "sdk"],
+    [("http", False), ("http", True), ("sdk", False)],
+    ids=["http", "http-as-on-3.10", "sdk"],
 )
 def test_a_stalled_attempt_is_retried(  # type: ignore[no-untyped-def]
     fault_server, monkeypatch: pytest.MonkeyPatch, transport: str, as_on_310: bool

@@ -75,7 +75,7 @@ def throughput_drill(
     concurrency: int = 32,
     workdir: Path | None = None,
     niceness: int | None = None,
-    transport: str = "aiohttp",
+    transport: str = "http",
 ) -> dict[str, Any]:
     """Wall time of n requests at a fixed server latency, against the ideal n*latency/c.
 

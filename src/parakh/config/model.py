@@ -164,8 +164,9 @@ class OpenAIModel(ModelBase):
         default=None, description="null: $OPENAI_BASE_URL or api.openai.com"
     )
     servers: list[Server] = Field(default_factory=list, description="replicas (not with base_url)")
-    transport: Literal["aiohttp", "sdk"] = Field(
-        default="aiohttp", description="sdk: through the openai SDK's async client `post`"
+    transport: Literal["http", "sdk"] = Field(
+        default="http",
+        description="http: Parakh's own HTTP/1.1 client; sdk: the openai SDK's async client",
     )
     server_cooldown_s: float = Field(
         default=5.0, gt=0, description="rest of a server that stops answering, before a probe"
