@@ -26,6 +26,7 @@ _MALAYALAM_CHILLU = {
 }
 
 ZERO_WIDTH_SPACE = "\u200b"
+_SPELLED_OUT = {ZERO_WIDTH_SPACE: " ", **_MALAYALAM_CHILLU}  # before format characters go
 _ENGLISH_ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 
@@ -44,13 +45,9 @@ def canonical_text(text: str) -> str:
 
 
 def _canonical_char(ch: str) -> str:
-    if ch == ZERO_WIDTH_SPACE:
-        return " "
-    if ch in _MALAYALAM_CHILLU:
-        return _MALAYALAM_CHILLU[ch]
-    if unicodedata.category(ch) == "Cf":
-        return ""
-    return ch
+    if ch in _SPELLED_OUT:
+        return _SPELLED_OUT[ch]
+    return "" if unicodedata.category(ch) == "Cf" else ch
 
 
 def is_english(language: str | None) -> bool:

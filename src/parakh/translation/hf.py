@@ -122,11 +122,8 @@ class Seq2SeqModel:
 
     def token_id(self, token: str) -> int | None:
         """The id of a single vocabulary token (a language tag), or None if it has none."""
-        tok = self.tokenizer
-        token_id = tok.convert_tokens_to_ids(token)
-        if token_id is None or token_id == tok.unk_token_id:
-            return None
-        return int(token_id)
+        token_id = self.tokenizer.convert_tokens_to_ids(token)
+        return None if token_id in (None, self.tokenizer.unk_token_id) else int(token_id)
 
     def translate(
         self,

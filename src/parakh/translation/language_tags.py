@@ -71,10 +71,7 @@ ENGLISH = LanguageTag("en", "Latin")
 
 def model_tag(tag: LanguageTag, overrides: dict[str, str]) -> str:
     """The tag a model uses for `tag`: a config override by code or FLORES tag, else FLORES."""
-    for key in (tag.flores, tag.code):
-        if key in overrides:
-            return overrides[key]
-    return tag.flores
+    return overrides.get(tag.flores, overrides.get(tag.code, tag.flores))
 
 
 def no_tag_error(model: str, tag: str, language: LanguageTag) -> ValueError:
