@@ -100,10 +100,7 @@ LANGUAGE_ALIASES: dict[str, str] = {
 def normalize_language(name_or_code: str) -> str | None:
     """Our code for a code, ISO 639-3 code or English name ("Hindi", "hin" -> "hi"), or None."""
     key = name_or_code.strip().lower().replace("_", "-")
-    if key in LANGUAGE_ALIASES:
-        return LANGUAGE_ALIASES[key]
-    base = key.split("-", 1)[0]  # "hi-Latn", "en-IN"
-    return LANGUAGE_ALIASES.get(base)
+    return LANGUAGE_ALIASES.get(key, LANGUAGE_ALIASES.get(key.split("-", 1)[0]))  # "hi-Latn"
 
 
 def _code_and_name(alias: str) -> str:

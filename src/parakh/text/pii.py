@@ -99,8 +99,7 @@ def phone_key(text: str) -> str:
 
 
 def _url_key(url: str) -> str:
-    url = re.sub(r"^(?:https?://)?(?:www\.)?", "", url.strip().casefold())
-    return url.rstrip("/")
+    return re.sub(r"^(?:https?://)?(?:www\.)?", "", url.strip().casefold()).rstrip("/")
 
 
 @dataclass(frozen=True)
@@ -273,8 +272,7 @@ def find_pii(text: str, policy: PIIPolicy | None = None) -> list[PIIMatch]:
     def claim(kind: PIIKind, start: int, end: int, redact: bool) -> None:
         if any(start < m.end and m.start < end for m in claimed):
             return
-        span = text[start:end]
-        trimmed = span.rstrip(".,;:!?")
+        trimmed = text[start:end].rstrip(".,;:!?")
         end = start + len(trimmed)
         keep = not redact or policy.keeps(kind, trimmed)
         claimed.append(PIIMatch(kind, start, end, "" if keep else trimmed))
