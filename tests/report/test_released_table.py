@@ -37,7 +37,7 @@ def test_cells_per_model_language_and_subset(tmp_path: Path) -> None:
     b = _judge_file(tmp_path, "b", {"nomiracl": {"hi": HI}})
     table = ReleasedTable.read({"a": a, "b": b})
     assert table is not None
-    assert table.document() == {
+    assert table.cells == {
         "a": {"hi": {"non_relevant": HI["released_table"]["non_relevant"]},
               "te": {"relevant": TE["released_table"]["relevant"]}},
         "b": {"hi": {"non_relevant": HI["released_table"]["non_relevant"]}},

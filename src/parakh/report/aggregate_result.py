@@ -58,7 +58,7 @@ class AggregateResult:
         if self.curation is not None:
             extra["curation"] = self.curation.document()
         if self.released_table is not None:
-            extra["released_code_table"] = self.released_table.document()
+            extra["released_code_table"] = self.released_table.cells
         return tables.leaderboard_document(
             self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )

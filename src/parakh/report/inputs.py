@@ -78,7 +78,17 @@ class AggregateInputs:
         answers are read when curate wrote them, and with them the answers they pair through.
         """
         paths: dict[str, Path] = {}
-        files = _judge_files(layout, judge, models, paths)
+        files: dict[str, JudgeFile] = {}
+        for model in models:
+            path = layout.judgments(judge, model)
+            if not path.exists():
+                raise InputError(
+                    path,
+                    f"no judge output for model '{model}': run `dvc repro` or the judge stage "
+                    "for it first",
+                )
+            files[model] = read_judge_file(path)
+            paths[f"judgments.{model}"] = path
         questions: list[QuestionView] = []
         if layout.curated_questions.exists():
             questions = read_questions(layout.curated_questions)
@@ -147,24 +157,6 @@ class AggregateInputs:
     @property
     def domains(self) -> dict[str, str | None]:
         return {q.id: q.domain for q in self.questions}
-
-
-def _judge_files(
-    layout: Layout, judge: str, models: list[str], paths: dict[str, Path]
-) -> dict[str, JudgeFile]:
-    """Every model's judge file (a missing one is an error naming the stage to run)."""
-    files: dict[str, JudgeFile] = {}
-    for model in models:
-        path = layout.judgments(judge, model)
-        if not path.exists():
-            raise InputError(
-                path,
-                f"no judge output for model '{model}': run `dvc repro` or the judge stage "
-                "for it first",
-            )
-        files[model] = read_judge_file(path)
-        paths[f"judgments.{model}"] = path
-    return files
 
 
 def _human_grades(path: Path | None, paths: dict[str, Path]) -> tuple[list[HumanGrade], list[int]]:

@@ -75,22 +75,24 @@ def judge_bias(
             if g.status == "ok" and g.response is not None:
                 length[model][g.question_id] = len(g.response)
     names = ("question_id", "metric", "status", "score", "flags")
-    tables = [_with_lengths(f.columns(names), length.get(m, {})) for m, f in files.items()]
-    read = pa.concat_tables(tables) if tables else None
+    tables = {m: f.columns(names) for m, f in files.items()}
+    read = pa.concat_tables(list(tables.values())) if tables else None
     result = JudgeBias(answers_known=any(length.values()))
     if read is None or not read.num_rows:
         return result
     metric = pc.dictionary_encode(read.column("metric").combine_chunks())
     codes = np.asarray(metric.indices.to_numpy(zero_copy_only=False))
     score = read.column("score")
+    lengths = np.concatenate(
+        [_lengths(t.column("question_id"), length.get(m, {})) for m, t in tables.items()]
+    )
     scored = (
         as_numpy(pc.equal(read.column("status"), "ok"))
         & as_numpy(pc.is_valid(score))
-        & as_numpy(read.column("has_length"))
+        & ~np.isnan(lengths)
     )
     scores = as_numpy(pc.fill_null(score, np.nan)).astype(float)
-    lengths = as_numpy(read.column("length")).astype(float)
-    self_judged = as_numpy(read.column("self_judged"))
+    self_judged = _self_judged(read.column("flags").combine_chunks())
     juried: dict[str, list[Judgment]] = defaultdict(list)
     for file in files.values():
         for row in file.judgments() if file.has_votes else []:
@@ -113,27 +115,19 @@ def judge_bias(
     return result
 
 
-def _with_lengths(columns: pa.Table, length: dict[str, int]) -> pa.Table:
-    """Each row's answer length (`has_length` false where the answer is unknown) and whether a
-    judge model scored its own output, for the columns `question_id` and `flags`."""
-    known = pa.array(list(length), pa.string())
-    found = pc.index_in(columns.column("question_id"), value_set=known)
-    lengths = np.asarray(list(length.values()) or [0], dtype=np.int64)
-    index = as_numpy(pc.fill_null(found, 0)).astype(np.int64)
-    flags = columns.column("flags").combine_chunks()
-    self_judged = np.zeros(columns.num_rows, dtype=bool)
-    hits = pc.equal(pc.list_flatten(flags), SELF_JUDGED)
-    self_judged[as_numpy(pc.list_parent_indices(flags))[as_numpy(hits).astype(bool)]] = True
-    return pa.table(
-        {
-            "metric": columns.column("metric"),
-            "status": columns.column("status"),
-            "score": columns.column("score"),
-            "length": lengths[index],
-            "has_length": as_numpy(pc.is_valid(found)).astype(bool),
-            "self_judged": self_judged,
-        }
-    )
+def _lengths(question_ids: pa.ChunkedArray, length: dict[str, int]) -> np.ndarray:
+    """Each row's answer length in characters; NaN where the answer is unknown."""
+    found = pc.index_in(question_ids, value_set=pa.array(list(length), pa.string()))
+    lengths = np.append(np.asarray(list(length.values()), dtype=float), np.nan)
+    return lengths[as_numpy(pc.fill_null(found, len(length))).astype(np.int64)]
+
+
+def _self_judged(flags: pa.ListArray) -> np.ndarray:
+    """Whether a judge model scored its own output, per row."""
+    found = np.zeros(len(flags), dtype=bool)
+    hits = as_numpy(pc.equal(pc.list_flatten(flags), SELF_JUDGED)).astype(bool)
+    found[as_numpy(pc.list_parent_indices(flags))[hits]] = True
+    return found
 
 
 def _jurors(metric: str, rows: list[Judgment], grades: list[HumanGrade]) -> list[JurorAgreement]:

@@ -85,10 +85,6 @@ class ReleasedTable:
             parts += [""]
         return parts
 
-    def document(self) -> Cells:
-        """The `released_code_table` object of leaderboard.json."""
-        return self.cells
-
 
 def _cell(cells: Mapping[str, Any] | None, error_name: str) -> str:
     if cells is None:

@@ -143,14 +143,6 @@ class MetricPlan:
     def goodness(self) -> bool:
         return self.metric == WEIGHTED
 
-    @classmethod
-    def of(
-        cls, metric: str, weighted: dict[str, float], higher: bool, weighted_scale: float
-    ) -> MetricPlan:
-        if metric == WEIGHTED:
-            return cls(metric, weighted, higher, weighted_scale)
-        return cls(metric, {metric: 1.0}, higher, 1.0)
-
 
 def shared_paired(
     index: ItemIndex, systems: list[str], metrics: Sequence[MetricPlan], settings: Settings

@@ -11,7 +11,6 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-from parakh.metrics.specs import Direction
 from parakh.report.leaderboard import ALL, DIMENSIONS, WEIGHTED, Cell, Leaderboard
 
 DIGITS = 6
@@ -28,16 +27,6 @@ def _round(value: float | None, digits: int = DIGITS) -> float | None:
     return None if value is None else round(float(value), digits)
 
 
-def cell_record(
-    key: tuple[str, str, str, str], cell: Cell, direction: Direction = "higher"
-) -> dict[str, Any]:
-    record: dict[str, Any] = dict(zip(KEY, key, strict=True))
-    for name in (*FIGURES, "scale_min", "scale_max"):
-        value = getattr(cell, name)
-        record[name] = _round(value, _DIGITS_OF[name]) if name in _DIGITS_OF else value
-    return {**record, "direction": direction}
-
-
 def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
     """Every cell, ordered by model, metric, dimension and slice value."""
     model_order = {m: i for i, m in enumerate(board.models)}
@@ -52,10 +41,14 @@ def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
             value,
         )
 
-    return [
-        cell_record(k, board.cells[k], board.spec(k[1]).direction)
-        for k in sorted(board.cells, key=key)
-    ]
+    records = []
+    for k in sorted(board.cells, key=key):
+        record: dict[str, Any] = dict(zip(KEY, k, strict=True))
+        for name in (*FIGURES, "scale_min", "scale_max"):
+            value = getattr(board.cells[k], name)
+            record[name] = _round(value, _DIGITS_OF[name]) if name in _DIGITS_OF else value
+        records.append({**record, "direction": board.spec(k[1]).direction})
+    return records
 
 
 def spec_records(board: Leaderboard) -> dict[str, dict[str, Any]]:
