@@ -59,8 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_study(name: str) -> JudgeStudyConfig:
     """conf/judge_study/<name>.yaml, validated; an unknown name lists close matches."""
-    study: JudgeStudyConfig = load_named("judge_study", name, JudgeStudyConfig)
-    return study
+    return load_named("judge_study", name, JudgeStudyConfig)
 
 
 def study_judges(study: JudgeStudyConfig, url: str | None) -> list[str]:

@@ -64,7 +64,10 @@ def load_boards(
     none has any."""
     folder = resolve("reports") / dataset
     found = sorted(p.parent.name for p in folder.glob("*/leaderboard.json"))
-    boards = {j: _read_board(dataset, j) for j in (found if judges is None else judges)}
+    boards = {
+        j: read_leaderboard(resolve("reports"), dataset, j, _what_to_run(dataset, j))
+        for j in (found if judges is None else judges)
+    }
     for judge, board in boards.items():
         if judges is not None and not board.get("agreement") and not allow_unscored:
             raise ConfigError(
@@ -83,10 +86,6 @@ def load_boards(
     else:
         where = f"no leaderboard under {folder}:"
     raise ConfigError(f"{where} {_what_to_run(dataset)}")
-
-
-def _read_board(dataset: str, judge: str) -> dict[str, Any]:
-    return read_leaderboard(resolve("reports"), dataset, judge, _what_to_run(dataset, judge))
 
 
 def _row(judge: str, a: Mapping[str, Any], baseline: dict[str, Any] | None) -> dict[str, Any]:

@@ -43,11 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
 
 
-def _board(dataset: str, judge: str) -> dict[str, Any]:
-    hint = f"run `dvc repro aggregate@{dataset}` with judge={judge} first"
-    return read_leaderboard(resolve("reports"), dataset, judge, hint)
-
-
 def _scores(dataset: str, judge: str, model: str, metric: str) -> list[float]:
     path = resolve("data/processed") / dataset / "judge" / judge / f"{model}.jsonl"
     if not path.is_file():
@@ -61,7 +56,10 @@ def _scores(dataset: str, judge: str, model: str, metric: str) -> list[float]:
 def macro_table(datasets: list[str], judge: str, metric: str | None, seed: int) -> dict[str, Any]:
     """Per model: each dataset's mean (from its leaderboard) and the macro mean with its
     stratified bootstrap interval; models ordered best first in the metric's direction."""
-    boards = {d: _board(d, judge) for d in datasets}
+    hint = "run `dvc repro aggregate@{}` with judge={} first"
+    boards = {
+        d: read_leaderboard(resolve("reports"), d, judge, hint.format(d, judge)) for d in datasets
+    }
     primaries = {b["primary_metric"] for b in boards.values()}
     metric = metric or (primaries.pop() if len(primaries) == 1 else None)
     if metric is None:

@@ -45,8 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_protocol(name: str) -> ProtocolConfig:
     """conf/protocol/<name>.yaml, validated; an unknown name lists close matches (load_named)."""
-    protocol: ProtocolConfig = load_named("protocol", name, ProtocolConfig)
-    return protocol
+    return load_named("protocol", name, ProtocolConfig)
 
 
 def protocol_models(protocol: ProtocolConfig) -> list[str] | None:

@@ -21,7 +21,7 @@ from parakh.commands.grammar import add_out, take_overrides
 from parakh.project import project_root, resolve
 from parakh.report.aggregate_result import write_reports
 from parakh.report.files import ReportFiles
-from parakh.tracking.reproduce import Reproduction, from_dvc, from_mlflow
+from parakh.tracking.reproduce import from_dvc, from_mlflow
 
 SHOWN_DIFFERENCES = 20
 
@@ -71,13 +71,9 @@ def run(args: argparse.Namespace) -> int:
             ReportFiles(output),
             provenance={"reproduced_from": reproduction.source},
         )
-    return report(reproduction, output)
-
-
-def report(reproduction: Reproduction, output: Path) -> int:
     print(f"reproduce: {reproduction.source}")
     print(f"reproduce: rebuilt leaderboard -> {output}")
-    if reproduction.identical:
+    if reproduction.compared > 0 and not reproduction.differences:
         print(f"reproduce: all {reproduction.compared} figures identical")
         return 0
     print(f"reproduce: {len(reproduction.differences)} of {reproduction.compared} figures differ:")

@@ -66,10 +66,6 @@ class Reproduction:
     compared: int
     differences: list[Difference]
 
-    @property
-    def identical(self) -> bool:
-        return self.compared > 0 and not self.differences
-
 
 def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
     """Every figure of a leaderboard document, by where MLflow holds it and under what name."""
