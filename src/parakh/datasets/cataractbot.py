@@ -94,20 +94,6 @@ def load_parsed(root: Path, options: CataractBotOptions, sink: RowSink) -> None:
                 _add_entry(record, options, sink)
 
 
-def hospital_folder(root: Path, hospital: str) -> Path:
-    folder = root / hospital
-    if not folder.is_dir():
-        present = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
-        raise RowError(
-            folder,
-            f"hospital folder not found (folders here: {', '.join(present) or 'none'}); "
-            f"expected byoeb's data/cataract_bot/documents or a folder holding {PARSED_QA_FILE}",
-            field="hospitals",
-            reason="missing_file",
-        )
-    return folder
-
-
 def load_hospital(folder: Path, options: CataractBotOptions, sink: RowSink) -> None:
     """One unit's folder: its documents, then its KB-update entries as questions."""
     files = sorted(folder.glob("*.txt"))
@@ -133,6 +119,17 @@ def load_cataractbot(root: Path, options: CataractBotOptions, sink: RowSink) -> 
     if (root / PARSED_QA_FILE).is_file():
         load_parsed(root, options, sink)
         return
-    folders = [hospital_folder(root, hospital) for hospital in options.hospitals]
+    folders = [root / hospital for hospital in options.hospitals]
+    for folder in folders:
+        if not folder.is_dir():
+            present = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+            raise RowError(
+                folder,
+                f"hospital folder not found (folders here: {', '.join(present) or 'none'}); "
+                "expected byoeb's data/cataract_bot/documents or a folder holding "
+                f"{PARSED_QA_FILE}",
+                field="hospitals",
+                reason="missing_file",
+            )
     for folder in folders:
         load_hospital(folder, options, sink)

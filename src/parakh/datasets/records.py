@@ -89,11 +89,8 @@ class Record:
     def origin(self) -> Origin:
         return Origin(self.path.name, self.line, self.where)
 
-    def _name(self, field: str) -> str:
-        return f"{self.where}.{field}" if self.where else field
-
     def error(self, field: str | None, message: str, reason: str = "invalid_value") -> RowError:
-        name = self._name(field) if field is not None else self.where
+        name = self.where if field is None else f"{self.where}.{field}" if self.where else field
         return RowError(self.path, message, line=self.line, field=name, reason=reason)
 
     def check_utf8(self) -> None:
