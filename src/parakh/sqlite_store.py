@@ -68,9 +68,8 @@ def open_store(path: str | Path, *create: str) -> sqlite3.Connection:
 
 
 def _use_wal(db: sqlite3.Connection) -> None:
-    """Switch the file to WAL, retrying while another process holds the lock the switch needs
-    (SQLite answers that case at once, without waiting in its busy handler). Where WAL is not
-    available the file keeps its rollback journal: slower, as safe."""
+    """Switch the file to WAL, retrying while another process holds the lock (see above); where
+    WAL is not available the file keeps its rollback journal: slower, as safe."""
     deadline = time.monotonic() + BUSY_TIMEOUT_S
     while True:
         try:

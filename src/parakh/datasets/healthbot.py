@@ -196,18 +196,6 @@ def question_from_record(record: Record) -> Question:
     return record.build(Question, fields)
 
 
-def _questions_path(root: Path, name: str) -> Path:
-    """The questions file; the default `questions.jsonl` may be a `questions.csv` instead."""
-    path = root / name
-    if not path.is_file() and name == DEFAULT_QUESTIONS and (root / "questions.csv").is_file():
-        return root / "questions.csv"
-    if not path.is_file():
-        raise RowError(
-            path, "questions file not found (questions.jsonl or .csv)", reason="missing_file"
-        )
-    return path
-
-
 def load_questions(path: Path, sink: RowSink) -> None:
     """Questions from a JSONL file (one object a line) or a CSV file with a header row; both
     take the fields of `_QUESTION_FIELDS`, CSV cells as `csv_question_values` says."""
@@ -278,6 +266,15 @@ def load_healthbot(root: Path, options: HealthbotOptions, sink: RowSink) -> None
     if updates_dir.is_dir():
         load_kb_updates(updates_dir, sink)
     if options.questions is not None:
-        load_questions(_questions_path(root, options.questions), sink)
+        path = root / options.questions
+        if not path.is_file() and options.questions == DEFAULT_QUESTIONS:
+            path = root / "questions.csv"  # the default may be a CSV file instead
+        if not path.is_file():
+            raise RowError(
+                root / options.questions,
+                "questions file not found (questions.jsonl or .csv)",
+                reason="missing_file",
+            )
+        load_questions(path, sink)
     for source in options.chat_logs:
         load_chat_logs(root, source, sink)
