@@ -299,12 +299,10 @@ class Redaction:
 def redact(text: str, policy: PIIPolicy | None = None) -> Redaction:
     """`text` with every PII span replaced by its placeholder, and the count per kind."""
     matches = find_pii(text, policy)
-    if not matches:
-        return Redaction(text, Counter())
-    pieces, last = [], 0
+    pieces: list[str] = []
+    last = 0
     for m in matches:
-        pieces.append(text[last : m.start])
-        pieces.append(PLACEHOLDERS[m.kind])
+        pieces.extend((text[last : m.start], PLACEHOLDERS[m.kind]))
         last = m.end
     pieces.append(text[last:])
     return Redaction("".join(pieces), Counter(m.kind for m in matches))

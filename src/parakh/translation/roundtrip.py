@@ -337,10 +337,8 @@ def _judge(row: RoundTripRow, threshold: float) -> RoundTripRow:
     score = min(f.chrf for f in row.fields if f.chrf is not None)
     if passes(score, threshold):
         return row.model_copy(update={"status": "kept", "round_trip_chrf": score})
-    worst = min(row.fields, key=lambda f: f.chrf if f.chrf is not None else 0.0)
-    hop = ""
-    if worst.hops:
-        hop = min(worst.hops, key=lambda t: t.chrf if t.chrf is not None else 0.0).hop + " "
+    worst = min(row.fields, key=lambda f: f.chrf or 0.0)
+    hop = f"{min(worst.hops, key=lambda t: t.chrf or 0.0).hop} " if worst.hops else ""
     reason = f"{worst.field}: {hop}round-trip chrF {score:.2f} < {threshold:g}"
     return row.model_copy(update={"status": "dropped", "round_trip_chrf": score, "reason": reason})
 
