@@ -231,11 +231,8 @@ def _latin_label(text: str, words: list[str], hint: str | None) -> LanguageLabel
 
 
 def _word_script(word: str) -> str | None:
-    for char in word:
-        script = char_script(char)
-        if script is not None:
-            return script
-    return None
+    """The script of a word's first letter or mark."""
+    return next((script for script in map(char_script, word) if script is not None), None)
 
 
 def label_language(text: str, hint: str | None = None) -> LanguageLabel:
