@@ -56,29 +56,39 @@ def cohen_kappa(
     """
     x, y = _pair(a, b)
     scale = np.unique(np.concatenate([x, y])) if labels is None else np.asarray(labels, float)
-    position = {float(v): i for i, v in enumerate(scale)}
-    k = len(scale)
-    confusion = np.zeros((k, k))
-    for u, v in zip(x, y, strict=True):
-        if float(u) in position and float(v) in position:
-            confusion[position[float(u)], position[float(v)]] += 1
-    total = confusion.sum()
-    if total == 0:
-        return float("nan")
-    expected = np.outer(confusion.sum(axis=1), confusion.sum(axis=0)) / total
-    grid = np.arange(k)
+    confusion = weighted_confusions(x, y, scale, np.ones((1, x.size)))
+    return float(kappa_of_confusions(confusion, weights)[0])
+
+
+def weighted_confusions(
+    x: np.ndarray, y: np.ndarray, labels: Sequence[float] | np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """(resamples, labels, labels) confusion matrices, pair i counted weights[r, i] times in
+    row r; a grade not in `labels` is left out."""
+    scale = np.asarray(labels, float)
+    cells = (x[:, None] == scale)[:, :, None] & (y[:, None] == scale)[:, None, :]
+    k = scale.size
+    return (weights @ cells.reshape(x.size, k * k)).reshape(weights.shape[0], k, k)
+
+
+def kappa_of_confusions(confusion: np.ndarray, weights: KappaWeights | None) -> np.ndarray:
+    """Cohen's kappa of each (..., k, k) confusion matrix; NaN where undefined."""
+    grid = np.arange(confusion.shape[-1])
     if weights is None:
-        w = 1.0 - np.eye(k)
+        w = 1.0 - np.eye(grid.size)
     elif weights == "linear":
         w = np.abs(grid[:, None] - grid[None, :]).astype(float)
     elif weights == "quadratic":
         w = ((grid[:, None] - grid[None, :]) ** 2).astype(float)
     else:
         raise ValueError(f"unknown kappa weights {weights!r}: use None, 'linear' or 'quadratic'")
-    denominator = float((w * expected).sum())
-    if denominator == 0.0:
-        return float("nan")
-    return 1.0 - float((w * confusion).sum()) / denominator
+    total = confusion.sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = confusion.sum(axis=-1)[..., :, None] * confusion.sum(axis=-2)[..., None, :]
+        expected = expected / total[..., None, None]
+        denominator = (w * expected).sum(axis=(-2, -1))
+        value = 1.0 - (w * confusion).sum(axis=(-2, -1)) / denominator
+    return np.where((total > 0) & (denominator > 0), value, np.nan)
 
 
 def distance_matrix(domain: np.ndarray, n_v: np.ndarray, level: AlphaLevel) -> np.ndarray:
@@ -123,27 +133,17 @@ def krippendorff_alpha(
     )
     if domain.size == 0:
         return float("nan")
-    counts = unit_value_counts(data, domain)
-    pairable = counts.sum(axis=1)
-    counts = counts[pairable >= 2]
-    pairable = pairable[pairable >= 2]
-    if counts.shape[0] == 0:
-        return float("nan")
+    return alpha_of_coincidences(unit_coincidences(data, domain).sum(axis=0), domain, level)
+
+
+def unit_coincidences(data: np.ndarray, domain: np.ndarray) -> np.ndarray:
+    """(units, values, values): each unit's coincidences of the raters x units `data`, zero for
+    a unit with fewer than two ratings (no information about agreement)."""
+    counts = (data.T[:, :, None] == domain).sum(axis=1).astype(float)
+    pairable = counts.sum(axis=1)[:, None, None]
     within = counts[:, :, None] * counts[:, None, :]
     within[:, np.arange(domain.size), np.arange(domain.size)] -= counts
-    observed = (within / (pairable - 1)[:, None, None]).sum(axis=0)
-    return alpha_of_coincidences(observed, domain, level)
-
-
-def unit_value_counts(data: np.ndarray, domain: np.ndarray) -> np.ndarray:
-    """(units, values): how many raters gave each unit (column of `data`) each value."""
-    index = {float(v): i for i, v in enumerate(domain)}
-    counts = np.zeros((data.shape[1], domain.size))
-    for unit in range(data.shape[1]):
-        for value in data[:, unit]:
-            if not np.isnan(value):
-                counts[unit, index[float(value)]] += 1
-    return counts
+    return np.where(pairable >= 2, within / np.maximum(pairable - 1, 1), 0.0)
 
 
 def alpha_of_coincidences(observed: np.ndarray, domain: np.ndarray, level: AlphaLevel) -> float:
@@ -195,16 +195,25 @@ def weighted_kendall_tau(
         return np.where(denominator > 0, concordance / denominator, np.nan)
 
 
+def weighted_spearman(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Spearman's rho per row of (resamples, items) `weights`: the weighted Pearson
+    correlation of the weighted average ranks."""
+    rx, ry = weighted_ranks(x, weights), weighted_ranks(y, weights)
+    total = weights.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        dx = rx - (weights * rx).sum(axis=1, keepdims=True) / total
+        dy = ry - (weights * ry).sum(axis=1, keepdims=True) / total
+        covariance = (weights * dx * dy).sum(axis=1)
+        spread = np.sqrt((weights * dx**2).sum(axis=1) * (weights * dy**2).sum(axis=1))
+        return np.where(spread > 0, covariance / spread, np.nan)
+
+
 def spearman(a: Scores, b: Scores) -> float:
     """Spearman's rank correlation (Pearson correlation of average ranks)."""
     x, y = _pair(a, b)
     if x.size < 2:
         return float("nan")
-    ones = np.ones((1, x.size))
-    rx = weighted_ranks(x, ones)[0] - (x.size + 1) / 2.0
-    ry = weighted_ranks(y, ones)[0] - (y.size + 1) / 2.0
-    denominator = float(np.sqrt((rx**2).sum() * (ry**2).sum()))
-    return float((rx * ry).sum()) / denominator if denominator > 0 else float("nan")
+    return float(weighted_spearman(x, y, np.ones((1, x.size)))[0])
 
 
 def kendall_tau(a: Scores, b: Scores) -> float:

@@ -58,30 +58,11 @@ def percent_agreement_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray
         return np.asarray(100.0 * (weights @ match) / total)
 
 
-def _one_hot(values: np.ndarray, labels: list[float]) -> np.ndarray:
-    position = {float(v): i for i, v in enumerate(labels)}
-    out = np.zeros((values.size, len(labels)))
-    for row, value in enumerate(values):
-        if float(value) in position:
-            out[row, position[float(value)]] = 1.0
-    return out
-
-
 def cohen_kappa_draws(
     pairs: ItemPairs, weights: np.ndarray, labels: list[float], *, linear: bool
 ) -> np.ndarray:
-    k = len(labels)
-    cells = _one_hot(pairs.judge, labels)[:, :, None] * _one_hot(pairs.human, labels)[:, None, :]
-    confusion = (weights @ cells.reshape(pairs.judge.size, k * k)).reshape(-1, k, k)
-    total = confusion.sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        expected = confusion.sum(axis=2)[:, :, None] * confusion.sum(axis=1)[:, None, :]
-        expected = expected / total[:, None, None]
-        grid = np.arange(k)
-        w = np.abs(grid[:, None] - grid[None, :]).astype(float) if linear else 1.0 - np.eye(k)
-        denominator = (w * expected).sum(axis=(1, 2))
-        value = 1.0 - (w * confusion).sum(axis=(1, 2)) / denominator
-    return np.where((total > 0) & (denominator > 0), value, np.nan)
+    confusion = stats.weighted_confusions(pairs.judge, pairs.human, labels, weights)
+    return stats.kappa_of_confusions(confusion, "linear" if linear else None)
 
 
 def krippendorff_ordinal_draws(
@@ -90,25 +71,13 @@ def krippendorff_ordinal_draws(
     """Ordinal alpha per resample; `units` is the raters x items matrix (NaN: no rating)."""
     k = len(domain)
     domain_array = np.asarray(domain, dtype=float)
-    counts = stats.unit_value_counts(units, domain_array)
-    pairable = counts.sum(axis=1)[:, None, None]
-    per_unit = counts[:, :, None] * counts[:, None, :]
-    per_unit[:, np.arange(k), np.arange(k)] -= counts
-    per_unit = np.where(pairable >= 2, per_unit / np.maximum(pairable - 1, 1), 0.0)
+    per_unit = stats.unit_coincidences(units, domain_array)
     observed_all = (weights @ per_unit.reshape(units.shape[1], k * k)).reshape(-1, k, k)
     return np.array([stats.alpha_of_coincidences(o, domain_array, "ordinal") for o in observed_all])
 
 
 def spearman_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
-    rx = stats.weighted_ranks(pairs.judge, weights)
-    ry = stats.weighted_ranks(pairs.human, weights)
-    total = weights.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        dx = rx - (weights * rx).sum(axis=1, keepdims=True) / total
-        dy = ry - (weights * ry).sum(axis=1, keepdims=True) / total
-        covariance = (weights * dx * dy).sum(axis=1)
-        spread = np.sqrt((weights * dx**2).sum(axis=1) * (weights * dy**2).sum(axis=1))
-        return np.where(spread > 0, covariance / spread, np.nan)
+    return stats.weighted_spearman(pairs.judge, pairs.human, weights)
 
 
 def kendall_tau_draws(pairs: ItemPairs, weights: np.ndarray) -> np.ndarray:
