@@ -44,7 +44,9 @@ def redact_questions(
     touched = 0
     for question in questions:
         before = sum(counts.values())
-        updates = {f: redact_value(getattr(question, f), policy, counts) for f in config.fields}
+        updates: dict[str, Any] = {
+            f: redact_value(getattr(question, f), policy, counts) for f in config.fields
+        }
         out.append(question.model_copy(update=updates))
         touched += sum(counts.values()) > before
     return out, counts, touched
