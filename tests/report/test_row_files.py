@@ -21,7 +21,14 @@ from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.report.columns import JudgeColumns
 from parakh.report.inputs import AggregateInputs
-from parakh.report.row_files import Answer, JudgeFile, JudgmentFiles, read_answers, read_judge_file
+from parakh.report.row_files import (
+    STATS_COLUMNS,
+    Answer,
+    JudgeFile,
+    JudgmentFiles,
+    read_answers,
+    read_judge_file,
+)
 from parakh.schema import Generation, Judgment
 from parakh.stage_outputs import Layout
 
@@ -56,7 +63,7 @@ def _same_as_pydantic(path: Path) -> None:
     assert list(read.lines) == lines
     got = read.judgments()
     assert [r.model_dump() for r in got] == [r.model_dump() for r in rows]
-    _same_columns(JudgeColumns.of_table(read.stats_table()), JudgeColumns.of_rows(rows))
+    _same_columns(JudgeColumns.of_table(read.columns(STATS_COLUMNS)), JudgeColumns.of_rows(rows))
 
 
 def _same_columns(a: JudgeColumns, b: JudgeColumns) -> None:
@@ -71,7 +78,7 @@ def _same_columns(a: JudgeColumns, b: JudgeColumns) -> None:
 def test_the_synthetic_rows_read_as_pydantic_reads_them(tmp_path: Path) -> None:
     path = _synthetic_file(tmp_path)
     read = read_judge_file(path)
-    assert read.lines == range(1, len(read) + 1)
+    assert read.lines == range(1, read.table.num_rows + 1)
     _same_as_pydantic(path)
     rows = _old(path)[0]
     assert [r.model_fields_set for r in read.judgments()] == [r.model_fields_set for r in rows]

@@ -280,8 +280,7 @@ def ranking_agreement(
         return None
     judge_means = {s: float(np.mean(list(judge_by[s].values()))) for s in systems}
     human_means = {s: float(np.mean(human_by[s])) for s in systems}
-    judge_order = [judge_means[s] for s in systems]
-    human_order = [human_means[s] for s in systems]
+    judge_order, human_order = list(judge_means.values()), list(human_means.values())
     return RankingAgreement(
         n_models=len(systems),
         spearman=finite(stats.spearman(judge_order, human_order)),
@@ -501,8 +500,6 @@ def agreement_table(agreement: list[MetricAgreement]) -> dict[str, list[Any]]:
         for name, s in slices.items():
             row: list[Any] = [a.source, a.metric, name, s.n_items, s.n_pairs]
             for figure in FIGURES:
-                interval = s.intervals.get(figure)
-                low, high = (None, None) if interval is None else interval
-                row += [getattr(s, figure), low, high]
+                row += [getattr(s, figure), *s.intervals.get(figure, (None, None))]
             data.append(row)
     return {"columns": TABLE_COLUMNS, "data": data}

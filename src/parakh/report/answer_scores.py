@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import row_systems
-from parakh.report.row_files import STATUSES, JudgeFile
+from parakh.report.row_files import STATS_COLUMNS, STATUSES, JudgeFile
 from parakh.schema import Judgment
 
 TEXTS = ("justification", "reason")  # the judge-row texts an answer card shows
@@ -63,7 +63,7 @@ class AnswerScores:
     def of_rows(cls, rows: Sequence[Judgment]) -> AnswerScores:
         """From rows held as objects (tests, notebooks, a small project)."""
         read = JudgeFile.of_rows(rows)
-        return cls(JudgeColumns.of_table(read.stats_table()), read.columns(TEXTS))
+        return cls(JudgeColumns.of_table(read.columns(STATS_COLUMNS)), read.columns(TEXTS))
 
     @property
     def question_ids(self) -> list[str]:

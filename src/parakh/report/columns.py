@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from parakh.report.row_files import STATUSES, JudgeFile
+from parakh.report.row_files import STATS_COLUMNS, STATUSES, JudgeFile
 from parakh.schema import Judgment
 
 
@@ -44,7 +44,7 @@ class JudgeColumns:
 
     @classmethod
     def of_rows(cls, rows: Sequence[Judgment]) -> JudgeColumns:
-        return cls.of_table(JudgeFile.of_rows(rows).stats_table())
+        return cls.of_table(JudgeFile.of_rows(rows).columns(STATS_COLUMNS))
 
     @classmethod
     def of_table(cls, table: pa.Table) -> JudgeColumns:

@@ -95,7 +95,7 @@ def judge_bias(
     self_judged = _self_judged(read.column("flags").combine_chunks())
     juried: dict[str, list[Judgment]] = defaultdict(list)
     for file in files.values():
-        for row in file.judgments() if file.has_votes else []:
+        for row in file.judgments() if "votes" in file.table.column_names else []:
             if row.votes:
                 juried[row.metric].append(row)
     words = metric.dictionary.to_pylist()

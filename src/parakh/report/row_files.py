@@ -59,9 +59,6 @@ class JudgeFile:
     table: pa.Table
     lines: Sequence[int]
 
-    def __len__(self) -> int:
-        return len(self.lines)
-
     @classmethod
     def of_rows(cls, rows: Sequence[Judgment]) -> JudgeFile:
         """Rows built in memory (tests, notebooks), read as the judge stage writes them."""
@@ -74,14 +71,6 @@ class JudgeFile:
     def columns(self, names: Sequence[str]) -> pa.Table:
         """The named columns (any field but `votes`) as plain (not dictionary) arrays."""
         return pa.table([_plain(self.table.column(n)) for n in names], list(names))
-
-    def stats_table(self) -> pa.Table:
-        """The columns the statistics read."""
-        return self.columns(STATS_COLUMNS)
-
-    @property
-    def has_votes(self) -> bool:
-        return "votes" in self.table.column_names
 
 
 def read_judge_file(path: Path) -> JudgeFile:
