@@ -161,16 +161,13 @@ class AggregateInputs:
 
 def _human_grades(path: Path | None, paths: dict[str, Path]) -> tuple[list[HumanGrade], list[int]]:
     """The grades file's rows and their line numbers (none without a file)."""
-    grades: list[HumanGrade] = []
-    lines: list[int] = []
-    if path is not None:
-        if not path.exists():
-            raise InputError(path, "human grades file not found")
-        for line, obj in iter_json_objects(path):
-            grades.append(validate_row(HumanGrade, obj, path, line))
-            lines.append(line)
-        paths["human_grades"] = path
-    return grades, lines
+    if path is None:
+        return [], []
+    if not path.exists():
+        raise InputError(path, "human grades file not found")
+    paths["human_grades"] = path
+    read = [(n, validate_row(HumanGrade, obj, path, n)) for n, obj in iter_json_objects(path)]
+    return [grade for _, grade in read], [n for n, _ in read]
 
 
 def models_to_aggregate(cfg: ParakhConfig) -> list[str]:
