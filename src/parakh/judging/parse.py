@@ -37,11 +37,6 @@ class Verdict:
     def valid(self) -> bool:
         return self.reason is None and bool(self.scores)
 
-    @property
-    def score(self) -> float | None:
-        """The score of a single-criterion verdict (None if invalid or multi-criterion)."""
-        return next(iter(self.scores.values())) if self.valid and len(self.scores) == 1 else None
-
 
 def invalid(reason: str) -> Verdict:
     return Verdict(reason=reason)
