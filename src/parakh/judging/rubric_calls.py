@@ -16,7 +16,7 @@ from parakh.config.model import ModelConfig
 from parakh.judging.ballot_rows import rubric_judgments
 from parakh.judging.hardening import injection_cues
 from parakh.judging.judge_context import with_context_cut_flag
-from parakh.judging.judge_selection import Panel, judge_models, make_panel
+from parakh.judging.judge_selection import judge_models, make_panel
 from parakh.judging.llm_judge import (
     Ballot,
     build_judge_requests,
@@ -56,7 +56,6 @@ class _Judging:
     generator: ModelConfig
     prompt: JudgePrompt
     rubrics: list[Rubric]
-    panel: Panel
     calls: JudgeCalls
 
 
@@ -73,7 +72,7 @@ def judge_with_rubrics(
     are called on the answers of `sampled` questions (`llm_judge.sample_per_language`)."""
     jurors = judge_models(cfg)
     panel = make_panel(cfg, jurors, generator)
-    run = _Judging(cfg, generator, load_judge_prompt(cfg.prompt), judge_rubrics(cfg), panel, calls)
+    run = _Judging(cfg, generator, load_judge_prompt(cfg.prompt), judge_rubrics(cfg), calls)
     to_judge = [q for q in questions if q.id in sampled]
     ballots: dict[str, dict[str, Ballot]] = {}
     context_cut: set[str] = set()  # questions whose knowledge base some juror saw cut
@@ -88,7 +87,23 @@ def judge_with_rubrics(
         finally:
             backend.close()
         context_cut.update(cuts)
-    rows = _rubric_rows(run, questions, generations, ballots, sampled)
+    rows: list[Judgment] = []
+    for q in questions:
+        generation = generations[q.id]
+        cues = injection_cues(generation.response)
+        for rubric in run.rubrics:
+            key = judge_key(q.id, rubric.name)
+            votes = {j: ballots.get(j, {}).get(key) for j in panel.active}
+            rows += rubric_judgments(
+                cfg.name,
+                rubric,
+                q,
+                generation,
+                panel,
+                votes,
+                sampled=q.id in sampled,
+                injection_cues=cues,
+            )
     return [with_context_cut_flag(r) if r.question_id in context_cut else r for r in rows]
 
 
@@ -126,31 +141,3 @@ def _juror_ballots(
         show_progress=run.calls.show_progress,
     )
     return ballots, set(cuts)
-
-
-def _rubric_rows(
-    run: _Judging,
-    questions: list[Question],
-    generations: Mapping[str, Generation],
-    ballots: dict[str, dict[str, Ballot]],
-    sampled: set[str],
-) -> list[Judgment]:
-    """Every (question, criterion) row from the active jurors' ballots (None where missing)."""
-    rows: list[Judgment] = []
-    for q in questions:
-        generation = generations[q.id]
-        cues = injection_cues(generation.response)
-        for rubric in run.rubrics:
-            key = judge_key(q.id, rubric.name)
-            votes = {j: ballots.get(j, {}).get(key) for j in run.panel.active}
-            rows += rubric_judgments(
-                run.cfg.name,
-                rubric,
-                q,
-                generation,
-                run.panel,
-                votes,
-                sampled=q.id in sampled,
-                injection_cues=cues,
-            )
-    return rows
