@@ -36,15 +36,6 @@ from parakh.schema import Judgment
 ALL = "all"
 
 
-def _released_table(released: Sequence[NomiraclOutcome]) -> dict[str, Any]:
-    """The released script's cells per subset; None for a subset with no outputs."""
-    table: dict[str, Any] = {}
-    for subset in SUBSETS:
-        labels = [o.label for o in released if o.subset == subset]
-        table[subset] = released_table_row(subset, labels) if labels else None
-    return table
-
-
 def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[str, Any]:
     other = other_parser(parser)
     chosen: list[tuple[str, str, str | None]] = []
@@ -67,12 +58,15 @@ def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[
         other_status = "invalid" if labels[other] == INVALID else "ok"
         others.append((r.metric, other_status, labels[other]))
         released.append(NomiraclOutcome(subset, labels["released"]))  # type: ignore[arg-type]
+    # the released script's cells per subset; None for a subset with no outputs
+    by_subset = {s: [o.label for o in released if o.subset == s] for s in SUBSETS}
+    table = {s: released_table_row(s, got) if got else None for s, got in by_subset.items()}
     return {
         **nomiracl_rates_from_rows(chosen).model_dump(),
         "parser": parser,
         "other_parser": {"parser": other, **nomiracl_rates_from_rows(others).model_dump()},
         "released_code": released_code_rates(released).model_dump(),
-        "released_table": _released_table(released),
+        "released_table": table,
         "parser_disagreements": disagreements,
         "missing_outputs": missing,
     }
