@@ -35,7 +35,6 @@ CONTEXT_CUT = "context_cut"  # the Judgment flag
 class ContextCut:
     """How a question's knowledge base was cut to fit a judge's window."""
 
-    budget_tokens: int
     kb_tokens: int  # the whole knowledge base, uncut
     chunks_given: int
     trimmed: tuple[str, ...]  # chunk ids kept in part
@@ -97,7 +96,7 @@ def fit_knowledge_base(
             texts[i] = cut_to(full, low)
             trimmed.append(chunks[i].chunk_id)
         break
-    cut = ContextCut(budget_tokens, kb_tokens, len(chunks), tuple(trimmed), tuple(dropped))
+    cut = ContextCut(kb_tokens, len(chunks), tuple(trimmed), tuple(dropped))
     return _render(chunks, texts), cut
 
 
