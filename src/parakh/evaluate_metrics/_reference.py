@@ -35,15 +35,6 @@ _CITATION = """@misc{parakh,
 """
 
 
-def languages(language: str | Sequence[str | None] | None, count: int) -> list[str | None]:
-    """One language per prediction, from one code, a list of them, or None."""
-    if language is None or isinstance(language, str):
-        return [language] * count
-    if len(language) != count:
-        raise ValueError(f"language has {len(language)} entries for {count} predictions")
-    return list(language)
-
-
 class ReferenceMetricModule(evaluate.Metric):
     """An `evaluate.Metric` over one `parakh.metrics.registry` reference metric."""
 
@@ -69,11 +60,14 @@ class ReferenceMetricModule(evaluate.Metric):
         language: str | Sequence[str | None] | None = None,
     ) -> dict[str, Any]:
         metric = get_reference_metric(self.metric_name)
+        count = len(predictions)
+        if language is None or isinstance(language, str):
+            language = [language] * count
+        elif len(language) != count:
+            raise ValueError(f"language has {len(language)} entries for {count} predictions")
         scores = [
             metric.fn(prediction, [refs] if isinstance(refs, str) else list(refs), lang)
-            for prediction, refs, lang in zip(
-                predictions, references, languages(language, len(predictions)), strict=True
-            )
+            for prediction, refs, lang in zip(predictions, references, language, strict=True)
         ]
         if not scores:
             raise ValueError(f"{metric.name}: no predictions to score")
