@@ -54,11 +54,6 @@ class AnswerTable:
     ignored_duplicates: int = 0
 
 
-def jsonl_rows(path: Path, label: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line, object) per non-blank line; errors name `label` (the path as configured)."""
-    return iter_json_objects(path, label)
-
-
 def csv_rows(path: Path, label: str, required: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """(first line, row) per non-blank record, after checking the header has `required`."""
     text = read_text(path).removeprefix("\ufeff")
@@ -216,7 +211,7 @@ def load_answers(cfg: ReplayModel) -> AnswerTable:
             required.append(cfg.model_field)
         rows = csv_rows(path, label, required)
     else:
-        rows = jsonl_rows(path, label)
+        rows = iter_json_objects(path, label)
     table = AnswerTable(label=label, sha256=sha256_path(path))
     id_field = cfg.question_id_template or cfg.question_id_field
     for line, qid, text, answered in _rows_of_this_model(cfg, rows, label):

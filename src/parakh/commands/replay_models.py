@@ -19,11 +19,11 @@ from typing import Any
 
 import yaml
 
-from parakh.backends.replay import csv_rows, jsonl_rows
+from parakh.backends.replay import csv_rows
 from parakh.commands.grammar import add_out
 from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError
-from parakh.io import write_text
+from parakh.io import iter_json_objects, write_text
 from parakh.project import conf_dir, resolve
 
 PRESETS: dict[str, dict[str, Any]] = yaml.safe_load(
@@ -75,7 +75,10 @@ def model_values(settings: dict[str, Any]) -> list[str]:
     if not path.is_file():
         hint = f"; {settings['missing_hint']}" if settings.get("missing_hint") else ""
         raise ConfigError(f"{label}: answers file not found (looked at {path}){hint}")
-    rows = csv_rows(path, label, []) if label.lower().endswith(".csv") else jsonl_rows(path, label)
+    if label.lower().endswith(".csv"):
+        rows = csv_rows(path, label, [])
+    else:
+        rows = iter_json_objects(path, label)
     nested = settings.get("responses_field")
     column = settings.get("model_field") or "model"
     values: set[str] = set()
