@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from typing import Annotated
+
+from pydantic import Field
 
 from parakh.config.base import Strict
 from parakh.stats.scales import ScaleMapping
@@ -26,7 +28,7 @@ class AgreementConfig(Strict):
 
 
 class AggregateConfig(Strict):
-    weights: dict[str, float]
+    weights: dict[str, Annotated[float, Field(gt=0)]]
     primary_metric: str | None = Field(default=None, description="None: the judge's")
     statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
     agreement: AgreementConfig = Field(default_factory=AgreementConfig)
@@ -37,14 +39,6 @@ class AggregateConfig(Strict):
     allow_partial: bool = Field(
         default=False, description="missing judge rows: a partial run; false: an error"
     )
-
-    @field_validator("weights")
-    @classmethod
-    def _positive(cls, weights: dict[str, float]) -> dict[str, float]:
-        bad = [name for name, w in weights.items() if w <= 0]
-        if bad:
-            raise ValueError(f"weights must be positive: {', '.join(bad)}")
-        return weights
 
 
 class TrackingConfig(Strict):

@@ -141,21 +141,18 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
         def _app(cfg: DictConfig) -> None:
             with reported_as_errors():
                 config = validate(cfg)
-                judging = _stage_name(task) == "judge" and bool(config.judge.rubrics)
-                jurors = _judge_model_names(config) if judging else []
+                judge = config.judge
+                jurors: list[str] = []
+                if _stage_name(task) == "judge" and judge.rubrics:
+                    jurors = (
+                        judge.jury.models if judge.jury else [m.name for m in [judge.model] if m]
+                    )
                 check_dvc_run(config.models, project_root(), jurors)  # params.yaml, conf/ agree
                 task(config)
 
         _app()
 
     return main
-
-
-def _judge_model_names(config: ParakhConfig) -> list[str]:
-    judge = config.judge
-    if judge.jury is not None:
-        return list(judge.jury.models)
-    return [judge.model.name] if judge.model is not None else []
 
 
 def _stage_name(task: Callable[..., object]) -> str:

@@ -73,7 +73,11 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     rejected = [*loaded.rejected, *hygiene.rejected]
     questions, pii_matches, pii_questions = redact_questions(hygiene.questions, ds.pii)
     questions, disagreements = label_all(questions, ds.language)
-    hygiene.questions = _with_domain(questions, ds.domain)
+    if ds.domain is not None:  # the dataset's domain on each question that names none
+        questions = [
+            q if q.domain else q.model_copy(update={"domain": ds.domain}) for q in questions
+        ]
+    hygiene.questions = questions
     hygiene = dedupe_texts(hygiene, ds.dedupe)
     languages_present = sorted({q.language for q in hygiene.questions})
     hygiene = _selected(hygiene, ds, cfg.seed)
@@ -122,13 +126,6 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
         quarantine=_quarantine_rows(rejected, cfg),
         report=report,
     )
-
-
-def _with_domain(questions: list[Question], domain: str | None) -> list[Question]:
-    """The dataset's domain on each question that names none."""
-    if domain is None:
-        return questions
-    return [q if q.domain else q.model_copy(update={"domain": domain}) for q in questions]
 
 
 def _without_prompt(questions: list[Question]) -> dict[str, Any]:
