@@ -26,23 +26,6 @@ from parakh.tracking.runspec import write_run_spec
 from parakh.translation.translate_test import back_translate_generations
 
 
-def with_records(curated: list[Question], asked: list[Question]) -> list[Question]:
-    """The curated questions (answer language as asked) with the translation records the
-    translate stage put on the questions it asked."""
-    records = {q.id: q.translation for q in asked}
-    return [q.model_copy(update={"translation": records.get(q.id)}) for q in curated]
-
-
-def run(
-    cfg: ParakhConfig,
-    questions: list[Question],
-    generations: list[Generation],
-    cache: ResponseCache | None = None,
-) -> list[Generation]:
-    """Every generation back-translated, or an error row with the reason."""
-    return back_translate_generations(cfg.translator, questions, generations, cache)
-
-
 def main_task(cfg: ParakhConfig) -> None:
     if cfg.translator.kind == "none":
         raise ConfigError(
@@ -53,11 +36,15 @@ def main_task(cfg: ParakhConfig) -> None:
     name = generation_name(cfg)
     variant = translate_test_variant(cfg)
     pivot = layout.pivot_generations(name)
-    curated = read_jsonl(layout.curated_questions, Question)
-    questions = with_records(curated, read_jsonl(layout.asked_questions(variant), Question))
+    # The curated questions (answer language as asked) with the translate stage's records.
+    records = {q.id: q.translation for q in read_jsonl(layout.asked_questions(variant), Question)}
+    questions = [
+        q.model_copy(update={"translation": records.get(q.id)})
+        for q in read_jsonl(layout.curated_questions, Question)
+    ]
     generations = read_jsonl(pivot, Generation)
     with closing(ResponseCache(resolve(cfg.paths.cache))) as cache:
-        rows = run(cfg, questions, generations, cache)
+        rows = back_translate_generations(cfg.translator, questions, generations, cache)
     out = layout.generations(name)
     write_jsonl(out, rows)
     write_run_spec(
