@@ -51,11 +51,6 @@ def visible(chunk: Chunk, asked_at: date | None) -> bool:
     return asked_at is None or chunk.added_at is None or chunk.added_at <= asked_at
 
 
-def newest_first(hits: list[tuple[Chunk, float]]) -> list[tuple[Chunk, float]]:
-    """Newest update first; among updates of the same day, the better score first."""
-    return sorted(hits, key=lambda h: h[0].added_at or date.min, reverse=True)
-
-
 def best_of_both(raw: Ranking, updates: Ranking, total: int) -> tuple[Ranking, Ranking]:
     """The `total` best-scoring hits of the two rankings, each side kept in its own order.
 
@@ -111,12 +106,15 @@ class VersionedKB:
         for q, raw, ups in zip(questions, raw_hits, update_hits, strict=True):
             if self.total_chunks is not None:
                 raw, ups = best_of_both(raw, ups, self.total_chunks)
-            updates = newest_first([(self.update_chunks[i], s) for i, s in ups])
+            # newest update first; among updates of one day, the better score first (stable)
+            updates = sorted(
+                ups, key=lambda h: self.update_chunks[h[0]].added_at or date.min, reverse=True
+            )
             results.append(
                 Retrieval(
                     question_id=q.id,
                     raw_chunks=[_retrieved(self.raw_chunks[i], s) for i, s in raw],
-                    kb_update_chunks=[_retrieved(c, s) for c, s in updates],
+                    kb_update_chunks=[_retrieved(self.update_chunks[i], s) for i, s in updates],
                 )
             )
         return results
