@@ -152,30 +152,11 @@ class MergedRows(Generic[M]):
     rows: list[M]
 
 
-@dataclass
-class MergePlan:
-    """Each merged row's shard (an index into `files`) and byte offset there, in the unsharded
-    order: `objects` reads the rows again one at a time, so a merge need not hold them."""
-
-    files: Sequence[Path]
-    places: list[tuple[int, int]]
-
-    def __len__(self) -> int:
-        return len(self.places)
-
-    def objects(self) -> Iterator[dict[str, Any]]:
-        """Each row as read, in the merged order."""
-        with contextlib.ExitStack() as stack:
-            handles = [stack.enter_context(path.open("rb")) for path in self.files]
-            for index, offset in self.places:
-                yield read_json_at(handles[index], offset)
-
-
 def merge_rows(
     files: Sequence[Path], model: type[M], questions: Sequence[Question]
 ) -> MergedRows[M]:
     """Every row of `plan_merge`, one per question, held in memory: as read and validated."""
-    plain = list(plan_merge(files, model, [q.id for q in questions]).objects())
+    plain = list(plan_merge(files, model, [q.id for q in questions]))
     return MergedRows(plain, [model.model_validate(obj) for obj in plain])
 
 
@@ -188,9 +169,10 @@ def plan_merge(
     key: Callable[[M], Key] | None = None,
     expected: Iterable[Key] | None = None,
     what: str = "question",
-) -> MergePlan:
-    """Where the rows of every shard go, ordered as a single run orders them; each row is read,
-    validated as `model` and checked, then dropped.
+) -> Iterator[dict[str, Any]]:
+    """The rows of every shard as read, ordered as a single run orders them. Every row is read,
+    validated as `model` and checked first, then dropped: the rows are read again one at a
+    time, so a merge need not hold them.
 
     A single run writes its rows in question order within each `section` (judge: reference
     metrics, then rubric rows), so a stable sort by (section, question position) restores that
@@ -231,7 +213,15 @@ def plan_merge(
     wanted = [(i,) for i in question_ids] if expected is None else expected
     _check_shard_coverage(files, check(wanted, located()), what)
     ordered.sort()
-    return MergePlan(files, [(index, offset) for _, _, index, offset in ordered])
+    return _read_again(files, [(index, offset) for _, _, index, offset in ordered])
+
+
+def _read_again(files: Sequence[Path], places: list[tuple[int, int]]) -> Iterator[dict[str, Any]]:
+    """The row at each (shard, byte offset) of `places`, in order."""
+    with contextlib.ExitStack() as stack:
+        handles = [stack.enter_context(path.open("rb")) for path in files]
+        for index, offset in places:
+            yield read_json_at(handles[index], offset)
 
 
 def _check_shard_coverage(files: Sequence[Path], coverage: Coverage, what: str) -> None:

@@ -290,7 +290,7 @@ def merge_task(cfg: ParakhConfig) -> None:
     )
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
     metrics = judged_metrics(cfg.judge)
-    plan = plan_merge(
+    rows = plan_merge(
         files,
         Judgment,
         question_ids,
@@ -300,7 +300,7 @@ def merge_task(cfg: ParakhConfig) -> None:
         what="(question, metric)",
     )
     with atomic_jsonl(out) as written:
-        written.write_all(plan.objects())
+        written.write_all(rows)
         summary = summarize(cfg, written.written(Judgment))
         write_json(summary_path(out), summary)
         write_json(spec_path(out), spec)
