@@ -9,7 +9,6 @@ by the same strict parser, so a repair can make an output valid but never invent
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -21,8 +20,8 @@ from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, Sampling
+from parakh.curation.slices import per_language_mask
 from parakh.errors import ConfigError
-from parakh.hashing import sha256_text
 from parakh.judging.judge_context import ContextCut, fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
@@ -57,17 +56,12 @@ def not_judgeable(generation: Generation) -> str | None:
 
 
 def sample_per_language(questions: list[Question], per_language: int | None, seed: int) -> set[str]:
-    """Ids of a deterministic sample of `per_language` questions per language (all if None)."""
+    """Ids of a deterministic sample of `per_language` questions per language (all if None),
+    ranked by seed as curate's per-language slices are."""
     if per_language is None:
         return {q.id for q in questions}
-    by_language: dict[str, list[Question]] = defaultdict(list)
-    for q in questions:
-        by_language[q.language].append(q)
-    chosen: set[str] = set()
-    for group in by_language.values():
-        group.sort(key=lambda q: sha256_text(f"{seed}:{q.id}"))
-        chosen.update(q.id for q in group[:per_language])
-    return chosen
+    keep = per_language_mask(questions, per_language, seed)
+    return {q.id for q, kept in zip(questions, keep, strict=True) if kept}
 
 
 def judge_rubrics(cfg: JudgeConfig) -> list[Rubric]:
