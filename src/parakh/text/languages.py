@@ -86,10 +86,22 @@ INDIC_LANGUAGES: frozenset[str] = frozenset(lang.code for lang in _languages(_IN
 # are the individual ISO 639-3 codes (ori, nep and doi are macrolanguages); gom is Goan Konkani,
 # the code py3langid uses; pnb is Western Punjabi (Shahmukhi).
 _EXTRA_ALIASES: dict[str, str] = {
-    "ory": "or", "oriya": "or", "odiya": "or", "npi": "ne", "nepalese": "ne", "gom": "kok",
-    "knn": "kok", "dgo": "doi", "bangla": "bn", "panjabi": "pa", "pnb": "pa", "meitei": "mni",
-    "meetei": "mni", "meiteilon": "mni", "hindustani": "hi",
-}  # fmt: skip
+    "ory": "or",
+    "oriya": "or",
+    "odiya": "or",
+    "npi": "ne",
+    "nepalese": "ne",
+    "gom": "kok",
+    "knn": "kok",
+    "dgo": "doi",
+    "bangla": "bn",
+    "panjabi": "pa",
+    "pnb": "pa",
+    "meitei": "mni",
+    "meetei": "mni",
+    "meiteilon": "mni",
+    "hindustani": "hi",
+}
 LANGUAGE_ALIASES: dict[str, str] = {
     alias: lang.code
     for lang in LANGUAGES.values()

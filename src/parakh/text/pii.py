@@ -49,24 +49,85 @@ _PATIENT_ID = re.compile(
 )
 # How people group a ten-digit mobile number.
 _MOBILE_GROUPINGS = {
-    (10,), (5, 5), (3, 3, 4), (4, 3, 3), (3, 4, 3), (2, 4, 4), (4, 4, 2), (4, 6), (6, 4), (3, 7),
+    (10,),
+    (5, 5),
+    (3, 3, 4),
+    (4, 3, 3),
+    (3, 4, 3),
+    (2, 4, 4),
+    (4, 4, 2),
+    (4, 6),
+    (6, 4),
+    (3, 7),
     (2, 8),
-}  # fmt: skip
+}
 _CURRENCY_BEFORE = re.compile(r"(?:rs\.?|inr|₹|rupees?)\s*$", re.IGNORECASE)
 _CURRENCY_AFTER = re.compile(r"^\s*(?:/-|rs\b|rupees?\b|inr\b)", re.IGNORECASE)
 
 _PERSONAL_HOSTS = (
-    "wa.me", "whatsapp.com", "t.me", "drive.google.com", "docs.google.com", "meet.google.com",
-    "photos.google.com", "photos.app.goo.gl", "zoom.us", "dropbox.com", "we.tl", "wetransfer.com",
-    "1drv.ms", "onedrive.live.com", "icloud.com", "facebook.com", "fb.com", "instagram.com",
-    "linkedin.com", "twitter.com", "x.com", "calendly.com",
-)  # fmt: skip
-_PERSONAL_KEYS = frozenset([
-    "token", "access_token", "auth", "authorization", "key", "api_key", "apikey", "sig",
-    "signature", "session", "sessionid", "sid", "pwd", "password", "pass", "phone", "mobile", "mob",
-    "tel", "email", "mail", "user", "username", "uid", "userid", "user_id", "patient", "patient_id",
-    "patientid", "mrn", "uhid", "otp", "aadhaar", "pan", "name", "dob",
-])  # fmt: skip
+    "wa.me",
+    "whatsapp.com",
+    "t.me",
+    "drive.google.com",
+    "docs.google.com",
+    "meet.google.com",
+    "photos.google.com",
+    "photos.app.goo.gl",
+    "zoom.us",
+    "dropbox.com",
+    "we.tl",
+    "wetransfer.com",
+    "1drv.ms",
+    "onedrive.live.com",
+    "icloud.com",
+    "facebook.com",
+    "fb.com",
+    "instagram.com",
+    "linkedin.com",
+    "twitter.com",
+    "x.com",
+    "calendly.com",
+)
+_PERSONAL_KEYS = frozenset(
+    [
+        "token",
+        "access_token",
+        "auth",
+        "authorization",
+        "key",
+        "api_key",
+        "apikey",
+        "sig",
+        "signature",
+        "session",
+        "sessionid",
+        "sid",
+        "pwd",
+        "password",
+        "pass",
+        "phone",
+        "mobile",
+        "mob",
+        "tel",
+        "email",
+        "mail",
+        "user",
+        "username",
+        "uid",
+        "userid",
+        "user_id",
+        "patient",
+        "patient_id",
+        "patientid",
+        "mrn",
+        "uhid",
+        "otp",
+        "aadhaar",
+        "pan",
+        "name",
+        "dob",
+    ]
+)
 # A token in a URL: an alphanumeric run of 12+ with letters and 3+ digits (slugs such as
 # "4-steps-manage-diabetes" or "diabetestype2.html" are words, not tokens), or a UUID.
 _TOKEN = re.compile(

@@ -14,10 +14,20 @@ from parakh.text.languages import LANGUAGES, check_language, language_name
 
 # Unicode script names (parakh.text.script) -> ISO 15924 codes.
 SCRIPT_CODES: dict[str, str] = {
-    "Latin": "Latn", "Devanagari": "Deva", "Bengali": "Beng", "Gujarati": "Gujr",
-    "Gurmukhi": "Guru", "Kannada": "Knda", "Malayalam": "Mlym", "Oriya": "Orya", "Tamil": "Taml",
-    "Telugu": "Telu", "Arabic": "Arab", "Meetei_Mayek": "Mtei", "Ol_Chiki": "Olck",
-}  # fmt: skip
+    "Latin": "Latn",
+    "Devanagari": "Deva",
+    "Bengali": "Beng",
+    "Gujarati": "Gujr",
+    "Gurmukhi": "Guru",
+    "Kannada": "Knda",
+    "Malayalam": "Mlym",
+    "Oriya": "Orya",
+    "Tamil": "Taml",
+    "Telugu": "Telu",
+    "Arabic": "Arab",
+    "Meetei_Mayek": "Mtei",
+    "Ol_Chiki": "Olck",
+}
 
 # Where FLORES-200 uses another ISO 639-3 code than `parakh.text.languages` does.
 _FLORES_LANGUAGE: dict[str, str] = {
