@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from parakh.config.loading import available
 from parakh.project import conf_dir, project_root
 
 HELP_FLAGS = frozenset({"--help", "-h"})
@@ -86,9 +86,11 @@ def _shown(path: str) -> str:
 
 
 def _groups_section() -> str:
-    groups = sorted(p.name for p in conf_dir().iterdir() if p.is_dir() and p.name[0] != "_")
+    folder = conf_dir()
+    groups = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("_"))
     lines = ["Config groups (group=name; each name is conf/<group>/<name>.yaml):"]
     for group in groups:
-        if names := available(group):
-            lines.append(f"  {group}: {', '.join(names)}")
+        names = sorted(p.stem for p in Path(group).glob("*.yaml") if not p.stem.startswith("_"))
+        if names:
+            lines.append(f"  {group.name}: {', '.join(names)}")
     return "\n".join(lines)
