@@ -34,10 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out(parser, "also write the JSON here")
 
 
-def load_mappings(path: Path | None) -> dict[str, ScaleMapping]:
-    if path is None:
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+def run(args: argparse.Namespace) -> int:
+    path = args.mappings
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {} if path else {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of metric -> scale mapping")
     mappings = {}
@@ -47,13 +46,9 @@ def load_mappings(path: Path | None) -> dict[str, ScaleMapping]:
         except ValidationError as e:
             field, message = first_field_error(e)
             raise ConfigError(f"{path}: mapping of '{metric}', field '{field}': {message}") from e
-    return mappings
-
-
-def run(args: argparse.Namespace) -> int:
     judgments = [row for path in args.judgments for row in read_jsonl(path, Judgment)]
     grades = read_jsonl(args.human, HumanGrade)
-    results = judge_human_agreement(judgments, grades, load_mappings(args.mappings))
+    results = judge_human_agreement(judgments, grades, mappings)
     document = {"metrics": [r.to_dict() for r in results]}
     if args.out:
         write_json(args.out, document)

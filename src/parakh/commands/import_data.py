@@ -54,15 +54,6 @@ def dataset_config(name: str) -> DatasetConfig:
     return compose([f"dataset={name}"]).dataset
 
 
-def _local_or_url(source: str) -> str:
-    if "://" in source:
-        return source
-    path = Path(source).expanduser().resolve()
-    if not path.exists():
-        raise ConfigError(f"--source {source}: no such file or folder")
-    return str(path)
-
-
 def _file_target(ds: DatasetConfig, upstream_path: str) -> str:
     return f"{ds.path}/{PurePosixPath(upstream_path).name}"
 
@@ -73,8 +64,13 @@ def import_commands(
     """The dvc command lines that bring `ds`'s data to `ds.path` (data/raw/<dataset>): one,
     or one per file where upstream spreads the dataset over several (`source.files`)."""
     tail = ["--force"] if force else []
+    if source is not None and "://" not in source:  # a local file or folder
+        local = Path(source).expanduser().resolve()
+        if not local.exists():
+            raise ConfigError(f"--source {source}: no such file or folder")
+        source = str(local)
     if source is not None:
-        return [["dvc", "import-url", _local_or_url(source), ds.path, *tail]]
+        return [["dvc", "import-url", source, ds.path, *tail]]
     upstream = ds.source
     if upstream is None:
         raise ConfigError(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from parakh.commands.grammar import add_out
 from parakh.datasets.records import file_records
@@ -34,18 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out(parser, "output JSONL (default: stdout)")
 
 
-def label_rows(path: Path, column: str, id_column: str, hint: str | None) -> list[dict[str, Any]]:
-    """One label row per input row, in input order."""
+def run(args: argparse.Namespace) -> int:
+    column = args.column
     rows = []
-    for record in file_records(path, [column]):
+    for record in file_records(args.file, [column]):
         if column not in record.values:
             raise record.error(column, "missing column", "missing_field")
         value = record.values[column]
         if value is not None and not isinstance(value, str):
             raise record.error(column, f"expected text, got {type(value).__name__}")
         text = value or ""
-        row_id = record.values.get(id_column)
-        label = label_language(text, hint)
+        row_id = record.values.get(args.id_column)
+        label = label_language(text, args.hint)
         rows.append(
             {
                 "id": str(row_id) if row_id not in (None, "") else str(record.line),
@@ -53,11 +52,6 @@ def label_rows(path: Path, column: str, id_column: str, hint: str | None) -> lis
                 "label_source": label.source,
             }
         )
-    return rows
-
-
-def run(args: argparse.Namespace) -> int:
-    rows = label_rows(args.file, args.column, args.id_column, args.hint)
     lines = "".join(dumps(row) + "\n" for row in rows)
     if args.out is None:
         sys.stdout.write(lines)

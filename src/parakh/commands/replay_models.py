@@ -104,11 +104,6 @@ def _lookup(row: dict[str, Any], path: str) -> Any:
     return value
 
 
-def _model_keys(settings: dict[str, Any]) -> dict[str, Any]:
-    keys = ("answers", *_FLAGS[2:])
-    return {k: settings[k] for k in keys if settings.get(k) is not None}
-
-
 def render(settings: dict[str, Any], value: str) -> tuple[str, str]:
     """(config name, YAML text) of the replay model that takes `value`."""
     name = config_name(settings["prefix"], value)
@@ -116,7 +111,7 @@ def render(settings: dict[str, Any], value: str) -> tuple[str, str]:
         "name": name,
         "backend": "replay",
         "description": settings.get("description", "{value}, replayed").format(value=value),
-        **_model_keys(settings),
+        **{k: settings[k] for k in ("answers", *_FLAGS[2:]) if settings.get(k) is not None},
         "model_value": value,
     }
     ReplayModel.model_validate(document)  # what we write must load
