@@ -127,7 +127,21 @@ def check(protocol: ProtocolConfig) -> None:
         ]
         overrides += [f"model={m}" for m in models[:1]]
         compose(overrides)  # raises ConfigError naming the bad key or name
-    check_modes(protocol)
+    for entry in protocol.params.get("translate_test", []):
+        if entry["translator"] not in available("translator"):
+            known = available("translator")
+            raise ConfigError(unknown_name_message("translator", entry["translator"], known))
+    modes = [*protocol.params.get("variants", []), *protocol.params.get("translate_test", [])]
+    # with a k-shot entry, each dataset has a few-shot pool on disk (as the protocol sets it)
+    k_shot = any(entry["shots"] > 0 for entry in modes)
+    for dataset in protocol.params.get("datasets", []) if k_shot else []:
+        cfg = compose([f"dataset={dataset}", *conf_overrides(protocol.conf, "dataset", dataset)])
+        pool = cfg.dataset.fewshot_pool
+        if pool is None or not (project_root() / pool).is_file():
+            raise ConfigError(
+                f"protocol '{protocol.name}': a k-shot variant needs dataset {dataset}'s "
+                f"fewshot_pool, a questions file that is never evaluated (now: {pool})"
+            )
     judge_model = protocol.params.get("judge_model")
     if judge_model is not None and "judge" in protocol.params:
         named = compose([f"judge={protocol.params['judge']}"]).judge.model
@@ -135,26 +149,6 @@ def check(protocol: ProtocolConfig) -> None:
             raise ConfigError(
                 f"protocol '{protocol.name}': judge_model {judge_model!r} is not the model "
                 f"conf/judge/{protocol.params['judge']}.yaml names ({named.name!r})"
-            )
-
-
-def check_modes(protocol: ProtocolConfig) -> None:
-    """Each translate-test entry names a translator config, and each dataset of a k-shot entry
-    has a few-shot pool on disk (the dataset's `fewshot_pool`, as the protocol sets it)."""
-    for entry in protocol.params.get("translate_test", []):
-        if entry["translator"] not in available("translator"):
-            known = available("translator")
-            raise ConfigError(unknown_name_message("translator", entry["translator"], known))
-    modes = [*protocol.params.get("variants", []), *protocol.params.get("translate_test", [])]
-    if not any(entry["shots"] > 0 for entry in modes):
-        return
-    for dataset in protocol.params.get("datasets", []):
-        cfg = compose([f"dataset={dataset}", *conf_overrides(protocol.conf, "dataset", dataset)])
-        pool = cfg.dataset.fewshot_pool
-        if pool is None or not (project_root() / pool).is_file():
-            raise ConfigError(
-                f"protocol '{protocol.name}': a k-shot variant needs dataset {dataset}'s "
-                f"fewshot_pool, a questions file that is never evaluated (now: {pool})"
             )
 
 
