@@ -16,6 +16,7 @@ from parakh.io import read_jsonl, write_jsonl
 from parakh.schema import Passage, Question, Retrieval, RetrievedChunk
 from parakh.stage_outputs import Layout
 from parakh.stages import translate
+from parakh.translation.translate_test import translate_inputs
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_CURATED = REPO / "data" / "processed" / "demo" / "curate" / "questions.jsonl"
@@ -70,7 +71,7 @@ def test_none_is_refused_and_writes_nothing(tmp_path: Path, curated: Path) -> No
 
 
 def test_run_with_none_returns_the_same_objects(tiny_questions: list[Question]) -> None:
-    questions, chunks = translate.run(compose(), tiny_questions, [])
+    questions, chunks = translate_inputs(compose().translator, tiny_questions, [], None)
     assert chunks == [] and len(questions) == len(tiny_questions)
     assert all(q is given for q, given in zip(questions, tiny_questions, strict=True))
 

@@ -13,12 +13,12 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.prompts.template import context_of, load_prompt, render_turns
 from parakh.schema import Generation, Passage, Question, Retrieval, RetrievedChunk
-from parakh.stages import translate
 from parakh.translation.service import make_service
 from parakh.translation.translate_test import (
     back_translate_generations,
     query_for_prompt,
     question_for_prompt,
+    translate_inputs,
     translate_retrievals,
 )
 
@@ -86,7 +86,7 @@ def _generations(asked: list[Question]) -> list[Generation]:
 
 def test_translate_test_end_to_end(cfg, questions, tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / "cache.sqlite")
-    translated, _ = translate.run(cfg, questions, [], cache)
+    translated, _ = translate_inputs(cfg.translator, questions, [], cache)
 
     hi1, en1, kn1, hi2 = (q.translation for q in translated)
     assert hi1 is not None and hi1.status == "ok"
@@ -123,7 +123,7 @@ def test_translate_test_end_to_end(cfg, questions, tmp_path: Path) -> None:
 
 
 def test_retrieved_chunks_are_translated_and_failures_fail_the_item(cfg, questions) -> None:
-    translated, _ = translate.run(cfg, questions, [], None)
+    translated, _ = translate_inputs(cfg.translator, questions, [], None)
     chunk = RetrievedChunk(
         chunk_id="c1", document_id="d", kind="raw", text="दवा चार बार डालें।", score=1.0
     )

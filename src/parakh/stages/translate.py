@@ -28,17 +28,6 @@ from parakh.tracking.runspec import write_run_spec
 from parakh.translation.translate_test import question_for_prompt, translate_inputs
 
 
-def run(
-    cfg: ParakhConfig,
-    questions: list[Question],
-    retrievals: list[Retrieval],
-    cache: ResponseCache | None = None,
-) -> tuple[list[Question], list[Retrieval]]:
-    """The questions with their English translation records, and the retrieved chunks in
-    English where `translate_context` asks for them (`translate_inputs`)."""
-    return translate_inputs(cfg.translator, questions, retrievals, cache)
-
-
 def summary(questions: list[Question]) -> dict[str, dict[str, int]]:
     """Translation outcomes (ok / unchanged / error) per question language."""
     counts: dict[str, Counter[str]] = {}
@@ -60,7 +49,7 @@ def main_task(cfg: ParakhConfig) -> None:
     questions = read_jsonl(layout.curated_questions, Question)
     retrievals = read_jsonl(layout.retrieval, Retrieval)
     with closing(ResponseCache(resolve(cfg.paths.cache))) as cache:
-        translated, english = run(cfg, questions, retrievals, cache)
+        translated, english = translate_inputs(cfg.translator, questions, retrievals, cache)
     out = layout.asked_questions(variant)
     write_json(
         out.with_name("report.json"),
