@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from parakh.errors import MissingDependencyError
-from parakh.metrics.lexical import check_references
+from parakh.metrics.lexical import best_score
 from parakh.metrics.specs import Metric
 from parakh.text.normalize import canonical_text
 
@@ -58,18 +58,15 @@ def rescale_cosine(cosine: float) -> float:
 
 def embedding_similarity(prediction: str, references: Sequence[str], language: str | None) -> float:
     """Rescaled e5 cosine to the closest reference (0..1); identical texts score 1."""
-    check_references(references)
-    if not prediction.strip():
-        return 0.0
     hypothesis = canonical_text(prediction)
-    best = 0.0
-    for reference in references:
+
+    def score(reference: str) -> float:
         canonical_reference = canonical_text(reference)
         if hypothesis == canonical_reference:
             return 1.0
-        cosine = float(_vector(hypothesis) @ _vector(canonical_reference))
-        best = max(best, rescale_cosine(cosine))
-    return best
+        return rescale_cosine(float(_vector(hypothesis) @ _vector(canonical_reference)))
+
+    return best_score(prediction, references, score)
 
 
 EMBEDDING_SIMILARITY = Metric(

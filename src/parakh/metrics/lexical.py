@@ -53,7 +53,7 @@ def check_references(references: Sequence[str]) -> None:
             raise ValueError(f"reference {i} is blank")
 
 
-def _best(prediction: str, references: Sequence[str], score: Callable[[str], float]) -> float:
+def best_score(prediction: str, references: Sequence[str], score: Callable[[str], float]) -> float:
     """The best `score(reference)` after `check_references`; 0.0 for a blank prediction."""
     check_references(references)
     if not prediction.strip():
@@ -77,17 +77,7 @@ def exact_match(prediction: str, references: Sequence[str], language: str | None
             return _tokenless(prediction, ref)
         return float(normalized == reference)
 
-    return _best(prediction, references, score)
-
-
-def _f1(prediction_tokens: list[str], reference_tokens: list[str]) -> float:
-    common = Counter(prediction_tokens) & Counter(reference_tokens)
-    num_same = sum(common.values())
-    if num_same == 0:
-        return 0.0
-    precision = num_same / len(prediction_tokens)
-    recall = num_same / len(reference_tokens)
-    return (2 * precision * recall) / (precision + recall)
+    return best_score(prediction, references, score)
 
 
 def token_f1(prediction: str, references: Sequence[str], language: str | None) -> float:
@@ -98,9 +88,14 @@ def token_f1(prediction: str, references: Sequence[str], language: str | None) -
         reference_tokens = normalize_answer(ref, language).split()
         if not prediction_tokens and not reference_tokens:
             return _tokenless(prediction, ref)
-        return _f1(prediction_tokens, reference_tokens)
+        num_same = sum((Counter(prediction_tokens) & Counter(reference_tokens)).values())
+        if num_same == 0:
+            return 0.0
+        precision = num_same / len(prediction_tokens)
+        recall = num_same / len(reference_tokens)
+        return (2 * precision * recall) / (precision + recall)
 
-    return _best(prediction, references, score)
+    return best_score(prediction, references, score)
 
 
 @lru_cache(maxsize=256)
@@ -110,23 +105,17 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(tokenize(text))
 
 
-@lru_cache(maxsize=1)
-def rouge_l_scorer() -> RougeScorer:
-    """rouge-score's `RougeScorer(["rougeL"])` fed by `parakh.text.tokenize` (no stemming).
+@lru_cache(maxsize=2)
+def rouge_l_scorer(tokenize: Callable[[str], Sequence[str]] = _words) -> RougeScorer:
+    """rouge-score's `RougeScorer(["rougeL"])` fed by `parakh.text.tokenize` (no stemming), or
+    by `tokenize`.
 
     Built on first use: importing rouge-score imports nltk, which takes a second or more.
     """
     from rouge_score.rouge_scorer import RougeScorer
 
     # rouge-score takes any object with a `tokenize(text)` method as its tokenizer
-    return RougeScorer(["rougeL"], tokenizer=SimpleNamespace(tokenize=_words))
-
-
-@lru_cache(maxsize=1)
-def _ascii_rouge_scorer() -> RougeScorer:
-    from rouge_score.rouge_scorer import RougeScorer
-
-    return RougeScorer(["rougeL"], tokenizer=SimpleNamespace(tokenize=ascii_tokens))
+    return RougeScorer(["rougeL"], tokenizer=SimpleNamespace(tokenize=tokenize))
 
 
 def _rouge_l_fmeasure(scorer: RougeScorer, prediction: str, reference: str) -> float:
@@ -147,7 +136,7 @@ def rouge_l(prediction: str, references: Sequence[str], language: str | None) ->
             return _tokenless(prediction, ref)
         return _rouge_l_fmeasure(rouge_l_scorer(), prediction, ref)
 
-    return _best(prediction, references, score)
+    return best_score(prediction, references, score)
 
 
 _NON_ASCII_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
@@ -165,16 +154,16 @@ def ascii_rouge(prediction: str, references: Sequence[str], language: str | None
     Identical Hindi strings score 0. Report it beside `rouge_l` to show what that tokenizer does
     to non-Latin text; do not rank models on it for non-Latin text. `language` is ignored.
     """
-    return _best(
+    return best_score(
         prediction,
         references,
-        lambda ref: _rouge_l_fmeasure(_ascii_rouge_scorer(), prediction, ref),
+        lambda ref: _rouge_l_fmeasure(rouge_l_scorer(ascii_tokens), prediction, ref),
     )
 
 
 def _chrf(scorer: sacrebleu_metrics.CHRF, prediction: str, references: Sequence[str]) -> float:
     hypothesis = canonical_text(prediction)
-    return _best(
+    return best_score(
         prediction,
         references,
         lambda ref: scorer.sentence_score(hypothesis, [canonical_text(ref)]).score,

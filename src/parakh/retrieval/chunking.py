@@ -15,6 +15,7 @@ special tokens per call (e5 adds two) that over-counts a little, so the bound al
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -40,14 +41,8 @@ class Unit(NamedTuple):
 def _last_fitting(text: str, start: int, cuts: list[int], budget: int, count: TokenCounter) -> int:
     """Index of the last cut c with count(text[start:c]) <= budget (binary search; counts grow
     with c), or 0 if none fits."""
-    lo, hi = 0, len(cuts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if count(text[start : cuts[mid]]) <= budget:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    fitting = bisect_right(cuts, budget, key=lambda cut: count(text[start:cut]))
+    return max(0, fitting - 1)
 
 
 def _clause_cut(text: str, cuts: list[int], target: int, last: int) -> int:
