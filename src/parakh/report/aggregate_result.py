@@ -297,12 +297,11 @@ def write_reports(
     write_text(files.leaderboard_csv, tables.csv_text(board, extra))
     write_json(files.leaderboard_json, result.document())
     metrics: dict[str, Any] = dict(tables.metrics_dict(board))
-    table = files.agreement_json
     if result.agreement:  # absent without human grades: those runs' files stay as they were
         metrics[AGREEMENT_METRICS] = agreement_metrics(result.agreement)
-        write_json(table, agreement_table(result.agreement))
+        write_json(files.agreement_json, agreement_table(result.agreement))
     else:
-        table.unlink(missing_ok=True)  # never log a previous run's table
+        files.agreement_json.unlink(missing_ok=True)  # never log a previous run's table
     if partial is not None:
         metrics[PARTIAL_KEY] = partial.marker()
     write_json(files.metrics_json, metrics)

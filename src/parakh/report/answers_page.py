@@ -122,7 +122,6 @@ class AnswerArticles:
         return next((r.language for rs in rows_by_system.values() for r in rs), "und")
 
     def card(self, system: str, qid: str, rows: Sequence[ScoreRow]) -> AnswerCard:
-        """`system`'s answer to `qid` with its scores (`rows`)."""
         scores, skipped = score_lines(rows)
         model = self.systems.get(system, system)
         if model not in self.answers:
@@ -135,7 +134,6 @@ class AnswerArticles:
         return AnswerCard(system, "ok", g.response or "", scores, skipped)
 
     def view(self, qid: str) -> ArticleView:
-        """What question `qid`'s article shows."""
         by_system = self.rows.of_question(qid)
         scaled: dict[str, dict[str, float]] = defaultdict(dict)
         for system, rows in by_system.items():

@@ -122,13 +122,11 @@ class AggregateInputs:
 
     @property
     def files(self) -> dict[str, JudgeFile]:
-        """Each model's judge file, as read."""
         assert isinstance(self.judgments, JudgmentFiles)
         return self.judgments.files
 
     @property
     def judgment_lines(self) -> dict[str, Sequence[int]]:
-        """Each model's rows' lines in its file."""
         return {model: f.lines for model, f in self.files.items()}
 
     @property

@@ -321,8 +321,7 @@ class Answer:
 
 
 def read_answers(path: Path) -> list[Answer]:
-    """Every row of a generations file, in file order; a bad one is an error naming file,
-    line and field."""
+    """Every row of a generations file, in file order (a bad one: `first_bad_line`)."""
     data = path.read_bytes()
     text, lines = without_blank_lines(data)
     table = _answers_table(text, len(lines))
