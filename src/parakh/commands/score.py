@@ -94,12 +94,10 @@ def score_row(item: ScoreItem, scores: Sequence[MetricScore]) -> dict[str, Any]:
         row["subset"] = item.subset
     row["scores"] = {s.metric: s.score for s in scores}
     row["status"] = {s.metric: s.status for s in scores}
-    labels = {s.metric: s.label for s in scores if s.label is not None}
-    reasons = {s.metric: s.reason for s in scores if s.reason is not None}
-    if labels:
-        row["labels"] = labels
-    if reasons:
-        row["reasons"] = reasons
+    for key, field in (("labels", "label"), ("reasons", "reason")):
+        found = {s.metric: getattr(s, field) for s in scores if getattr(s, field) is not None}
+        if found:
+            row[key] = found
     return row
 
 
