@@ -11,6 +11,7 @@ tokens of the prefix can differ.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 
 TokenCount = Callable[[str], int]
@@ -65,11 +66,5 @@ def _longest_fitting(text: str, lo: int, hi: int, budget: int, count: TokenCount
     """The largest word end in (lo, hi) whose prefix holds at most `budget` tokens, else `lo`;
     character positions when the stretch has no word end."""
     ends = [m.end() for m in _WORD_END.finditer(text, lo, hi)] or list(range(lo + 1, hi))
-    best, left, right = lo, 0, len(ends) - 1
-    while left <= right:
-        mid = (left + right) // 2
-        if count(text[: ends[mid]]) <= budget:
-            best, left = ends[mid], mid + 1
-        else:
-            right = mid - 1
-    return best
+    fitting = bisect_right(ends, budget, key=lambda end: count(text[:end]))
+    return ends[fitting - 1] if fitting else lo

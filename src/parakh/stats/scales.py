@@ -11,6 +11,7 @@ error, never a silent guess. Two forms:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -54,7 +55,4 @@ class ScaleMapping(BaseModel):
                 raise ValueError(f"grade {value:g} is not in the declared mapping ({listed})")
             return self.table[float(value)]
         assert self.thresholds is not None and self.labels is not None
-        for threshold, label in zip(self.thresholds, self.labels, strict=False):
-            if value < threshold:
-                return label
-        return self.labels[-1]
+        return self.labels[bisect_right(self.thresholds, value)]
