@@ -18,7 +18,6 @@ from parakh.metrics.nomiracl import (
     ANSWER_PRESENT,
     I_DONT_KNOW,
     INVALID,
-    LABELS,
     NomiraclLabel,
     NomiraclOutcome,
     Rate,
@@ -144,16 +143,14 @@ def released_table_row(subset: str, labels: Iterable[NomiraclLabel]) -> dict[str
     """
     if subset not in ERROR_NAME:
         raise ValueError(f"unknown subset {subset!r}; expected one of {tuple(ERROR_NAME)}")
-    counts = dict.fromkeys(LABELS, 0)
-    for label in labels:
-        counts[label] += 1
-    total = sum(counts.values())
-    if total == 0:
+    outcomes = [NomiraclOutcome(subset, label) for label in labels]  # type: ignore[arg-type]
+    counts = subset_counts(outcomes)[subset]
+    if (total := counts.total) == 0:
         raise ValueError(f"no outputs on the {subset} subset")
-    right, wrong = counts[_RIGHT[subset]], counts[_WRONG[subset]]
+    right, wrong = getattr(counts, _RIGHT[subset]), getattr(counts, _WRONG[subset])
     return {
         "outputs": total,
         "Accuracy": _percent(right, total),
         ERROR_NAME[subset]: _percent(wrong, total) if right and wrong else 0.0,
-        "Invalid": _percent(counts[INVALID], total) if counts[INVALID] else 0.0,
+        "Invalid": _percent(counts.invalid, total) if counts.invalid else 0.0,
     }
