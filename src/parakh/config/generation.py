@@ -10,16 +10,11 @@ so `dvc repro` does not record it), not a finished one full of error rows.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field
 
 from parakh.config.base import Strict
-
-
-def _null_from_dvc(value: Any) -> Any:
-    """DVC writes a params.yaml `null` into a stage command as `None`; read it as null."""
-    return None if value == "None" else value
 
 
 class FewShotConfig(Strict):
@@ -34,7 +29,10 @@ class GenerationConfig(Strict):
     variant: str | None = Field(
         default=None, pattern=r"^[A-Za-z0-9_.-]+$", description="the params.yaml variant run"
     )
-    prompt: str | None = Field(default=None, description="null: the dataset's `prompt`")
+    # DVC writes a params.yaml `null` into a stage command as `None`: read as null.
+    prompt: Annotated[str | None, BeforeValidator(lambda v: None if v == "None" else v)] = Field(
+        default=None, description="null: the dataset's `prompt`"
+    )
     fewshot: FewShotConfig = Field(default_factory=FewShotConfig)
     truncate_context: bool = Field(default=True, description="cut context to fit the window")
     margin_tokens: int = Field(default=32, ge=0, description="kept free for chat-template markup")
@@ -42,8 +40,6 @@ class GenerationConfig(Strict):
     max_failed_share: float = Field(
         default=0.5, ge=0, le=1, description="more errors than this: a non-zero exit"
     )
-
-    _prompt_null = field_validator("prompt", mode="before")(_null_from_dvc)
 
     def output_name(self, model: str) -> str:
         """The generations file stem: the model name, plus the variant when not the default.
