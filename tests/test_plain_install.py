@@ -41,8 +41,8 @@ def test_every_module_imports_without_the_dev_only_packages() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-# The report's templates, the judge's phrase table and langid's word lists, read from the installed wheel, not the
-# source tree.
+# The report's templates, the judge's phrase table and langid's word lists, read from the
+# installed wheel, not the source tree.
 TEMPLATES = r"""
 import sys
 from parakh.report import templating

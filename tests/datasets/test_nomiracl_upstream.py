@@ -249,6 +249,7 @@ def test_replay_reads_the_stored_outputs_of_either_layout_from_curated_questions
     # A file without the nested field names it (a raw queries.jsonl given by mistake).
     raw = tmp_path / "raw.jsonl"
     raw.write_text(json.dumps({"id": "217379#0-hi", "results": {}}) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match="missing field 'meta.model_outputs'; fields found: id, results") as err:
+    missing = "missing field 'meta.model_outputs'; fields found: id, results"
+    with pytest.raises(InputError, match=missing) as err:
         make_backend(cfg.model_copy(update={"answers": str(raw)}))
     assert (err.value.line, err.value.field) == (1, "meta.model_outputs")

@@ -84,9 +84,10 @@ def throughput_drill(
     """
     if niceness is not None:
         os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    lean_server = ["tests.support.latency_server", "--latency", str(latency_s)]
     with (
         tempfile.TemporaryDirectory(dir=workdir) as tmp,
-        start_python_server(["tests.support.latency_server", "--latency", str(latency_s)]) as server,
+        start_python_server(lean_server) as server,
     ):
         backend = OpenAIBackend(
             _model(server, concurrency=concurrency, timeout_s=30, transport=transport)
