@@ -55,18 +55,12 @@ class QueryBatch:
         self.texts = list(texts)
         self._embedder = embedder
 
-    @classmethod
-    def of_vectors(cls, texts: Sequence[str], vectors: np.ndarray) -> QueryBatch:
-        batch = cls(texts)
-        batch.__dict__["vectors"] = np.asarray(vectors, dtype=np.float32)
-        return batch
-
     def subset(self, positions: Sequence[int]) -> QueryBatch:
         """The queries at `positions`, reusing their vectors if already computed."""
-        texts = [self.texts[i] for i in positions]
+        batch = QueryBatch([self.texts[i] for i in positions], self._embedder)
         if "vectors" in self.__dict__:
-            return QueryBatch.of_vectors(texts, self.vectors[positions])
-        return QueryBatch(texts, self._embedder)
+            batch.__dict__["vectors"] = self.vectors[positions]
+        return batch
 
     @cached_property
     def vectors(self) -> np.ndarray:
