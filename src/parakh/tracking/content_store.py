@@ -115,13 +115,12 @@ class ContentStore:
             return StoredFile(name, sha, size, self.run_id, known.artifact)
         artifact = self._find(sha, size)
         if artifact is not None:
-            entry = self.reused[sha] = StoredFile(name, sha, size, self.run_id, artifact)
-            return entry
+            self.reused[sha] = StoredFile(name, sha, size, self.run_id, artifact)
+            return self.reused[sha]
         folder = store_folder(sha)
         self.client.log_artifact(self.run_id, str(path), artifact_path=folder)
-        entry = StoredFile(name, sha, size, self.run_id, f"{folder}/{path.name}")
-        self.uploaded[sha] = entry
-        return entry
+        self.uploaded[sha] = StoredFile(name, sha, size, self.run_id, f"{folder}/{path.name}")
+        return self.uploaded[sha]
 
     def _find(self, sha: str, size: int) -> str | None:
         """A file the store holds under `sha`, whole (a cut-off upload has the wrong size)."""
@@ -145,13 +144,6 @@ class ContentStore:
         )
 
 
-def _target(folder: Path, name: str) -> Path:
-    relative = PurePosixPath(name)
-    if relative.is_absolute() or ".." in relative.parts or not relative.parts:
-        raise InputError(name, "a manifest entry must be a relative path inside its folder")
-    return folder.joinpath(*relative.parts)
-
-
 def fetch(uri: str, manifest: dict[str, Any], folder: Path, scratch: Path) -> list[Path]:
     """Download every file of `manifest` from the store to `folder/<name>`, checking its
     sha256; `scratch` holds the downloads on the way. Returns the files written."""
@@ -159,7 +151,12 @@ def fetch(uri: str, manifest: dict[str, Any], folder: Path, scratch: Path) -> li
 
     written = []
     for entry in (StoredFile(**e) for e in manifest.get("files", [])):
-        target = _target(folder, entry.name)
+        relative = PurePosixPath(entry.name)
+        if relative.is_absolute() or ".." in relative.parts or not relative.parts:
+            raise InputError(
+                entry.name, "a manifest entry must be a relative path inside its folder"
+            )
+        target = folder.joinpath(*relative.parts)
         local = Path(
             download_artifacts(
                 run_id=entry.run_id,

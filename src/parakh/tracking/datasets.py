@@ -10,6 +10,7 @@ by language.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,6 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
 from parakh.report.row_files import QuestionView
 from parakh.stage_outputs import Layout
-from parakh.tracking.samples import language_counts
 
 DIGEST_CHARS = 32  # mlflow.utils.validation.MAX_DATASET_DIGEST_SIZE is 36
 CONTEXT = "eval"  # the input's mlflow.data.context tag: what the run did with the dataset
@@ -65,7 +65,7 @@ def dataset_ref(
         source_type, source = "local", {"uri": cfg.dataset.path}
     profile = {
         "num_rows": len(questions),
-        "languages": language_counts(questions),
+        "languages": dict(sorted(Counter(q.language for q in questions).items())),
         "sha256": sha256,
         "curated": f"{cfg.dataset.name}/curate/{path.name}",
     }

@@ -45,7 +45,10 @@ class GenaiLog:
         return sha256_obj(
             {
                 "answers": {
-                    s: [_answer_material(a) for a in answers]
+                    s: [
+                        [a.question_id, a.question, a.answer, a.reference, list(a.context)]
+                        for a in answers
+                    ]
                     for s, answers in sorted(self.answers.items())
                 },
                 "judges": self.judge_sources,
@@ -54,25 +57,23 @@ class GenaiLog:
         )
 
 
-def _answer_material(a: JudgedAnswer) -> list[Any]:
-    return [a.question_id, a.question, a.answer, a.reference, list(a.context)]
-
-
-def supports_genai(uri: str) -> bool:
-    return uri.startswith(GENAI_STORES)
-
-
 def log_genai(
     uri: str, experiment_id: str, genai: GenaiLog, runs: dict[tuple[str, str], str], key: str
 ) -> str:
     """Log every judged answer as a trace of its (system, language) run in `runs`, linked to
     the system's (`all`) run too, and the dataset; trace ids derive from the sweep `key`.
-    Returns what was logged, counted."""
+    Returns what was logged, counted, or why nothing was."""
     import time
 
     from mlflow.tracing.client import TracingClient
     from mlflow.tracking import MlflowClient
 
+    if not uri.startswith(GENAI_STORES):
+        return (
+            f"tracking.genai: traces need a database-backed store or a tracking server, not "
+            f"{uri}; none logged"
+        )
+    start = time.perf_counter()
     client, runs_client = TracingClient(uri), MlflowClient(uri)
     now_ms = int(time.time() * 1000)
     traces = assessments = 0
@@ -92,7 +93,11 @@ def log_genai(
         for i in range(0, len(linked), LINK_BATCH):
             runs_client.link_traces_to_run(linked[i : i + LINK_BATCH], runs[(system, "all")])
     records = _log_evaluation_dataset(uri, experiment_id, genai)
-    return f"{traces} traces with {assessments} assessments, {records} evaluation dataset records"
+    seconds = time.perf_counter() - start
+    return (
+        f"{traces} traces with {assessments} assessments, {records} evaluation dataset records "
+        f"({seconds:.1f} s)"
+    )
 
 
 def _trace(
@@ -159,10 +164,9 @@ def _trace(
 def _assessments(genai: GenaiLog, answer: JudgedAnswer, trace_id: str) -> list[Any]:
     from mlflow.entities import AssessmentSource, Expectation
 
+    judge = genai.judge_sources.get(answer.system, "judge")
     found = [
-        _feedback(j, trace_id, genai.judge_sources.get(answer.system, "judge"), genai)
-        for j in answer.judgments
-        if j.status != "skipped"
+        _feedback(j, trace_id, judge, genai) for j in answer.judgments if j.status != "skipped"
     ]
     if answer.reference:
         dataset = genai.dataset.name if genai.dataset else "dataset"

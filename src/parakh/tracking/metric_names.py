@@ -132,7 +132,11 @@ def sweep_metrics(
             if p[figure] is not None:
                 out[f"{base}.{figure}"] = float(p[figure])
     for a in agreement:
-        base = agreement_base(a)
+        # `agreement.<metric>` for a grades file, `agreement.answers.<metric>` for curated
+        # grades of answers (paired by answer text)
+        source = a.get("source", "grades")
+        prefix = "agreement" if source == "grades" else f"agreement.{safe_name(source)}"
+        base = f"{prefix}.{safe_name(a['metric'])}"
         slices = {"all": a["overall"], **a["by_language"]}
         slices |= {f"model.{model}": stats for model, stats in a.get("by_model", {}).items()}
         for language, stats in slices.items():
@@ -152,11 +156,3 @@ def sweep_metrics(
                 out[f"{base}.ranking.{name}.ci_low"] = float(low)
                 out[f"{base}.ranking.{name}.ci_high"] = float(high)
     return out
-
-
-def agreement_base(agreement: dict[str, Any]) -> str:
-    """`agreement.<metric>` for a grades file, `agreement.answers.<metric>` for curated
-    grades of answers (paired by answer text)."""
-    source = agreement.get("source", "grades")
-    prefix = "agreement" if source == "grades" else f"agreement.{safe_name(source)}"
-    return f"{prefix}.{safe_name(agreement['metric'])}"

@@ -9,7 +9,6 @@ inputs logs nothing twice; a sweep counts as logged only once it is complete.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,10 @@ from parakh.tracking.client import (
 )
 from parakh.tracking.content_store import ContentStore, StoredFiles
 from parakh.tracking.datasets import DatasetRef
-from parakh.tracking.genai import GenaiLog, log_genai, supports_genai
+from parakh.tracking.genai import GenaiLog, log_genai
 from parakh.tracking.params import PARAMS_FILE, cut_params, flatten
 from parakh.tracking.samples import Table
+from parakh.tracking.stage_runs import log_values
 
 
 @dataclass
@@ -91,15 +91,7 @@ class SweepIds:
 
 
 def _log_run(client: Any, run_id: str, run: RunLog, store: ContentStore) -> None:
-    from mlflow.entities import Metric, Param
-
-    now_ms = int(time.time() * 1000)
-    metrics = [Metric(k, v, now_ms, 0) for k, v in sorted(run.metrics.items())]
-    params = [Param(k, v) for k, v in sorted(flatten(run.params).items())]
-    for i in range(0, len(params), 100):
-        client.log_batch(run_id, params=params[i : i + 100])
-    for i in range(0, len(metrics), 900):
-        client.log_batch(run_id, metrics=metrics[i : i + 900])
+    log_values(client, run_id, run.params, run.metrics)
     cut = cut_params(run.params)
     if cut:  # the whole values, and which params MLflow holds cut
         client.log_dict(run_id, run.params, PARAMS_FILE)
@@ -176,7 +168,7 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
             notes.append(store.summary())
             print(f"MLflow: {notes[-1]}")
         if sweep.genai is not None:
-            notes.append(_log_genai(uri, exp_id, sweep.genai, by_language, key))
+            notes.append(log_genai(uri, exp_id, sweep.genai, by_language, key))
             print(f"MLflow: {notes[-1]}")  # aggregate prints the sweep's run id after this
         client.set_tag(parent_id, COMPLETE, "true")
         client.set_terminated(parent_id)
@@ -184,16 +176,3 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
         client.set_terminated(parent_id, status="FAILED")
         raise
     return SweepIds(parent=str(parent_id), children=children, logged=True, notes=notes)
-
-
-def _log_genai(
-    uri: str, exp_id: str, genai: GenaiLog, runs: dict[tuple[str, str], str], key: str
-) -> str:
-    if not supports_genai(uri):
-        return (
-            f"tracking.genai: traces need a database-backed store or a tracking server, not "
-            f"{uri}; none logged"
-        )
-    start = time.perf_counter()
-    logged = log_genai(uri, exp_id, genai, runs, key)
-    return f"{logged} ({time.perf_counter() - start:.1f} s)"

@@ -10,8 +10,7 @@ category and domain slices included, which its metrics leave out.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ SAMPLE_COLUMNS = (
     "justification",
     "reason",
 )
+_ANSWER_COLUMNS = {"question_id", "language", "question", "reference", "answer"}  # the rest: rows
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,16 @@ def judged_answers(
     rows = [
         r for r in inputs.judgments.get(model, []) if system_name(r.model, r.translator) == system
     ]
-    answers = _answers(inputs.generations.get(model), generations)
-    contexts = _contexts(retrieval)
+    loaded = inputs.generations.get(model)
+    if loaded is None and generations is not None and generations.is_file():
+        loaded = read_answers(generations)
+    answers = {g.question_id: g for g in loaded or []}
+    contexts: dict[str, tuple[str, ...]] = {}
+    if retrieval is not None and retrieval.is_file():
+        contexts = {
+            r.question_id: tuple(c.text for c in [*r.raw_chunks, *r.kb_update_chunks])
+            for r in read_jsonl(retrieval, Retrieval)
+        }
     questions: dict[str, QuestionView] = {q.id: q for q in inputs.questions}
     by_question: dict[str, list[Judgment]] = defaultdict(list)
     for r in rows:
@@ -100,49 +108,20 @@ def judged_answers(
     return out
 
 
-def _answers(loaded: list[Answer] | None, path: Path | None) -> dict[str, Answer]:
-    if loaded is None and path is not None and path.is_file():
-        loaded = read_answers(path)
-    return {g.question_id: g for g in loaded or []}
-
-
 def _answer_text(generation: Answer) -> str | None:
     if generation.status == "ok":
         return generation.response
     return f"(no answer: {generation.error})" if generation.error else None
 
 
-def _contexts(path: Path | None) -> dict[str, tuple[str, ...]]:
-    if path is None or not path.is_file():
-        return {}
-    return {
-        r.question_id: tuple(c.text for c in [*r.raw_chunks, *r.kb_update_chunks])
-        for r in read_jsonl(path, Retrieval)
-    }
-
-
 def samples_table(answers: list[JudgedAnswer], language: str) -> Table:
     """One row per judge row of `language`'s answers (`all`: every answer)."""
-    rows = [
-        {
-            "question_id": a.question_id,
-            "language": a.language,
-            "categories": ", ".join(j.categories),
-            "question": a.question,
-            "reference": a.reference,
-            "answer": a.answer,
-            "metric": j.metric,
-            "status": j.status,
-            "score": j.score,
-            "scale_max": j.scale_max,
-            "justification": j.justification,
-            "reason": j.reason,
-        }
-        for a in answers
-        if language in (ALL, a.language)
-        for j in a.judgments
-    ]
-    return {column: [row[column] for row in rows] for column in SAMPLE_COLUMNS}
+    judged = [(a, j) for a in answers if language in (ALL, a.language) for j in a.judgments]
+    table = {
+        c: [getattr(a if c in _ANSWER_COLUMNS else j, c) for a, j in judged] for c in SAMPLE_COLUMNS
+    }
+    table["categories"] = [", ".join(j.categories) for _, j in judged]
+    return table
 
 
 def leaderboard_tables(document: dict[str, Any], system: str) -> dict[str, Table]:
@@ -156,7 +135,3 @@ def leaderboard_tables(document: dict[str, Any], system: str) -> dict[str, Table
         name: {c: [row[c] for row in document[key] if row["model"] == system] for c in columns}
         for name, (key, columns) in tables.items()
     }
-
-
-def language_counts(questions: Sequence[QuestionView]) -> dict[str, int]:
-    return dict(sorted(Counter(q.language for q in questions).items()))

@@ -37,10 +37,23 @@ class StageRun:
         return sha256_obj({"tags": tags, "params": flatten(dict(self.params)), "metrics": metrics})
 
 
-def log_stage_run(uri: str, run: StageRun) -> str:
-    """Log `run` (or find it, if `keyed` and already logged); returns its run id."""
+def log_values(
+    client: Any, run_id: str, params: Mapping[str, Any], metrics: Mapping[str, float]
+) -> None:
+    """`params` flattened and `metrics` stamped with the time now, logged in batches."""
     from mlflow.entities import Metric, Param
 
+    now = int(time.time() * 1000)
+    metric_list = [Metric(k, float(v), now, 0) for k, v in sorted(metrics.items())]
+    param_list = [Param(k, v) for k, v in sorted(flatten(dict(params)).items())]
+    for i in range(0, max(len(metric_list), len(param_list)), _BATCH):
+        client.log_batch(
+            run_id, metrics=metric_list[i : i + _BATCH], params=param_list[i : i + _BATCH]
+        )
+
+
+def log_stage_run(uri: str, run: StageRun) -> str:
+    """Log `run` (or find it, if `keyed` and already logged); returns its run id."""
     client = open_client(uri)
     exp_id = experiment_id(client, run.experiment)
     tags = dict(run.tags)
@@ -53,11 +66,7 @@ def log_stage_run(uri: str, run: StageRun) -> str:
             return str(found[0].info.run_id)
         tags[RUN_KEY] = key
     run_id = str(client.create_run(exp_id, tags=tags, run_name=run.name).info.run_id)
-    now = int(time.time() * 1000)
-    metrics = [Metric(k, float(v), now, 0) for k, v in sorted(run.metrics.items())]
-    params = [Param(k, v) for k, v in sorted(flatten(dict(run.params)).items())]
-    for i in range(0, max(len(metrics), len(params)), _BATCH):
-        client.log_batch(run_id, metrics=metrics[i : i + _BATCH], params=params[i : i + _BATCH])
+    log_values(client, run_id, run.params, run.metrics)
     for path, folder in run.artifacts:
         client.log_artifact(run_id, str(path), artifact_path=folder)
     client.set_terminated(run_id)

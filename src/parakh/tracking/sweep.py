@@ -50,12 +50,6 @@ SAMPLES_MANIFEST = "samples/manifest.json"  # a model run's judge rows and answe
 HUMAN_GRADES_FILE = "human_grades.jsonl"
 
 
-def _input_name(path: Path, layout: Layout) -> str:
-    """Where an input belongs under `inputs/`: its path relative to paths.processed."""
-    relative = path.resolve().relative_to(layout.processed.parent.resolve())
-    return f"processed/{relative.as_posix()}"
-
-
 def build_sweep(
     cfg: ParakhConfig,
     result: AggregateResult,
@@ -87,7 +81,9 @@ def build_sweep(
     answers: dict[str, list[JudgedAnswer]] = {}
     children = {}
     for system, (model, translator) in result.board.systems.items():
-        data = _model_data(inputs, model)
+        keys = {"judgments": f"judgments.{model}", "generations": f"generations.{model}"}
+        keys["questions"] = "questions"  # the model's sample files among the inputs
+        data = {name: inputs.paths[key] for name, key in keys.items() if key in inputs.paths}
         answers[system] = judged_answers(
             inputs,
             system,
@@ -145,8 +141,12 @@ def _parent_files(
         for k, p in sorted(inputs.paths.items())
         if pairs_by_answer or not k.startswith("generations")
     }
+    # where each input belongs under `inputs/`: its path relative to paths.processed
+    processed = layout.processed.parent.resolve()
     stored = {
-        HUMAN_GRADES_FILE if k == "human_grades" else _input_name(p, layout): p
+        HUMAN_GRADES_FILE
+        if k == "human_grades"
+        else f"processed/{p.resolve().relative_to(processed).as_posix()}": p
         for k, p in used.items()
     }
     artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
@@ -169,13 +169,6 @@ def _model_tags(
         **{f"data.{name}_sha256": sha256_path(p) for name, p in data.items()},
         **dvc_hash_tags(list(data.values())),
     }
-
-
-def _model_data(inputs: AggregateInputs, model: str) -> dict[str, Path]:
-    """A model's sample files that exist among the inputs: judgments, generations, questions."""
-    keys = {"judgments": f"judgments.{model}", "generations": f"generations.{model}"}
-    keys["questions"] = "questions"
-    return {name: inputs.paths[key] for name, key in keys.items() if key in inputs.paths}
 
 
 def _language_runs(
