@@ -140,11 +140,9 @@ def sampled_at_least(
 
 def holm_adjust(p_values: list[float]) -> list[float]:
     """Holm-Bonferroni adjusted p-values (family-wise error), in the input order."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted.tolist()
