@@ -132,3 +132,8 @@ def translate_test_variant(cfg: ParakhConfig) -> str:
 def spec_path(output: Path) -> Path:
     """The run spec written beside an output: `x.jsonl` -> `x.runspec.json`."""
     return output.with_name(output.name.rsplit(".", 1)[0] + ".runspec.json")
+
+
+def summary_path(judgments: Path) -> Path:
+    """`<model>.jsonl` -> `<model>.summary.json`, where the judge stage writes its summary."""
+    return judgments.with_name(judgments.name.rsplit(".", 1)[0] + ".summary.json")

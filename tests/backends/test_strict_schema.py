@@ -164,7 +164,7 @@ def test_a_400_naming_response_format_is_a_schema_rejection() -> None:
 
 def test_an_out_of_range_score_is_invalid_and_names_the_range() -> None:
     verdict = parse_verdict('{"Score": 7, "Justification": "x"}', load_rubric("coherence"), 60)
-    assert not verdict.valid and verdict.scores == {} and verdict.score is None
+    assert not verdict.valid and verdict.scores == {}
     assert verdict.reason == "Score 7 outside 0..2"
     decimal = parse_verdict(
         '{"Factual Accuracy": 5.5, "Relevance": 5, "Clarity": 4, "Language Consistency": 5, '

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from parakh.errors import InputError
-from parakh.report.released_table import ReleasedTable, summary_path
+from parakh.report.released_table import ReleasedTable
+from parakh.stage_outputs import summary_path
 
 HI = {
     "released_table": {

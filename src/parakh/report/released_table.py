@@ -16,17 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from parakh.errors import InputError
+from parakh.stage_outputs import summary_path
 
 ALL = "all"  # the summary's pooled entry: no figure of the released script
 SUBSETS = (("non_relevant", "Hallucination"), ("relevant", "Error"))
 
 # model -> language -> subset -> {"outputs", "Accuracy", "Hallucination" or "Error", "Invalid"}
 Cells = dict[str, dict[str, dict[str, dict[str, Any]]]]
-
-
-def summary_path(judgments: Path) -> Path:
-    """`<model>.jsonl` -> `<model>.summary.json`, where the judge stage writes its summary."""
-    return judgments.with_name(judgments.name.rsplit(".", 1)[0] + ".summary.json")
 
 
 def _cells_of(path: Path) -> dict[str, dict[str, dict[str, Any]]]:

@@ -48,11 +48,10 @@ from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
 from parakh.prompts.template import PromptTemplate, answer_prompt, load_prompt
-from parakh.report.released_table import summary_path
 from parakh.row_coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
-from parakh.stage_outputs import Layout, generation_name, spec_path
+from parakh.stage_outputs import Layout, generation_name, spec_path, summary_path
 from parakh.tracking.runspec import write_run_spec
 
 
