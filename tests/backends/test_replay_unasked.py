@@ -35,7 +35,7 @@ def test_a_new_model_is_not_asked_a_question_without_prompt(tmp_path: Path, caps
     assert all(g.status == "ok" and g.messages for g in asked)
     assert result.summary["not_asked"] == len(unavailable)
     # more than any share of errors would allow, yet the run is finished
-    generate._check_failures(
+    generate.check_failures(
         cfg.model_copy(
             update={"generation": cfg.generation.model_copy(update={"max_failed_share": 0.0})}
         ),  # fmt: skip

@@ -321,6 +321,26 @@ def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
     assert again.summary["truncated_answers"] == 1
 
 
+def _failure_cfg(backend: str, share: float):  # type: ignore[no-untyped-def]
+    from parakh.config import compose
+
+    cfg = compose([f"generation.max_failed_share={share}"])
+    return cfg.model_copy(
+        update={"model": cfg.model.model_copy(update={"name": "m", "backend": backend})}
+    )
+
+
+def _rows(errors: list[str | None]) -> list:  # type: ignore[type-arg]
+    from parakh.schema import Generation
+
+    return [
+        Generation(question_id=f"q{i}", model="m", status="ok", response="answer")
+        if error is None
+        else Generation(question_id=f"q{i}", model="m", status="error", error=error)
+        for i, error in enumerate(errors)
+    ]
+
+
 @pytest.mark.parametrize(
     ("errors", "share", "fails"),
     [
@@ -336,14 +356,15 @@ def test_answers_cut_by_max_tokens_are_recorded_counted_and_reported(
 def test_a_run_fails_when_all_or_more_than_the_share_of_its_answers_are_errors(
     errors: list[str | None], share: float, fails: bool
 ) -> None:
-    from parakh.backends.failed_run import FailedRunError, check_failed_share
+    from parakh.stages.generate import FailedRunError, check_failures
 
     path = Path("data/processed/demo/generate/m.jsonl")
+    cfg = _failure_cfg("openai", share)
     if not fails:
-        check_failed_share("m", "openai", errors, share, path)
+        check_failures(cfg, _rows(errors), path)
         return
     with pytest.raises(FailedRunError) as failure:
-        check_failed_share("m", "openai", errors, share, path)
+        check_failures(cfg, _rows(errors), path)
     failed = sum(e is not None for e in errors)
     message = str(failure.value)
     assert f"model 'm': {failed} of {len(errors)} requests failed" in message
@@ -351,9 +372,19 @@ def test_a_run_fails_when_all_or_more_than_the_share_of_its_answers_are_errors(
     assert "generation.max_failed_share" in message
 
 
+def test_questions_not_asked_neither_fail_a_run_nor_count_in_it() -> None:
+    from parakh.backends.replay import NOT_ASKED
+    from parakh.stages.generate import FailedRunError, check_failures
+
+    unasked = [f"{NOT_ASKED} the question's prompt is unavailable (null)"] * 3
+    check_failures(_failure_cfg("openai", 0.5), _rows([*unasked, None]), Path("m.jsonl"))
+    with pytest.raises(FailedRunError, match="1 of 1 requests failed"):
+        check_failures(_failure_cfg("openai", 0.5), _rows([*unasked, "HTTP 500"]), Path("m"))
+
+
 def test_backends_that_send_no_request_never_fail_a_run() -> None:
     """A replay file lacking most answers, or closed-book extractive rows, are the data."""
-    from parakh.backends.failed_run import check_failed_share
+    from parakh.stages.generate import check_failures
 
     for backend in ("replay", "extractive"):
-        check_failed_share("m", backend, ["no stored answer"] * 3, 0.5, Path("m.jsonl"))
+        check_failures(_failure_cfg(backend, 0.5), _rows(["no stored answer"] * 3), Path("m"))

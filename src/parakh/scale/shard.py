@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -141,23 +141,6 @@ def shard_files(layout: Layout, output: Path, count: int, stage: str) -> list[Pa
             f"({folder}/{stem}.shard-*-of-<n>.*) and merge again",
         )
     return expected
-
-
-@dataclass
-class MergedRows(Generic[M]):
-    """The shards' rows in the unsharded order: as read (to write them byte for byte) and
-    validated."""
-
-    plain: list[dict[str, Any]]
-    rows: list[M]
-
-
-def merge_rows(
-    files: Sequence[Path], model: type[M], questions: Sequence[Question]
-) -> MergedRows[M]:
-    """Every row of `plan_merge`, one per question, held in memory: as read and validated."""
-    plain = list(plan_merge(files, model, [q.id for q in questions]))
-    return MergedRows(plain, [model.model_validate(obj) for obj in plain])
 
 
 def plan_merge(

@@ -7,7 +7,8 @@ python -m parakh.stages.generate dataset=nomiracl model=gpt-4o generation.prompt
 The output keeps what the model said (timing and cache fields zeroed, so a re-run on the same
 inputs is byte-identical); tokens, latency, retries and cost go to
 `.parakh/accounting/<dataset>/<name>.json` (and to MLflow with `generation.log_mlflow=true`).
-A run with more than `generation.max_failed_share` errors exits non-zero after writing them.
+A run with more than `generation.max_failed_share` errors (or with every request failed) exits
+non-zero after writing them (`check_failures`).
 
 Direct inference writes `generate/<name>.jsonl`, the file judge reads. A translate-test run
 (`translator=` not `none`) asks from `translate/<variant>/` and writes the English answers to
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,11 +37,11 @@ from parakh.backends.accounting import (
 )
 from parakh.backends.base import Backend, estimate_tokens
 from parakh.backends.cache import ResponseCache
-from parakh.backends.failed_run import check_failed_share
 from parakh.backends.replay import NOT_ASKED, unasked_reason
 from parakh.backends.runner import run_requests
 from parakh.config import ParakhConfig, hydra_entry
-from parakh.io import read_jsonl, write_json, write_jsonl
+from parakh.errors import ParakhError
+from parakh.io import atomic_jsonl, read_jsonl, write_json
 from parakh.project import resolve
 from parakh.prompts.builder import ModelView, TokenCounter, build_prompt
 from parakh.prompts.fewshot import choose_examples, load_pool
@@ -48,8 +51,8 @@ from parakh.scale.shard import (
     ledger_path,
     merge_accounting,
     merge_count,
-    merge_rows,
     merged_run_spec,
+    plan_merge,
     shard_files,
 )
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
@@ -257,17 +260,19 @@ def main_task(cfg: ParakhConfig) -> None:
         cache.close()
     run_info = _run_info(cfg, name)
     config = run_config(cfg, backend.identity())
-    if shard is not None:  # a shard's rows last: its file means a finished shard
+    if shard is not None:
         run_info["shard"] = config["shard"] = shard.as_dict()
-        write_json(ledger_path(target), accounting_document(run_info, result.summary, result.items))
+    with atomic_jsonl(target) as written:  # the rows last: their file means a finished run
+        written.write_all(result.generations)
         write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
-    write_jsonl(target, result.generations)
+        if shard is not None:  # a shard's ledger beside it, for the merge
+            ledger = accounting_document(run_info, result.summary, result.items)
+            write_json(ledger_path(target), ledger)
     progress.unlink(missing_ok=True)
-    if shard is None:  # a run's spec, ledger and MLflow run only once its rows are written
-        write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
+    if shard is None:  # the ledger and MLflow run of a whole run
         _account(cfg, name, run_info, result.summary, result.items)
     _report(name if shard is None else f"{name}, {shard}", result.summary, target)
-    _check_failures(cfg, result.generations, target)
+    check_failures(cfg, result.generations, target)
 
 
 def merge_task(cfg: ParakhConfig) -> None:
@@ -284,13 +289,15 @@ def merge_task(cfg: ParakhConfig) -> None:
         inputs=inputs,
         ignore=("backend_identity",),
     )
-    merged = merge_rows(files, Generation, questions)
+    rows = plan_merge(files, Generation, [q.id for q in questions])  # each row checked first
     summary, items = merge_accounting(files, questions, cfg.model.prices)
-    write_jsonl(out, merged.plain)
+    with atomic_jsonl(out) as written:
+        written.write_all(rows)
+        merged = list(written.written(Generation))
     write_json(spec_path(out), spec)
     _account(cfg, name, {**_run_info(cfg, name), "shards": count}, summary, items)
     _report(f"{name}, {count} shards merged", summary, out)
-    _check_failures(cfg, merged.rows, out)
+    check_failures(cfg, merged, out)
 
 
 def _run_info(cfg: ParakhConfig, name: str) -> dict[str, Any]:
@@ -328,15 +335,46 @@ def _account(
         log_stage_run(tracking_uri(cfg.tracking.uri), run)
 
 
-def _check_failures(cfg: ParakhConfig, generations: list[Generation], path: Path) -> None:
-    """A FailedRunError (non-zero exit) once the rows are written, if too many are errors."""
-    errors = [
-        None if g.status == "ok" else g.error or g.status
-        for g in generations
-        if not (g.error or "").startswith(NOT_ASKED)
-    ]
-    model = cfg.model
-    check_failed_share(model.name, model.backend, errors, cfg.generation.max_failed_share, path)
+class FailedRunError(ParakhError):
+    """Too many of a run's requests failed; its rows are written, the stage is not done."""
+
+
+def check_failures(cfg: ParakhConfig, generations: Sequence[Generation], path: Path) -> None:
+    """A FailedRunError (non-zero exit) once the rows are written, when every answer or more
+    than `generation.max_failed_share` of them are errors: a closed port, a 404 or a wrong key
+    makes every request an honest error row, which `dvc repro` would otherwise record as the
+    model's answers. Backends that send no request (replay, extractive) never fail a run: their
+    error rows are what the data lacks, the same on every run. Questions not asked (no prompt)
+    are left out."""
+    asked = [g for g in generations if not (g.error or "").startswith(NOT_ASKED)]
+    failed = [g.error or g.status for g in asked if g.status != "ok"]
+    total, share, model = len(asked), cfg.generation.max_failed_share, cfg.model
+    if model.backend in ("replay", "extractive") or not failed:
+        return
+    if len(failed) < total and len(failed) / total <= share:
+        return
+    how_many = (
+        "all of them"
+        if len(failed) == total
+        else f"{len(failed) / total:.0%}, more than generation.max_failed_share={share:g}"
+    )
+    reasons = "\n".join(
+        f"  {count} x {_short(reason)}" for reason, count in Counter(failed).most_common(3)
+    )
+    raise FailedRunError(
+        f"model '{model.name}': {len(failed)} of {total} requests failed ({how_many}). "
+        f"Most common reasons:\n{reasons}\n"
+        f"Every row is written, with its reason, to {path}, but the stage is not done. "
+        "Check the model's base_url, that its server is up and serves its model_id, and its "
+        "API key (`api_key_env`), then run the stage again: it asks again only for the failed "
+        "ones (errors are never cached). To accept a larger share of failures, raise "
+        "generation.max_failed_share (a run where every request failed always fails)."
+    )
+
+
+def _short(reason: str, chars: int = 200) -> str:
+    flat = " ".join(reason.split())
+    return flat if len(flat) <= chars else flat[: chars - 3] + "..."
 
 
 def _report(what: str, s: dict[str, Any], path: Path) -> None:
