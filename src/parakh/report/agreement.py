@@ -32,8 +32,7 @@ from parakh.report.items import system_name
 from parakh.report.leaderboard import Settings
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
-from parakh.stats import agreement_bootstrap as boot
-from parakh.stats.bootstrap import derive_seed
+from parakh.stats.bootstrap import derive_seed, percentile_interval
 from parakh.stats.scales import ScaleMapping
 
 ItemKey = tuple[str, str]  # (question_id, model)
@@ -78,7 +77,7 @@ class Bootstrap:
 
 def _intervals(draws: dict[str, np.ndarray], confidence: float) -> dict[str, list[float]]:
     """Each figure's percentile interval, in `FIGURES` order (left out where there is none)."""
-    found = {f: boot.interval(draws[f], confidence) for f in FIGURES if f in draws}
+    found = {f: percentile_interval(draws[f], confidence) for f in FIGURES if f in draws}
     return {f: [round(i.low, 6), round(i.high, 6)] for f, i in found.items() if i is not None}
 
 
@@ -90,28 +89,23 @@ def pair_intervals(
     bootstrap: Bootstrap,
 ) -> dict[str, list[float]]:
     """Every figure's percentile interval over the same item resamples (units in the order
-    of `units`' columns: sorted item keys)."""
+    of `units`' columns: sorted item keys); a pair comes along with its item."""
     order = {item: i for i, item in enumerate(sorted(set(pairs.items)))}
-    item_pairs = boot.ItemPairs(
-        np.asarray(pairs.judge, dtype=float),
-        np.asarray(pairs.human, dtype=float),
-        np.asarray([order[item] for item in pairs.items], dtype=int),
-        len(order),
-    )
     settings = bootstrap.settings
-    items = boot.item_weights(item_pairs.n_items, settings.resamples, bootstrap.seed("items"))
-    weights = boot.pair_weights(item_pairs, items)
+    items = stats.item_weights(len(order), settings.resamples, bootstrap.seed("items"))
+    weights = items[:, [order[item] for item in pairs.items]]
+    judge, human = np.asarray(pairs.judge, dtype=float), np.asarray(pairs.human, dtype=float)
     draws = {
-        "spearman": boot.spearman_draws(item_pairs, weights),
-        "kendall_tau": boot.kendall_tau_draws(item_pairs, weights),
+        "spearman": stats.weighted_spearman(judge, human, weights),
+        "kendall_tau": stats.weighted_kendall_tau(judge, human, weights),
     }
     if categorical:
-        draws["percent_agreement"] = boot.percent_agreement_draws(item_pairs, weights)
-        draws["cohen_kappa"] = boot.cohen_kappa_draws(item_pairs, weights, grades, linear=False)
-        draws["cohen_kappa_linear"] = boot.cohen_kappa_draws(
-            item_pairs, weights, grades, linear=True
-        )
-        draws["krippendorff_alpha_ordinal"] = boot.krippendorff_ordinal_draws(units, items, grades)
+        confusions = stats.weighted_confusions(judge, human, grades, weights)
+        draws["percent_agreement"] = stats.weighted_percent_agreement(judge, human, weights)
+        draws["cohen_kappa"] = stats.kappa_of_confusions(confusions, None)
+        draws["cohen_kappa_linear"] = stats.kappa_of_confusions(confusions, "linear")
+        domain = np.asarray(grades, dtype=float)
+        draws["krippendorff_alpha_ordinal"] = stats.weighted_alpha(units, items, domain, "ordinal")
     return _intervals(draws, settings.confidence)
 
 
@@ -149,7 +143,7 @@ def ranking_intervals(
         human_sum[q, s] += h
         human_n[q, s] += 1
     settings = bootstrap.settings
-    weights = boot.item_weights(len(questions), settings.resamples, bootstrap.seed("ranking"))
+    weights = stats.item_weights(len(questions), settings.resamples, bootstrap.seed("ranking"))
     with np.errstate(invalid="ignore", divide="ignore"):
         judge_means = (weights @ judge_sum) / (weights @ judge_n)
         human_means = (weights @ human_sum) / (weights @ human_n)

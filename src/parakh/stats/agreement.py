@@ -5,6 +5,10 @@ Each function equals a reference implementation on the same inputs (tests check 
 `krippendorff_alpha` = the `krippendorff` package's `alpha`, `spearman` and `kendall_tau` =
 scipy's `spearmanr` and `kendalltau` (tau-b). Undefined statistics (a rater who gives one grade
 to everything, fewer than two items) are `nan`, never a made-up number.
+
+Bootstrap intervals resample items: the `weighted_*` forms compute a statistic on every
+resample at once from (resamples, pairs) weights, a pair counted as often as its item was
+drawn (`item_weights`), equal to the plain statistic on the expanded data (tested).
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
+
+from parakh.stats.bootstrap import multiplicities, resample_blocks
 
 Scores = Sequence[float] | np.ndarray
 KappaWeights = Literal["linear", "quadratic"]
@@ -40,6 +46,12 @@ def percentage_agreement(a: Scores, b: Scores) -> float:
     if x.size == 0:
         return float("nan")
     return 100.0 * float(np.mean(x == y))
+
+
+def weighted_percent_agreement(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    match = (x == y).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(100.0 * (weights @ match) / weights.sum(axis=1))
 
 
 def cohen_kappa(
@@ -158,6 +170,23 @@ def alpha_of_coincidences(observed: np.ndarray, domain: np.ndarray, level: Alpha
     if disagreement_expected <= 0.0:
         return float("nan")
     return 1.0 - float((observed * distance).sum()) / disagreement_expected
+
+
+def weighted_alpha(
+    data: np.ndarray, weights: np.ndarray, domain: np.ndarray, level: AlphaLevel
+) -> np.ndarray:
+    """Krippendorff's alpha of the raters x units `data` per row of (resamples, units)
+    `weights`, unit u counted weights[r, u] times."""
+    k = domain.size
+    per_unit = unit_coincidences(data, domain).reshape(data.shape[1], k * k)
+    observed = (weights @ per_unit).reshape(-1, k, k)
+    return np.array([alpha_of_coincidences(o, domain, level) for o in observed])
+
+
+def item_weights(n_items: int, resamples: int, seed: int) -> np.ndarray:
+    """(resamples, n_items): how many times each item is drawn in each resample."""
+    blocks = [multiplicities(index) for index in resample_blocks(n_items, resamples, seed)]
+    return np.concatenate(blocks) if blocks else np.zeros((0, n_items))
 
 
 def weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
