@@ -175,7 +175,7 @@ def test_duplicates_first_keeps_the_first_line(tmp_path: Path) -> None:
     backend = make_backend(replay(path, duplicates="first"))
     assert isinstance(backend, ReplayBackend)
     assert answers_of(backend, "q1") == {"q1": ("First.", None)}
-    assert backend.table.ignored_duplicates == 1
+    assert backend.answers["q1"].line == 1
 
 
 # --- bad files: the exact place in the message --------------------------------------------------

@@ -59,7 +59,7 @@ def test_the_replay_ids_are_the_ids_curate_gives(nomiracl) -> None:  # type: ign
         backend = make_backend(cfg.model_copy(update={"answers": str(curated)}))
         assert isinstance(backend, ReplayBackend)
         backend.prepare([q.id for q in questions])
-        assert set(backend.table.answers) == {
+        assert set(backend.answers) == {
             qid for qid, outputs in stored.items() if cfg.model_value in outputs
         }
 
@@ -157,7 +157,7 @@ def test_liveqa_sources_replay_the_first_judged_answer_of_each_question(
         assert isinstance(backend, ReplayBackend)
         expected = {q: text for (q, source), text in first.items() if source == cfg.model_value}
         assert set(expected) <= set(ids)  # the ids curate gives the questions
-        assert {q: a.response for q, a in backend.table.answers.items()} == expected
+        assert {q: a.response for q, a in backend.answers.items()} == expected
 
 
 @pytest.mark.parametrize(

@@ -240,12 +240,12 @@ def test_replay_reads_the_stored_outputs_of_either_layout_from_curated_questions
         for row in _rows(path)
     }
     # Every stored output, null-prompt rows included; the id row without one is not answered.
-    assert {qid: a.response for qid, a in backend.table.answers.items()} == {
+    assert {qid: a.response for qid, a in backend.answers.items()} == {
         qid: (outputs["aya-101"] if outputs["aya-101"].strip() else None)
         for qid, outputs in stored.items()
         if "aya-101" in outputs
     }
-    assert len(backend.table.answers) == len(stored) - 1 == 25
+    assert len(backend.answers) == len(stored) - 1 == 25
     # A file without the nested field names it (a raw queries.jsonl given by mistake).
     raw = tmp_path / "raw.jsonl"
     raw.write_text(json.dumps({"id": "217379#0-hi", "results": {}}) + "\n", encoding="utf-8")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +39,8 @@ NOT_ASKED = "not asked:"
 class StoredAnswer:
     """One model's stored answer to one question; `response` None: blank in the file."""
 
-    question_id: str
     response: str | None
     line: int
-
-
-@dataclass
-class AnswerTable:
-    """The answers one replay model takes from its file, by question id; the file's hash."""
-
-    label: str
-    sha256: str
-    answers: dict[str, StoredAnswer] = field(default_factory=dict)
-    ignored_duplicates: int = 0
 
 
 def csv_rows(path: Path, label: str, required: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -88,20 +77,20 @@ def csv_rows(path: Path, label: str, required: list[str]) -> Iterator[tuple[int,
 _ABSENT = object()
 
 
-def _get(row: dict[str, Any], path: str) -> Any:
+def field_at(row: dict[str, Any], path: str, default: Any = None) -> Any:
     """`row[path]`, or for a dotted path such as `meta.model_outputs` the field inside the
     object before each dot (a row of curate's questions.jsonl keeps stored outputs there);
-    `_ABSENT` when there is no such field."""
+    `default` when there is no such field."""
     value: Any = row
     for part in [path] if path in row else path.split("."):
         if not isinstance(value, dict) or part not in value:
-            return _ABSENT
+            return default
         value = value[part]
     return value
 
 
 def _field(row: dict[str, Any], path: str, label: str, line: int) -> Any:
-    value = _get(row, path)
+    value = field_at(row, path, _ABSENT)
     if value is _ABSENT:
         found = ", ".join(row) or "none"
         raise InputError(
@@ -147,60 +136,39 @@ def _response_name(cfg: ReplayModel) -> str:
     return cfg.response_field
 
 
-def _rows_of_this_model(
-    cfg: ReplayModel, rows: Iterator[tuple[int, dict[str, Any]]], label: str
-) -> Iterator[tuple[int, str, str | None, bool]]:
-    """(line, question id, response or None, answered) for each row this model takes, after
-    checking that `model_value` occurs in the file."""
-    seen_values: set[str] = set()
-    taken = []
-    name = _response_name(cfg)
-    for line, row in rows:
-        if cfg.responses_field is not None:
-            outputs = _field(row, cfg.responses_field, label, line)
-            if not isinstance(outputs, dict):
-                raise InputError(
-                    label,
-                    f"expected an object of {{model: response}}, got {type(outputs).__name__}",
-                    line=line,
-                    field=cfg.responses_field,
-                )
-            seen_values.update(map(str, outputs))
-            qid = _question_id(cfg, row, label, line)
-            answered, value = cfg.model_value in outputs, outputs.get(cfg.model_value)
-        else:
-            if cfg.model_value is not None or _get(row, cfg.model_field) is not _ABSENT:
-                model = str(_field(row, cfg.model_field, label, line))
-                seen_values.add(model)
-                if cfg.model_value is not None and model != cfg.model_value:
-                    continue
-            qid = _question_id(cfg, row, label, line)
-            answered, value = True, _field(row, cfg.response_field, label, line)
-        taken.append((line, qid, _response(value, label, line, name), answered))
-    if cfg.model_value is not None and cfg.model_value not in seen_values:
-        where = cfg.responses_field or cfg.model_field
-        present = ", ".join(sorted(seen_values)) or "none"
-        raise InputError(
-            label,
-            f"model_value '{cfg.model_value}' never occurs; values present: {present}",
-            field=where,
-        )
-    if cfg.model_value is None and len(seen_values) > 1:
-        raise InputError(
-            label,
-            f"column '{cfg.model_field}' names several models ({', '.join(sorted(seen_values))}): "
-            "set model_value to the one this model takes",
-            field=cfg.model_field,
-        )
-    yield from taken
+def _row_answer(
+    cfg: ReplayModel, row: dict[str, Any], label: str, line: int, seen_values: set[str]
+) -> tuple[str, str | None, bool] | None:
+    """(question id, stored text or None when blank, answered) of a row, adding the model
+    values it names to `seen_values`; None for a row of another model."""
+    if cfg.responses_field is not None:
+        outputs = _field(row, cfg.responses_field, label, line)
+        if not isinstance(outputs, dict):
+            raise InputError(
+                label,
+                f"expected an object of {{model: response}}, got {type(outputs).__name__}",
+                line=line,
+                field=cfg.responses_field,
+            )
+        seen_values.update(map(str, outputs))
+        qid = _question_id(cfg, row, label, line)
+        value, answered = outputs.get(cfg.model_value), cfg.model_value in outputs
+    else:
+        if cfg.model_value is not None or field_at(row, cfg.model_field, _ABSENT) is not _ABSENT:
+            model = str(_field(row, cfg.model_field, label, line))
+            seen_values.add(model)
+            if cfg.model_value is not None and model != cfg.model_value:
+                return None
+        qid = _question_id(cfg, row, label, line)
+        value, answered = _field(row, cfg.response_field, label, line), True
+    return qid, _response(value, label, line, _response_name(cfg)), answered
 
 
-def load_answers(cfg: ReplayModel) -> AnswerTable:
-    """Read and check the answers file of one replay model; raise naming file, line, field."""
+def load_answers(cfg: ReplayModel, path: Path) -> dict[str, StoredAnswer]:
+    """The answers of one replay model by question id, read and checked: an InputError naming
+    file, line and field for a bad row, a question answered twice, a `model_value` the file
+    never names (or several models where none is chosen)."""
     label = cfg.answers
-    path = resolve(cfg.answers)
-    if not path.is_file():
-        raise InputError(label, f"answers file not found (looked at {path})")
     if cfg.format == "csv" or (cfg.format == "auto" and label.lower().endswith(".csv")):
         if cfg.responses_field is not None:
             raise ConfigError(f"model '{cfg.name}': `responses_field` needs a JSONL file")
@@ -212,23 +180,41 @@ def load_answers(cfg: ReplayModel) -> AnswerTable:
         rows = csv_rows(path, label, required)
     else:
         rows = iter_json_objects(path, label)
-    table = AnswerTable(label=label, sha256=sha256_path(path))
-    id_field = cfg.question_id_template or cfg.question_id_field
-    for line, qid, text, answered in _rows_of_this_model(cfg, rows, label):
-        first = table.answers.get(qid)
+    seen_values: set[str] = set()
+    taken = [
+        (line, answer)
+        for line, row in rows
+        if (answer := _row_answer(cfg, row, label, line, seen_values)) is not None
+    ]
+    if cfg.model_value is not None and cfg.model_value not in seen_values:
+        present = ", ".join(sorted(seen_values)) or "none"
+        raise InputError(
+            label,
+            f"model_value '{cfg.model_value}' never occurs; values present: {present}",
+            field=cfg.responses_field or cfg.model_field,
+        )
+    if cfg.model_value is None and len(seen_values) > 1:
+        raise InputError(
+            label,
+            f"column '{cfg.model_field}' names several models ({', '.join(sorted(seen_values))}): "
+            "set model_value to the one this model takes",
+            field=cfg.model_field,
+        )
+    answers: dict[str, StoredAnswer] = {}
+    for line, (qid, text, answered) in taken:
+        first = answers.get(qid)
         if first is not None:
             if cfg.duplicates == "first":
-                table.ignored_duplicates += 1
                 continue
             raise InputError(
                 label,
                 f"question '{qid}' is answered again for this model (first at line {first.line})",
                 line=line,
-                field=id_field,
+                field=cfg.question_id_template or cfg.question_id_field,
             )
         if answered:
-            table.answers[qid] = StoredAnswer(qid, text, line)
-    return table
+            answers[qid] = StoredAnswer(text, line)
+    return answers
 
 
 class ReplayBackend(BlockingBackend):
@@ -238,11 +224,15 @@ class ReplayBackend(BlockingBackend):
 
     def __init__(self, cfg: ReplayModel) -> None:
         super().__init__(cfg)
-        self.table = load_answers(cfg)
+        path = resolve(cfg.answers)
+        if not path.is_file():
+            raise InputError(cfg.answers, f"answers file not found (looked at {path})")
+        self.sha256 = sha256_path(path)
+        self.answers = load_answers(cfg, path)
 
     def identity(self) -> dict[str, Any]:
         """Every setting that can change which answer is read, and the file's content hash."""
-        return {**super().identity(), "sha256": self.table.sha256}
+        return {**super().identity(), "sha256": self.sha256}
 
     def prepare(self, question_ids: Collection[str]) -> None:
         """Refuse an answers file that names questions the run does not have (a wrong id
@@ -250,26 +240,26 @@ class ReplayBackend(BlockingBackend):
         if self.cfg.unknown_ids == "ignore":
             return
         known = set(question_ids)
-        unknown = [a for a in self.table.answers.values() if a.question_id not in known]
+        unknown = {q: a.line for q, a in self.answers.items() if q not in known}
         if unknown:
-            first = min(unknown, key=lambda a: a.line)
+            first = min(unknown, key=unknown.__getitem__)
             raise InputError(
-                self.table.label,
-                f"question '{first.question_id}' is not in the dataset "
-                f"({len(unknown)} of {len(self.table.answers)} answers name unknown questions)",
-                line=first.line,
+                self.cfg.answers,
+                f"question '{first}' is not in the dataset "
+                f"({len(unknown)} of {len(self.answers)} answers name unknown questions)",
+                line=unknown[first],
                 field=self.cfg.question_id_template or self.cfg.question_id_field,
             )
 
     def complete(self, request: ChatRequest) -> Completion:
-        answer = self.table.answers.get(request.key)
+        answer = self.answers.get(request.key)
         if answer is None:
             return Completion(
                 text=None,
-                error=f"no stored answer for question '{request.key}' in {self.table.label}",
+                error=f"no stored answer for question '{request.key}' in {self.cfg.answers}",
             )
         if answer.response is None:
-            where = f"{self.table.label}:{answer.line}, field '{_response_name(self.cfg)}'"
+            where = f"{self.cfg.answers}:{answer.line}, field '{_response_name(self.cfg)}'"
             return Completion(text=None, error=f"{BLANK_ANSWER} {where}")
         return Completion(text=answer.response)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from parakh.backends.replay import csv_rows
+from parakh.backends.replay import csv_rows, field_at
 from parakh.commands.grammar import add_out
 from parakh.config.model import ReplayModel
 from parakh.errors import ConfigError
@@ -84,24 +84,14 @@ def model_values(settings: dict[str, Any]) -> list[str]:
     values: set[str] = set()
     for _, row in rows:
         if nested:
-            outputs = _lookup(row, nested)
+            outputs = field_at(row, nested)
             if isinstance(outputs, dict):
                 values.update(str(key) for key in outputs)
-        elif _lookup(row, column) is not None:
-            values.add(str(_lookup(row, column)))
+        elif field_at(row, column) is not None:
+            values.add(str(field_at(row, column)))
     if not values:
         raise ConfigError(f"{label}: no model values found in '{nested or column}'")
     return sorted(values)
-
-
-def _lookup(row: dict[str, Any], path: str) -> Any:
-    """`row[path]`, or the field a dotted path (`meta.model_outputs`) names; None if absent."""
-    if path in row:
-        return row[path]
-    value: Any = row
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
 
 
 def render(settings: dict[str, Any], value: str) -> tuple[str, str]:
