@@ -4,7 +4,7 @@ A vote is a juror's valid score; invalid outputs and failed calls are not votes.
 score only when at least `min_votes` jurors voted, so a jury never hides a broken juror behind
 the others without saying so (the row keeps every juror's vote or None). Combinations: `mean`,
 `median`, `majority` (the most frequent score; a tie has no majority and gives no score). How
-far the jurors agree is `parakh.judging.juror_agreement`.
+far the jurors agree is `parakh.stats.agreement.jury_agreement`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Agreement statistics between two raters (an LLM judge and humans), on paired scores.
+"""Agreement statistics between raters: an LLM judge and humans on paired scores, and a jury's
+jurors on their votes (`jury_agreement`).
 
 Each function equals a reference implementation on the same inputs (tests check this):
 `cohen_kappa` = scikit-learn `cohen_kappa_score` (weights None, 'linear', 'quadratic'),
@@ -13,12 +14,19 @@ drawn (`item_weights`), equal to the plain statistic on the expanded data (teste
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+import itertools
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 from parakh.stats.bootstrap import multiplicities, resample_blocks
+
+if TYPE_CHECKING:
+    from parakh.schema import Judgment
 
 Scores = Sequence[float] | np.ndarray
 KappaWeights = Literal["linear", "quadratic"]
@@ -251,3 +259,68 @@ def kendall_tau(a: Scores, b: Scores) -> float:
     if x.size < 2:
         return float("nan")
     return float(weighted_kendall_tau(x, y, np.ones((1, x.size)))[0])
+
+
+class PairAgreement(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    jurors: tuple[str, str]
+    agree: int
+    items: int
+    rate: float | None
+
+
+class JuryAgreement(BaseModel):
+    """How far a jury's jurors agree on one metric, over items where at least two voted: the
+    mean share of agreeing juror pairs per item, each pair's exact-agreement rate, and
+    Krippendorff's alpha (ordinal for integer scales, interval for decimal ones; None where
+    undefined)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    metric: str
+    items: int
+    percent_agreement: float | None
+    alpha: float | None
+    alpha_level: AlphaLevel
+    pairs: list[PairAgreement]
+
+
+def _pair_share(votes: list[float]) -> float:
+    pairs = list(itertools.combinations(votes, 2))
+    return sum(a == b for a, b in pairs) / len(pairs)
+
+
+def jury_agreement(
+    rows: Iterable[Judgment], jurors: Sequence[str], integer_scale: Mapping[str, bool]
+) -> list[JuryAgreement]:
+    """Agreement per metric from the `votes` of jury rows (rows without votes are ignored)."""
+    by_metric: dict[str, list[dict[str, float | None]]] = defaultdict(list)
+    for row in rows:
+        if row.votes:
+            by_metric[row.metric].append(row.votes)
+    out = []
+    for metric, items in sorted(by_metric.items()):
+        voted = [[v[j] for j in jurors if v.get(j) is not None] for v in items]
+        shares = [_pair_share([x for x in vs if x is not None]) for vs in voted if len(vs) >= 2]
+        pairs = []
+        for a, b in itertools.combinations(jurors, 2):
+            both = [(v[a], v[b]) for v in items if v.get(a) is not None and v.get(b) is not None]
+            agree = sum(x == y for x, y in both)
+            rate = agree / len(both) if both else None
+            pairs.append(PairAgreement(jurors=(a, b), agree=agree, items=len(both), rate=rate))
+        level: AlphaLevel = "ordinal" if integer_scale.get(metric, True) else "interval"
+        ratings = [[math.nan if (x := v.get(j)) is None else x for v in items] for j in jurors]
+        matrix = np.array(ratings, dtype=float).reshape(len(jurors), len(items))
+        alpha = krippendorff_alpha(matrix, level=level)
+        out.append(
+            JuryAgreement(
+                metric=metric,
+                items=len(shares),
+                percent_agreement=sum(shares) / len(shares) if shares else None,
+                alpha=None if math.isnan(alpha) else alpha,
+                alpha_level=level,
+                pairs=pairs,
+            )
+        )
+    return out
