@@ -1,13 +1,5 @@
 """`parakh reproduce`: rebuild a leaderboard from an MLflow run or a DVC experiment and check
-that every number comes out identical.
-
-    parakh reproduce --mlflow-run <run id> [tracking.uri=URI] [--out DIR]
-    parakh reproduce --dvc-exp <experiment name or git revision> [dataset=demo] [judge=J]
-                     [--out DIR]
-
-Writes the rebuilt leaderboard files (markdown, CSV, JSON, HTML report) to --out (default
-reports/reproduced/<source>/), prints how many figures were compared, and exits 1 listing the
-first differences if any figure differs.
+that every number comes out identical; exits 1 listing the first differences if any differs.
 """
 
 from __future__ import annotations
@@ -19,8 +11,6 @@ from pathlib import Path
 
 from parakh.commands.grammar import add_out, take_overrides
 from parakh.project import project_root, resolve
-from parakh.report.aggregate_result import write_reports
-from parakh.report.files import ReportFiles
 from parakh.tracking.reproduce import from_dvc, from_mlflow
 
 SHOWN_DIFFERENCES = 20
@@ -51,26 +41,17 @@ def _slug(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     settings = take_overrides(args.overrides, ("dataset", "judge", "tracking.uri"))
+    name = f"mlflow-{args.mlflow_run}" if args.mlflow_run else f"dvc-{args.dvc_exp}"
+    output = args.out or resolve("reports") / "reproduced" / _slug(name)
     with tempfile.TemporaryDirectory(prefix="parakh-reproduce-") as tmp:
-        workdir = Path(tmp)
         if args.mlflow_run:
             from parakh.tracking.client import tracking_uri
 
             uri = tracking_uri(settings.get("tracking.uri"))
-            reproduction = from_mlflow(args.mlflow_run, uri, workdir)
-            name = f"mlflow-{args.mlflow_run}"
+            reproduction = from_mlflow(args.mlflow_run, uri, Path(tmp), output)
         else:
             dataset, judge = settings.get("dataset") or "demo", settings.get("judge")
-            reproduction = from_dvc(project_root(), args.dvc_exp, dataset, judge, workdir)
-            name = f"dvc-{args.dvc_exp}"
-        output = args.out or resolve("reports") / "reproduced" / _slug(name)
-        write_reports(
-            reproduction.cfg,
-            reproduction.result,
-            reproduction.inputs,
-            ReportFiles(output),
-            provenance={"reproduced_from": reproduction.source},
-        )
+            reproduction = from_dvc(project_root(), args.dvc_exp, dataset, judge, Path(tmp), output)
     print(f"reproduce: {reproduction.source}")
     print(f"reproduce: rebuilt leaderboard -> {output}")
     if reproduction.compared > 0 and not reproduction.differences:

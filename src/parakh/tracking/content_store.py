@@ -1,12 +1,7 @@
-"""The experiment's content store: one MLflow run per experiment whose artifacts are files
-keyed by their sha256, so a file that many sweeps log is uploaded once.
-
-A sweep's parent run logs `inputs/manifest.json` and each model run `samples/manifest.json`,
-small files that give for each file its name, sha256, bytes and where the store holds it:
-`sha256/<first 2 hex>/<sha256>/<file name>` of the run tagged `parakh.content_store` (named
-"parakh content store"). A file whose hash the store already holds is referenced, not uploaded
-again. `fetch` downloads a manifest's files back into a folder, checking every hash (`parakh
-reproduce`).
+"""The experiment's content store: one MLflow run (tagged `parakh.content_store`) whose
+artifacts are files at `sha256/<first 2 hex>/<sha256>/<file name>`, so a file that many sweeps
+log is uploaded once and referenced by the runs' manifests (docs/mlflow-dvc.md). `fetch`
+downloads a manifest's files back, checking every hash (`parakh reproduce`).
 """
 
 from __future__ import annotations

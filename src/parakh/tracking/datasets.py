@@ -1,10 +1,6 @@
-"""The evaluation dataset as an MLflow run input (`log_inputs`): name, source, digest, profile.
-
-The digest is the sha256 of the curated questions file (cut to MLflow's 36 characters; the
-whole hash is in the profile), so two runs on the same questions show the same dataset in the
-UI's Dataset column and a changed file shows as a new version. The source is the dataset's
-public upstream (its URL) or, for data kept in git, its `path`; the profile counts questions
-by language.
+"""The evaluation dataset as an MLflow run input (`log_inputs`). Its digest is the curated
+questions file's sha256 (cut to MLflow's limit; whole in the profile), so runs on the same
+questions show the same dataset and a changed file a new version.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
-"""Parakh's results on MLflow's LLM-evaluation pages (`tracking.genai=true`): traces,
-assessments and an evaluation dataset.
+"""Parakh's results on MLflow's LLM-evaluation pages (`tracking.genai=true`): a trace per judged
+answer with a Feedback per judge row not skipped and the reference as an Expectation, and the
+curated questions as an evaluation dataset `<dataset>-<digest>`.
 
-Each judged answer is one trace (question and retrieved context in, answer out) with one
-Feedback per judge row that is not skipped and the reference answer as an Expectation. A trace
-belongs to its (model, language) run and is linked to the model's `all` run. The curated
-questions become an evaluation dataset named `<dataset>-<digest>`, one per version.
-
-Each trace costs a request (the trace with its assessments); spans go in batches. The cost
-at 10,000 judge rows is in bench/results/mlflow_genai.json, which is why it is off by default.
-It needs a database-backed store or a tracking server (MLflow keeps traces there).
+Each trace costs a request; the cost at 10,000 judge rows (bench/results/mlflow_genai.json) is
+why it is off by default. MLflow keeps traces only in a database-backed store or a server.
 """
 
 from __future__ import annotations
@@ -92,7 +87,7 @@ def log_genai(
             client.log_spans(experiment_id, spans[i : i + SPAN_BATCH])
         for i in range(0, len(linked), LINK_BATCH):
             runs_client.link_traces_to_run(linked[i : i + LINK_BATCH], runs[(system, "all")])
-    records = _log_evaluation_dataset(uri, experiment_id, genai)
+    records = _log_evaluation_dataset(runs_client, experiment_id, genai)
     seconds = time.perf_counter() - start
     return (
         f"{traces} traces with {assessments} assessments, {records} evaluation dataset records "
@@ -201,16 +196,13 @@ def _feedback(row: Judgment, trace_id: str, judge: str, genai: GenaiLog) -> Any:
     )
 
 
-def _log_evaluation_dataset(uri: str, experiment_id: str, genai: GenaiLog) -> int:
+def _log_evaluation_dataset(client: Any, experiment_id: str, genai: GenaiLog) -> int:
     """The curated questions as the evaluation dataset `<dataset>-<digest>`, created once per
     version (an existing one is left as it is); returns the records written."""
-    from mlflow.tracking import MlflowClient
-
     if genai.dataset is None or not genai.questions:
         return 0
     ref = genai.dataset
     name = f"{ref.name}-{ref.digest[:12]}"
-    client = MlflowClient(uri)
     if list(client.search_datasets([experiment_id], filter_string=f"name = '{name}'")):
         return 0
     tags = {"dataset": ref.name, "digest": ref.digest, "source": json.dumps(ref.source)}

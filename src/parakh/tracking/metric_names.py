@@ -139,6 +139,10 @@ def sweep_metrics(
         base = f"{prefix}.{safe_name(a['metric'])}"
         slices = {"all": a["overall"], **a["by_language"]}
         slices |= {f"model.{model}": stats for model, stats in a.get("by_model", {}).items()}
+        ranking = a.get("ranking")
+        if ranking:  # Kendall's tau of the models' order by judge and by humans
+            slices["ranking"] = {f: ranking[f] for f in ("n_models", "spearman", "kendall_tau")}
+            slices["ranking"]["intervals"] = ranking.get("intervals", {})
         for language, stats in slices.items():
             for figure, value in stats.items():
                 if figure == "intervals":
@@ -147,12 +151,4 @@ def sweep_metrics(
                         out[f"{base}.{safe_name(language)}.{name}.ci_high"] = float(high)
                 elif value is not None:
                     out[f"{base}.{safe_name(language)}.{figure}"] = float(value)
-        ranking = a.get("ranking")
-        if ranking:
-            for figure in ("n_models", "spearman", "kendall_tau"):
-                if ranking[figure] is not None:
-                    out[f"{base}.ranking.{figure}"] = float(ranking[figure])
-            for name, (low, high) in ranking.get("intervals", {}).items():
-                out[f"{base}.ranking.{name}.ci_low"] = float(low)
-                out[f"{base}.ranking.{name}.ci_high"] = float(high)
     return out

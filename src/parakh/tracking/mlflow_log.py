@@ -1,10 +1,6 @@
-"""MLflow logging of one sweep (`parakh.tracking.sweep` says what each run holds, and
-`parakh.tracking.metric_names` under which names): a sweep run, a child run per model, and
-under each model a run per language plus one for `all`. Large files go to the experiment's
-content store (`parakh.tracking.content_store`); metrics carry the time they were logged.
-
-A sweep is keyed by the hash of everything it logs, so re-running aggregate on unchanged
-inputs logs nothing twice; a sweep counts as logged only once it is complete.
+"""MLflow logging of one sweep (what each run holds: `parakh.tracking.sweep`). A sweep is keyed
+by the hash of everything it logs, so re-running aggregate on unchanged inputs logs nothing
+twice; a sweep counts as logged only once it is complete.
 """
 
 from __future__ import annotations
@@ -85,7 +81,6 @@ class SweepLog:
 @dataclass(frozen=True)
 class SweepIds:
     parent: str
-    children: dict[str, str]
     logged: bool  # False: an identical complete sweep existed and was reused
     notes: list[str] = field(default_factory=list)  # what else was logged, or left out
 
@@ -116,38 +111,22 @@ def _start_run(
     return run_id
 
 
-def find_sweep(client: Any, experiment_id: str, key: str) -> SweepIds | None:
-    found = client.search_runs(
-        [experiment_id],
-        filter_string=f"tags.`{RUN_KEY}` = '{key}' and tags.`{COMPLETE}` = 'true'",
-        max_results=1,
-    )
-    if not found:
-        return None
-    parent = found[0].info.run_id
-    children = client.search_runs(
-        [experiment_id], filter_string=f"tags.`{PARENT}` = '{parent}'", max_results=10_000
-    )
-    return SweepIds(
-        parent=str(parent),
-        children={r.data.tags.get("model", r.info.run_id): str(r.info.run_id) for r in children},
-        logged=False,
-    )
-
-
 def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
     """Log the sweep (or find the identical complete one); returns the run ids."""
     client = open_client(uri)
     exp_id = experiment_id(client, sweep.experiment)
     key = sweep.run_key()
-    existing = find_sweep(client, exp_id, key)
-    if existing is not None:
-        return existing
+    found = client.search_runs(
+        [exp_id],
+        filter_string=f"tags.`{RUN_KEY}` = '{key}' and tags.`{COMPLETE}` = 'true'",
+        max_results=1,
+    )
+    if found:
+        return SweepIds(parent=str(found[0].info.run_id), logged=False)
     parent = client.create_run(
         exp_id, tags={**sweep.parent.tags, RUN_KEY: key, LEVEL: "sweep"}, run_name=sweep.parent.name
     )
     parent_id = parent.info.run_id
-    children: dict[str, str] = {}
     by_language: dict[tuple[str, str], str] = {}
     notes: list[str] = []
     store = ContentStore(client, exp_id)
@@ -157,7 +136,6 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
             child_id = _start_run(
                 client, exp_id, run, {PARENT: parent_id, LEVEL: "model", RUN_KEY: key}, store
             )
-            children[model] = child_id
             for language, language_run in run.children.items():
                 tags = {PARENT: child_id, LEVEL: "language", RUN_KEY: key}
                 language_id = _start_run(client, exp_id, language_run, tags, store)
@@ -175,4 +153,4 @@ def log_sweep(uri: str, sweep: SweepLog) -> SweepIds:
     except BaseException:
         client.set_terminated(parent_id, status="FAILED")
         raise
-    return SweepIds(parent=str(parent_id), children=children, logged=True, notes=notes)
+    return SweepIds(parent=str(parent_id), logged=True, notes=notes)

@@ -52,12 +52,13 @@ def cut_params(data: dict[str, Any]) -> list[str]:
     return sorted(k for k, v in flatten(data).items() if v.endswith(CUT_MARKER))
 
 
-def _spec_config(path: Path) -> dict[str, Any] | None:
+def _spec_sections(path: Path, sections: tuple[str, ...]) -> dict[str, Any]:
+    """Those of `sections` that the config in the run spec beside `path` holds."""
     spec = spec_path(path)
     if not spec.is_file():
-        return None
+        return {}
     config = json.loads(spec.read_text(encoding="utf-8")).get("config")
-    return config if isinstance(config, dict) else None
+    return {s: config[s] for s in sections if isinstance(config, dict) and s in config}
 
 
 def sweep_settings(cfg: ParakhConfig, layout: Layout, models: list[str]) -> dict[str, Any]:
@@ -67,20 +68,17 @@ def sweep_settings(cfg: ParakhConfig, layout: Layout, models: list[str]) -> dict
     settings = {name: getattr(cfg, name).model_dump(mode="json") for name in sections}
     settings["seed"] = cfg.seed
     from_specs = []
-    curated = _spec_config(layout.curated_questions)
-    if curated and "dataset" in curated:
-        settings["dataset"] = curated["dataset"]
-        settings["seed"] = curated.get("seed", cfg.seed)
+    curated = _spec_sections(layout.curated_questions, ("dataset", "seed"))
+    if "dataset" in curated:
+        settings |= {"seed": cfg.seed, **curated}
         from_specs.append("dataset")
-    index = _spec_config(layout.retrieval)
-    for section in ("retriever", "embedder"):
-        if index and section in index:
-            settings[section] = index[section]
-            from_specs.append(section)
+    index = _spec_sections(layout.retrieval, ("retriever", "embedder"))
+    settings |= index
+    from_specs += index
     for model in models:
-        judged = _spec_config(layout.judgments(cfg.judge.name, model))
-        if judged and "judge" in judged:
-            settings["judge"] = judged["judge"]
+        judged = _spec_sections(layout.judgments(cfg.judge.name, model), ("judge",))
+        if judged:
+            settings |= judged
             from_specs.append("judge")
             break
     settings["params_from"] = ",".join(from_specs) or "aggregate config"
@@ -94,15 +92,14 @@ def model_settings(
     (model, generation, prompt, backend_identity)."""
     settings = {k: v for k, v in sweep.items() if k != "params_from"}
     from_specs = [s for s in str(sweep["params_from"]).split(",") if s and s != "judge"]
-    judged = _spec_config(layout.judgments(cfg.judge.name, model))
-    if judged and "judge" in judged:
-        settings["judge"] = judged["judge"]
-        from_specs.append("judge")
-    generated = _spec_config(layout.generations(model))
-    if generated and "model" in generated:
-        for section in ("model", "generation", "prompt", "backend_identity"):
-            if section in generated:
-                settings[section] = generated[section]
+    judged = _spec_sections(layout.judgments(cfg.judge.name, model), ("judge",))
+    settings |= judged
+    from_specs += judged
+    generated = _spec_sections(
+        layout.generations(model), ("model", "generation", "prompt", "backend_identity")
+    )
+    if "model" in generated:
+        settings |= generated
         from_specs.append("generate")
     else:
         try:

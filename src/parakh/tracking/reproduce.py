@@ -1,22 +1,15 @@
 """Rebuild a leaderboard from what a run recorded, and prove the numbers come out identical.
 
-Two sources, one procedure: lay the recorded inputs out in a folder as under
-`paths.processed`, rebuild with the recorded config through the same `compute` the stage uses,
-and compare every figure with what was recorded.
-
-- an MLflow run id (the sweep's run, a model's or a language's): inputs from the sweep run's
-  `inputs/` artifacts, the files its `inputs/manifest.json` names downloaded from the content
-  store; recorded figures are the metrics of the sweep, model and language runs and the model runs'
-  leaderboard tables;
-- a DVC experiment name or any git revision: inputs read at that revision with `dvc.api`
-  (from the DVC cache or git); recorded figures are `reports/<dataset>/<judge>/leaderboard.json`.
+The recorded inputs are laid out as under `paths.processed` and rebuilt with the recorded
+config through the stage's own `compute`; every figure is compared with what was recorded. From
+an MLflow run: inputs from the content store, figures from the runs' metrics and tables. From a
+DVC experiment or git revision: inputs via `dvc.api`, figures from its leaderboard.json.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +20,7 @@ import yaml
 from parakh.config.loading import unknown_name_message
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
-from parakh.report.aggregate_result import AggregateResult, compute
+from parakh.report.aggregate_result import compute, write_reports
 from parakh.report.files import ReportFiles
 from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.inputs import AggregateInputs
@@ -60,9 +53,6 @@ class Difference:
 @dataclass
 class Reproduction:
     source: str
-    cfg: ParakhConfig
-    inputs: AggregateInputs
-    result: AggregateResult
     compared: int
     differences: list[Difference]
 
@@ -134,9 +124,11 @@ def compare(expected: Figures, recorded: Figures) -> tuple[int, list[Difference]
     return compared, differences
 
 
-def rebuild(source: str, folder: Path, config: dict[str, Any], recorded: Figures) -> Reproduction:
+def rebuild(
+    source: str, folder: Path, config: dict[str, Any], recorded: Figures, output: Path
+) -> Reproduction:
     """The leaderboard rebuilt from the config and the inputs laid out under `folder`
-    (`processed/<dataset>/...`), every figure compared with `recorded`."""
+    (`processed/<dataset>/...`) and written to `output`, every figure compared with `recorded`."""
     cfg = ParakhConfig.model_validate(config["config"])
     cfg.aggregate.answers_page = False
     layout = Layout(processed=folder / "processed" / cfg.dataset.name, reports=folder / "reports")
@@ -145,11 +137,12 @@ def rebuild(source: str, folder: Path, config: dict[str, Any], recorded: Figures
         layout, cfg.judge.name, list(config["models"]), human_grades=grades, with_generations=False
     )
     result = compute(cfg, inputs)
+    write_reports(cfg, result, inputs, ReportFiles(output), provenance={"reproduced_from": source})
     expected = figures_of(result.document(), result.board.models)
-    return Reproduction(source, cfg, inputs, result, *compare(expected, recorded))
+    return Reproduction(source, *compare(expected, recorded))
 
 
-def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
+def from_mlflow(run_id: str, uri: str, workdir: Path, output: Path) -> Reproduction:
     from mlflow.artifacts import download_artifacts
     from mlflow.exceptions import MlflowException
 
@@ -173,36 +166,25 @@ def from_mlflow(run_id: str, uri: str, workdir: Path) -> Reproduction:
     manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
     fetch(uri, manifest, folder, workdir / "store")
     recorded = recorded_figures(client, uri, run, workdir)
-    return rebuild(f"MLflow run {parent_id} at {uri}", folder, config, recorded)
+    return rebuild(f"MLflow run {parent_id} at {uri}", folder, config, recorded, output)
 
 
 def resolve_revision(repo: Path, name: str) -> str:
-    """A DVC experiment name (refs/exps/.../<name>) or any git revision -> commit sha."""
+    """A DVC experiment name or any git revision -> commit sha."""
+    from dvc.repo.experiments.utils import exp_refs
+    from dvc.scm import SCM, RevError, resolve_rev
 
-    def git(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
-
-    refs = git("for-each-ref", "--format=%(refname) %(objectname)", "refs/exps").stdout.split("\n")
-    # refs/exps/<2 hex>/<baseline rest>/<name>; refs/exps/exec/* are DVC's own bookkeeping
-    experiments = {
-        ref.rsplit("/", 1)[-1]: sha
-        for line in refs
-        if line.strip()
-        for ref, sha in [line.split(" ", 1)]
-        if len(ref.split("/")) == 5 and ref.split("/")[2] != "exec"
-    }
-    if name in experiments:
-        return experiments[name]
-    out = git("rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
-    if out.returncode == 0:
-        return out.stdout.strip()
-    raise ConfigError(
-        unknown_name_message("DVC experiment or git revision", name, sorted(experiments))
-    )
+    scm = SCM(str(repo))
+    try:
+        return str(resolve_rev(scm, name))
+    except RevError:
+        known = sorted({ref.name for ref in exp_refs(scm)})
+        what = "DVC experiment or git revision"
+        raise ConfigError(unknown_name_message(what, name, known)) from None
 
 
 def from_dvc(
-    repo: Path, revision: str, dataset: str, judge: str | None, workdir: Path
+    repo: Path, revision: str, dataset: str, judge: str | None, workdir: Path, output: Path
 ) -> Reproduction:
     """The leaderboard of (`dataset`, `judge`) at `revision`, rebuilt from its recorded inputs;
     `judge=None` takes the `judge` of params.yaml at that revision (the one DVC ran)."""
@@ -246,4 +228,4 @@ def from_dvc(
     document = json.loads(read(files.leaderboard_json.as_posix()))
     recorded = figures_of(document, document["models"])
     where = f"DVC revision {revision} ({commit[:10]})"
-    return rebuild(where, folder, {"config": config, "models": models}, recorded)
+    return rebuild(where, folder, {"config": config, "models": models}, recorded, output)

@@ -1,11 +1,7 @@
-"""Per-sample results as MLflow sees them: one judged answer per (model, question), its judge
-rows, and the tables logged with `log_table`.
-
-A (model, language) run's `judgments.json` holds one row per judge row (question, reference,
-answer and score side by side, with the judge's justification or the reason there is none),
-so the MLflow UI's evaluation view and its table filters work on Parakh's rows. A model run's
-`leaderboard/cells.json` and `leaderboard/ranks.json` hold every figure of its leaderboard,
-category and domain slices included, which its metrics leave out.
+"""Per-sample results as MLflow sees them: one judged answer per (model, question) with its
+judge rows, and the tables logged with `log_table` (a language run's judge rows side by side
+with question, reference and answer, for the UI's evaluation view; a model run's every
+leaderboard figure, slices included, which its metrics leave out).
 """
 
 from __future__ import annotations

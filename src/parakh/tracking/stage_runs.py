@@ -1,10 +1,7 @@
-"""The MLflow run of one stage that is not aggregate: curate's report, index's retrieval
-metrics, generate's ledger of tokens, latency and cost.
-
-The stage computes what to log; this module is the one place that talks to MLflow for them, so
-every run gets the same treatment: metrics stamped with the time they are logged, params
-flattened (`retriever.top_k`), a run found again instead of logged twice when `keyed` and
-nothing it records has changed (the hash of tags, params and metrics is its `parakh.run_key`).
+"""The MLflow run of a stage other than aggregate (curate's report, index's retrieval metrics,
+generate's ledger): metrics stamped with the time they are logged, params flattened, and a
+`keyed` run found again, not logged twice, while the hash of its tags, params and metrics (its
+`parakh.run_key`) is unchanged.
 """
 
 from __future__ import annotations
@@ -19,8 +16,6 @@ from parakh.hashing import sha256_obj
 from parakh.tracking.client import RUN_KEY, experiment_id, open_client
 from parakh.tracking.params import flatten
 
-_BATCH = 100  # MLflow's log_batch takes at most 1,000 metrics and 100 params a call
-
 
 @dataclass(frozen=True)
 class StageRun:
@@ -32,24 +27,20 @@ class StageRun:
     artifacts: tuple[tuple[Path, str | None], ...] = ()  # (file, artifact folder or None)
     keyed: bool = True  # False: every call is a new run (a ledger of one execution)
 
-    def run_key(self) -> str:
-        tags, metrics = dict(self.tags), dict(self.metrics)
-        return sha256_obj({"tags": tags, "params": flatten(dict(self.params)), "metrics": metrics})
-
 
 def log_values(
     client: Any, run_id: str, params: Mapping[str, Any], metrics: Mapping[str, float]
 ) -> None:
-    """`params` flattened and `metrics` stamped with the time now, logged in batches."""
+    """`params` flattened and `metrics` stamped with the time now (log_batch splits them into
+    the batches the store takes)."""
     from mlflow.entities import Metric, Param
 
     now = int(time.time() * 1000)
-    metric_list = [Metric(k, float(v), now, 0) for k, v in sorted(metrics.items())]
-    param_list = [Param(k, v) for k, v in sorted(flatten(dict(params)).items())]
-    for i in range(0, max(len(metric_list), len(param_list)), _BATCH):
-        client.log_batch(
-            run_id, metrics=metric_list[i : i + _BATCH], params=param_list[i : i + _BATCH]
-        )
+    client.log_batch(
+        run_id,
+        metrics=[Metric(k, float(v), now, 0) for k, v in sorted(metrics.items())],
+        params=[Param(k, v) for k, v in sorted(flatten(dict(params)).items())],
+    )
 
 
 def log_stage_run(uri: str, run: StageRun) -> str:
@@ -58,7 +49,8 @@ def log_stage_run(uri: str, run: StageRun) -> str:
     exp_id = experiment_id(client, run.experiment)
     tags = dict(run.tags)
     if run.keyed:
-        key = run.run_key()
+        params = flatten(dict(run.params))
+        key = sha256_obj({"tags": tags, "params": params, "metrics": dict(run.metrics)})
         found = client.search_runs(
             [exp_id], filter_string=f"tags.`{RUN_KEY}` = '{key}'", max_results=1
         )

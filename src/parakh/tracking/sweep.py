@@ -1,14 +1,9 @@
 """What one aggregate run logs to MLflow: the sweep's parent run, a child run per model and,
-under each, a run per language and one for `all` (layout: `parakh.tracking.mlflow_log`).
+under each, a run per language and one for `all` (docs/mlflow-dvc.md).
 
-The parent's `inputs/` artifacts are `inputs/config.json` (resolved config and model list) and
-`inputs/manifest.json`, which names the exact files the leaderboard was computed from (their
-path as under `paths.processed`, sha256 and bytes) and where the experiment's content store
-holds each (`parakh.tracking.content_store`), so `parakh reproduce <run id>` can rebuild every
-number from the run alone. A model run's `samples/manifest.json` likewise points at its judge
-rows and answers in the store; its language runs hold the judge rows as a table. So a file
-unchanged since an earlier sweep is referenced, not copied again. Nothing here writes under
-`reports/`: what aggregate writes is the same with tracking on or off.
+The parent's `inputs/config.json` and `inputs/manifest.json` (the input files, by where the
+content store holds them) are what `parakh reproduce <run id>` rebuilds every number from.
+Nothing here writes under `reports/`: aggregate writes the same with tracking on or off.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """A Hydra callback: one MLflow parent run for a multirun sweep whose jobs log on their own.
 
-With `generation.log_mlflow=true` each generate job logs its own run (tokens, latency, cost).
-When such a sweep starts (`-m`, on any launcher: basic, joblib, submitit on SLURM), this creates
-the sweep's parent run and exports its id as PARAKH_MLFLOW_PARENT_RUN_ID, which every job
-inherits and tags its run with; the parent is ended when the sweep ends. A sweep whose jobs log
-nothing gets no parent run, and an id already in the environment (an outer driver made the
-parent) is kept.
+When a sweep whose jobs log (`generation.log_mlflow=true`) starts, on any launcher, this
+creates its parent run and exports the id as PARAKH_MLFLOW_PARENT_RUN_ID for every job to tag
+its run with. An id already in the environment (an outer driver made the parent) is kept.
 """
 
 from __future__ import annotations
