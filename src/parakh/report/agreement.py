@@ -119,44 +119,6 @@ FIGURES = (
 )
 
 
-def ranking_intervals(
-    pairs: AgreementPairs, systems: list[str], bootstrap: Bootstrap
-) -> dict[str, list[float]]:
-    """Spearman and Kendall tau of the two rankings over resamples of questions (every
-    system's answers to a drawn question come along)."""
-    questions = sorted({question for question, _ in pairs.items})
-    q_index = {q: i for i, q in enumerate(questions)}
-    s_index = {s: i for i, s in enumerate(systems)}
-    judge_sum = np.zeros((len(questions), len(systems)))
-    judge_n = np.zeros_like(judge_sum)
-    human_sum = np.zeros_like(judge_sum)
-    human_n = np.zeros_like(judge_sum)
-    seen: set[ItemKey] = set()
-    for system, item, j, h in zip(
-        pairs.systems, pairs.items, pairs.judge, pairs.human, strict=True
-    ):
-        q, s = q_index[item[0]], s_index[system]
-        if item not in seen:  # the judge scored an item once, however many human grades
-            seen.add(item)
-            judge_sum[q, s] += j
-            judge_n[q, s] += 1
-        human_sum[q, s] += h
-        human_n[q, s] += 1
-    settings = bootstrap.settings
-    weights = stats.item_weights(len(questions), settings.resamples, bootstrap.seed("ranking"))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        judge_means = (weights @ judge_sum) / (weights @ judge_n)
-        human_means = (weights @ human_sum) / (weights @ human_n)
-    spearman = np.full(weights.shape[0], np.nan)
-    kendall = np.full(weights.shape[0], np.nan)
-    for b in range(weights.shape[0]):
-        drawn = np.isfinite(judge_means[b]) & np.isfinite(human_means[b])
-        if drawn.sum() >= 2:  # systems with no answer among the drawn questions drop out
-            spearman[b] = stats.spearman(judge_means[b, drawn], human_means[b, drawn])
-            kendall[b] = stats.kendall_tau(judge_means[b, drawn], human_means[b, drawn])
-    return _intervals({"spearman": spearman, "kendall_tau": kendall}, settings.confidence)
-
-
 # Categorical statistics (agreement, kappa, alpha) need grades, not continuous scores.
 MAX_GRADES = 32
 
@@ -262,26 +224,50 @@ def agreement_stats(
 def ranking_agreement(
     pairs: AgreementPairs, bootstrap: Bootstrap | None = None
 ) -> RankingAgreement | None:
-    judge_by: dict[str, dict[ItemKey, float]] = defaultdict(dict)
-    human_by: dict[str, list[float]] = defaultdict(list)
+    """Do the systems' mean judge scores and mean human grades order them alike? Intervals
+    resample questions (every system's answers to a drawn question come along)."""
+    systems = sorted(set(pairs.systems))
+    if len(systems) < 2:
+        return None
+    questions = {q: i for i, q in enumerate(sorted({q for q, _ in pairs.items}))}
+    column = {s: i for i, s in enumerate(systems)}
+    # (question, system) totals: judge scores, judged items, human grades, human pairs
+    judge, judged, human, graded = np.zeros((4, len(questions), len(systems)))
+    seen: set[ItemKey] = set()
     for system, item, j, h in zip(
         pairs.systems, pairs.items, pairs.judge, pairs.human, strict=True
     ):
-        judge_by[system][item] = j
-        human_by[system].append(h)
-    systems = sorted(judge_by)
-    if len(systems) < 2:
-        return None
-    judge_means = {s: float(np.mean(list(judge_by[s].values()))) for s in systems}
-    human_means = {s: float(np.mean(human_by[s])) for s in systems}
-    judge_order, human_order = list(judge_means.values()), list(human_means.values())
+        at = (questions[item[0]], column[system])
+        if item not in seen:  # the judge scored an item once, however many human grades
+            seen.add(item)
+            judge[at] += j
+            judged[at] += 1
+        human[at] += h
+        graded[at] += 1
+    judge_means = judge.sum(axis=0) / judged.sum(axis=0)
+    human_means = human.sum(axis=0) / graded.sum(axis=0)
+    intervals: dict[str, list[float]] = {}
+    if bootstrap is not None:
+        settings = bootstrap.settings
+        weights = stats.item_weights(len(questions), settings.resamples, bootstrap.seed("ranking"))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            drawn_judge = (weights @ judge) / (weights @ judged)
+            drawn_human = (weights @ human) / (weights @ graded)
+        draws = {f: np.full(weights.shape[0], np.nan) for f in ("spearman", "kendall_tau")}
+        for b in range(weights.shape[0]):
+            drawn = np.isfinite(drawn_judge[b]) & np.isfinite(drawn_human[b])
+            x, y = drawn_judge[b, drawn], drawn_human[b, drawn]
+            if drawn.sum() >= 2:  # systems with no answer among the drawn questions drop out
+                draws["spearman"][b] = stats.spearman(x, y)
+                draws["kendall_tau"][b] = stats.kendall_tau(x, y)
+        intervals = _intervals(draws, settings.confidence)
     return RankingAgreement(
         n_models=len(systems),
-        spearman=finite(stats.spearman(judge_order, human_order)),
-        kendall_tau=finite(stats.kendall_tau(judge_order, human_order)),
-        judge_means={s: round(v, 6) for s, v in judge_means.items()},
-        human_means={s: round(v, 6) for s, v in human_means.items()},
-        intervals=ranking_intervals(pairs, systems, bootstrap) if bootstrap else {},
+        spearman=finite(stats.spearman(judge_means, human_means)),
+        kendall_tau=finite(stats.kendall_tau(judge_means, human_means)),
+        judge_means={s: round(float(v), 6) for s, v in zip(systems, judge_means, strict=True)},
+        human_means={s: round(float(v), 6) for s, v in zip(systems, human_means, strict=True)},
+        intervals=intervals,
     )
 
 
