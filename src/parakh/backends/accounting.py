@@ -12,7 +12,6 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from parakh.config.model import Prices
@@ -30,17 +29,6 @@ class ItemAccount:
     cost_usd: float | None
     resumed: bool = False  # answered by an earlier, interrupted run (its progress file)
     finish_reason: str | None = None  # "length": the answer was cut by max_tokens
-
-
-LENGTH = "length"
-UNKNOWN = "unknown"
-
-
-def finish_reason_counts(items: list[ItemAccount]) -> dict[str, int]:
-    """Answers by why the model stopped ("unknown" where the backend did not say), errors left
-    out; sorted by reason so the ledger is stable."""
-    counts = Counter(i.finish_reason or UNKNOWN for i in items if i.status == "ok")
-    return dict(sorted(counts.items()))
 
 
 def item_cost(prices: Prices | None, prompt_tokens: int, completion_tokens: int) -> float | None:
@@ -63,19 +51,21 @@ def summarize(
 ) -> dict[str, Any]:
     """Per-run totals; `backend_*` count only the items the backend answered in this run."""
     called = [i for i in items if not i.cached and not i.resumed]
+    answers = [i for i in items if i.status == "ok"]
+    stopped = Counter(i.finish_reason or "unknown" for i in answers)  # "unknown": not said
     latencies = [i.latency_s for i in called if i.status == "ok"]
     summary: dict[str, Any] = {
         "items": len(items),
-        "ok": sum(i.status == "ok" for i in items),
-        "errors": sum(i.status != "ok" for i in items),
+        "ok": len(answers),
+        "errors": len(items) - len(answers),
         "cached": sum(i.cached for i in items),
         "resumed": sum(i.resumed and not i.cached for i in items),
         "backend_items": len(called),
         "backend_attempts": sum(i.attempts for i in called),
         "retries": sum(max(0, i.attempts - 1) for i in called),
         "truncated_prompts": truncated,
-        "truncated_answers": sum(i.status == "ok" and i.finish_reason == LENGTH for i in items),
-        "finish_reasons": finish_reason_counts(items),
+        "truncated_answers": stopped["length"],
+        "finish_reasons": dict(sorted(stopped.items())),
         "prompt_tokens": sum(i.prompt_tokens for i in items),
         "completion_tokens": sum(i.completion_tokens for i in items),
         "backend_prompt_tokens": sum(i.prompt_tokens for i in called),
@@ -95,12 +85,6 @@ def summarize(
         )
         summary["prices"] = prices.model_dump()
     return summary
-
-
-def accounting_path(state_dir: Path, dataset: str, name: str) -> Path:
-    """`<state>/accounting/<dataset>/<name>.json`, beside the response cache: outside the
-    stage outputs, whose folder later stages hash (a ledger changes every run)."""
-    return state_dir / "accounting" / dataset / f"{name}.json"
 
 
 def accounting_document(

