@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from parakh.errors import InputError
 from parakh.metrics.registry import declared_specs, spec_in
-from parakh.metrics.specs import WEIGHTED, MetricSpec, undeclared_spec
+from parakh.metrics.specs import WEIGHTED, MetricSpec
 from parakh.report.cells import Cell, rescaled, weighted_cell, weighted_spec
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
@@ -36,7 +36,6 @@ from parakh.report.shared_statistics import (
     Settings,
     cell_draws,
     compare_models,
-    items_seed,
 )
 from parakh.stats.ranks import RankInterval
 
@@ -73,13 +72,8 @@ class Leaderboard:
         }[dimension]
 
     def spec(self, metric: str) -> MetricSpec:
-        """The metric's declared direction and scale (the documented default if undeclared)."""
-        if metric in self.specs:
-            return self.specs[metric]
-        if metric == WEIGHTED:
-            return weighted_spec(self.settings.weighted_scale)
-        scales = [c.scale_max for (_, m, _, _), c in self.cells.items() if m == metric]
-        return undeclared_spec(metric, scales[0] if scales else 1.0)
+        """The metric's direction and scale (`metric_specs_of`; the weighted aggregate's)."""
+        return self.specs[metric]
 
     def ranking(self, metric: str = WEIGHTED, dimension: str = ALL, value: str = ALL) -> list[str]:
         """Models best first in the metric's direction (lowest first for a lower-is-better
@@ -240,16 +234,13 @@ def _metric_cells(
     known: CellDraws,
 ) -> None:
     """Every (metric, slice) cell of one model, with its bootstrap interval."""
-    settings = board.settings
     for metric in metrics:
         for key in slices:
             table = index.table(system, metric, key)
             if table is None:
                 continue
-            scores, counts, digest = table
-            # seeded by the run seed and the questions alone: two slices holding the same
-            # questions (a single-domain dataset's domain and `all`) get the same interval
-            low, high = known.intervals[(items_seed(settings.seed, digest), system, metric)]
+            scores, counts, _ = table
+            low, high = known.intervals[(system, metric, *key)]
             board.cells[(system, metric, *key)] = Cell(
                 mean=scores.point(),
                 n=int(scores.counts.sum()),
@@ -272,7 +263,6 @@ def _weighted_cells(
     known: CellDraws,
 ) -> None:
     """One model's weighted aggregate in every slice, with its interval."""
-    settings = board.settings
     for key in slices:
         by_metric = {
             m: c for m in weighted if (c := board.cells.get((system, m, *key))) is not None
@@ -280,7 +270,5 @@ def _weighted_cells(
         cell = weighted_cell(by_metric, weighted, index.specs)
         if cell is None:
             continue
-        digest = index.weighted_table(system, weighted, key)[1]
-        seed = items_seed(settings.seed, digest)
-        cell.ci_low, cell.ci_high = known.intervals[(seed, system, WEIGHTED)]
-        board.cells[(system, WEIGHTED, *key)] = rescaled(cell, settings.weighted_scale)
+        cell.ci_low, cell.ci_high = known.intervals[(system, WEIGHTED, *key)]
+        board.cells[(system, WEIGHTED, *key)] = rescaled(cell, board.settings.weighted_scale)

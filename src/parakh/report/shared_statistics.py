@@ -31,7 +31,7 @@ from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust
 from parakh.stats.ranks import RankInterval, ranks_of_draws
 from parakh.stats.shared_draws import PairedTest, shared_draws, shared_paired_tests
 
-CellKey = tuple[int, str, str]  # (seed, system, metric)
+CellKey = tuple[str, str, str, str]  # (system, metric, dimension, value)
 Bounds = tuple[float | None, float | None]
 
 
@@ -42,11 +42,11 @@ def items_seed(seed: int, digest: str) -> int:
 
 @dataclass
 class CellDraws:
-    """Each cell's bootstrap interval and its statistic on every resample, by (seed, model,
-    metric): two slices holding the same questions share one entry."""
+    """Each cell's bootstrap interval, and each statistic's values on every resample by (seed
+    of its questions, model, metric): two slices holding the same questions share them."""
 
     intervals: dict[CellKey, Bounds] = field(default_factory=dict)
-    draws: dict[CellKey, np.ndarray] = field(default_factory=dict)
+    draws: dict[tuple[int, str, str], np.ndarray | None] = field(default_factory=dict)
 
 
 def cell_draws(
@@ -60,51 +60,48 @@ def cell_draws(
     progress: bool = False,
 ) -> CellDraws:
     """Every (model, metric or weighted aggregate, slice) cell's draws, one resampling per
-    list of questions, a slice at a time (its cells' item tables are dropped once drawn)."""
+    list of questions not drawn yet, a slice at a time (its item tables dropped once drawn)."""
     found = CellDraws()
-    seed, resamples, confidence = settings.seed, settings.resamples, settings.confidence
     bar = tqdm(slices, desc="aggregate: bootstrap draws", unit="slice", disable=not progress)
     for key in bar:
-        groups = _slice_groups(index, systems, metrics, weighted, key, seed, found)
-        for group_seed, cells in groups.items():
-            draws = shared_draws(list(cells.values()), seed=group_seed, resamples=resamples)
-            for (system, metric), values in zip(cells, draws, strict=True):
-                interval = None if values is None else percentile_interval(values, confidence)
-                bounds = (None, None) if interval is None else (interval.low, interval.high)
-                found.intervals[(group_seed, system, metric)] = bounds
-                if values is not None:
-                    found.draws[(group_seed, system, metric)] = values
+        cells = _slice_cells(index, systems, metrics, weighted, key, settings.seed)
+        groups: dict[int, dict[tuple[str, str], ItemScores]] = {}
+        for (system, metric), (seed, scores) in cells.items():
+            if (seed, system, metric) not in found.draws:
+                groups.setdefault(seed, {})[(system, metric)] = scores
+        for seed, group in groups.items():
+            draws = shared_draws(list(group.values()), seed=seed, resamples=settings.resamples)
+            found.draws.update(
+                {(seed, *cell): values for cell, values in zip(group, draws, strict=True)}
+            )
+        for (system, metric), (seed, _) in cells.items():
+            values = found.draws[(seed, system, metric)]
+            interval = None if values is None else percentile_interval(values, settings.confidence)
+            bounds = (None, None) if interval is None else (interval.low, interval.high)
+            found.intervals[(system, metric, *key)] = bounds
     return found
 
 
-def _slice_groups(
+def _slice_cells(
     index: ItemIndex,
     systems: Sequence[str],
     metrics: Sequence[str],
     weighted: dict[str, float],
     key: SliceKey,
     seed: int,
-    known: CellDraws,
-) -> dict[int, dict[tuple[str, str], ItemScores]]:
-    """One slice's cells not drawn yet (another slice may hold the same questions), grouped by
-    the seed of their questions."""
-    groups: dict[int, dict[tuple[str, str], ItemScores]] = {}
-
-    def add(system: str, metric: str, scores: ItemScores, digest: str) -> None:
-        group_seed = items_seed(seed, digest)
-        if (group_seed, system, metric) not in known.intervals:
-            groups.setdefault(group_seed, {}).setdefault((system, metric), scores)
-
+) -> dict[tuple[str, str], tuple[int, ItemScores]]:
+    """One slice's cells with rows: the seed of their questions and their item scores."""
+    cells: dict[tuple[str, str], tuple[int, ItemScores]] = {}
     for system in systems:
         for metric in metrics:
             table = index.table(system, metric, key)
             if table is not None:
-                add(system, metric, table[0], table[2])
+                cells[(system, metric)] = (items_seed(seed, table[2]), table[0])
         if weighted:
             scores, digest = index.weighted_table(system, weighted, key)
             if scores.n_items:
-                add(system, WEIGHTED, scores, digest)
-    return groups
+                cells[(system, WEIGHTED)] = (items_seed(seed, digest), scores)
+    return cells
 
 
 def shared_ranks(
