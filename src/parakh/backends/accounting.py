@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from parakh.config.model import Prices
@@ -85,9 +85,3 @@ def summarize(
         )
         summary["prices"] = prices.model_dump()
     return summary
-
-
-def accounting_document(
-    run: dict[str, Any], summary: dict[str, Any], items: list[ItemAccount]
-) -> dict[str, Any]:
-    return {"run": run, "summary": summary, "items": [asdict(i) for i in items]}

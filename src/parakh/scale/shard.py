@@ -37,7 +37,6 @@ from parakh.schema import Question
 from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.runspec import input_hashes
 
-T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 SHARD_FILE = re.compile(r"^(?P<stem>.+)\.shard-(?P<index>\d+)-of-(?P<count>\d+)\.jsonl$")
 
@@ -74,10 +73,6 @@ class ShardSpec:
                 f"0 to {count - 1}"
             )
         return cls(index, count)
-
-    def select(self, items: Sequence[T], question_id: Callable[[T], str]) -> list[T]:
-        """The items of this shard, in their original order."""
-        return [item for item in items if self.holds(question_id(item))]
 
     def holds(self, question_id: str) -> bool:
         """Whether a question is this shard's."""

@@ -23,17 +23,12 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from parakh.backends import ChatRequest, Completion, make_backend
-from parakh.backends.accounting import (
-    ItemAccount,
-    accounting_document,
-    item_cost,
-    summarize,
-)
+from parakh.backends.accounting import ItemAccount, item_cost, summarize
 from parakh.backends.base import Backend, estimate_tokens
 from parakh.backends.cache import ResponseCache
 from parakh.backends.replay import NOT_ASKED, unasked_reason
@@ -248,8 +243,8 @@ def main_task(cfg: ParakhConfig) -> None:
     # (an OpenAI-compatible backend checks its API key here, before any request)
     backend.prepare([q.id for q in questions])
     if shard is not None:
-        questions = shard.select(questions, lambda q: q.id)
-        retrievals = shard.select(retrievals, lambda r: r.question_id)
+        questions = [q for q in questions if shard.holds(q.id)]
+        retrievals = [r for r in retrievals if shard.holds(r.question_id)]
     cache = ResponseCache(resolve(cfg.paths.cache))
     progress = target.with_name(f".{target.stem}.progress.jsonl")
     try:
@@ -257,19 +252,18 @@ def main_task(cfg: ParakhConfig) -> None:
     finally:
         backend.close()
         cache.close()
-    run_info = _run_info(cfg, name)
     config = run_config(cfg, backend.identity())
     if shard is not None:
-        run_info["shard"] = config["shard"] = shard.as_dict()
+        config["shard"] = shard.as_dict()
     with atomic_jsonl(target) as written:  # the rows last: their file means a finished run
         written.write_all(result.generations)
         write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
         if shard is not None:  # a shard's ledger beside it, for the merge
-            ledger = accounting_document(run_info, result.summary, result.items)
+            ledger = _ledger(cfg, result.summary, result.items, shard=shard.as_dict())
             write_json(ledger_path(target), ledger)
     progress.unlink(missing_ok=True)
     if shard is None:  # the ledger and MLflow run of a whole run
-        _account(cfg, name, run_info, result.summary, result.items)
+        _account(cfg, result.summary, result.items)
     _report(name if shard is None else f"{name}, {shard}", result.summary, target)
     check_failures(cfg, result.generations, target)
 
@@ -294,31 +288,32 @@ def merge_task(cfg: ParakhConfig) -> None:
         written.write_all(rows)
         merged = list(written.written(Generation))
     write_json(spec_path(out), spec)
-    _account(cfg, name, {**_run_info(cfg, name), "shards": count}, summary, items)
+    _account(cfg, summary, items, shards=count)
     _report(f"{name}, {count} shards merged", summary, out)
     check_failures(cfg, merged, out)
 
 
-def _run_info(cfg: ParakhConfig, name: str) -> dict[str, Any]:
-    return {"dataset": cfg.dataset.name, "model": cfg.model.name, "output": name}
+def _ledger(
+    cfg: ParakhConfig, summary: dict[str, Any], items: list[ItemAccount], **run: Any
+) -> dict[str, Any]:
+    """A run's accounting: what ran (and its `shard`, or the `shards` merged), totals, items."""
+    name = generation_name(cfg)
+    run = {"dataset": cfg.dataset.name, "model": cfg.model.name, "output": name, **run}
+    return {"run": run, "summary": summary, "items": [asdict(i) for i in items]}
 
 
 def _account(
-    cfg: ParakhConfig,
-    name: str,
-    run_info: dict[str, Any],
-    summary: dict[str, Any],
-    items: list[ItemAccount],
+    cfg: ParakhConfig, summary: dict[str, Any], items: list[ItemAccount], **run: Any
 ) -> None:
     """The run's ledger, `<state>/accounting/<dataset>/<name>.json` beside the response cache
     (outside the stage outputs, whose folder later stages hash), and in MLflow if asked."""
+    name = generation_name(cfg)
     ledger = resolve(cfg.paths.cache).parent / "accounting" / cfg.dataset.name / f"{name}.json"
-    write_json(ledger, accounting_document(run_info, summary, items))
+    write_json(ledger, _ledger(cfg, summary, items, **run))
     if cfg.generation.log_mlflow:
         tags = {"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": answer_prompt(cfg)}
         tags.update(parent_run_tags())  # a job of a sweep with a parent run
-        if "shards" in run_info:
-            tags["shards"] = str(run_info["shards"])
+        tags.update({k: str(v) for k, v in run.items()})  # the shards merged
         numbers = {
             f"generate.{k}": float(v)
             for k, v in summary.items()
