@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from parakh.report.agreement import judge_human_agreement
+from parakh.report.agreement import finite, judge_human_agreement
 from parakh.report.columns import as_numpy
 from parakh.report.row_files import Answer, JudgeFile
 from parakh.report.templating import render
@@ -54,11 +54,6 @@ class JudgeBias:
     metrics: list[MetricBias] = field(default_factory=list)
     jurors: list[JurorAgreement] = field(default_factory=list)
     answers_known: bool = True
-
-
-def _rho(a: list[float], b: list[float]) -> float | None:
-    value = stats.spearman(a, b) if len(a) >= 2 else float("nan")
-    return None if value != value else round(value, 12)
 
 
 def judge_bias(
@@ -108,7 +103,7 @@ def judge_bias(
                 rows=int(rows.sum()),
                 self_judged=int((rows & self_judged).sum()),
                 length_pairs=int(pairs.sum()),
-                length_spearman=_rho(scores[pairs].tolist(), lengths[pairs].tolist()),
+                length_spearman=finite(stats.spearman(scores[pairs], lengths[pairs])),
             )
         )
         result.jurors += _jurors(name, juried.get(name, []), grades or [])
@@ -150,9 +145,8 @@ def _jurors(metric: str, rows: list[Judgment], grades: list[HumanGrade]) -> list
             found = judge_human_agreement(as_judge, metric_grades, unmapped="ranks")
             if found:
                 with_humans, pairs = found[0].overall.spearman, found[0].overall.n_pairs
-        out.append(
-            JurorAgreement(metric, juror, len(as_judge), _rho(votes, jury), with_humans, pairs)
-        )
+        rho = finite(stats.spearman(votes, jury))
+        out.append(JurorAgreement(metric, juror, len(as_judge), rho, with_humans, pairs))
     return out
 
 
