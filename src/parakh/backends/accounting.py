@@ -1,10 +1,7 @@
-"""What a generation run cost: tokens, latency, attempts and money, per item and per run.
-
-Kept apart from the generations themselves (whose timing fields are zeroed so that re-runs are
-byte-identical): the accounting of each run is written beside the output and, if asked, logged
-to MLflow. Cost is computed only when the model's catalog entry has `prices`; cached items
-cost nothing in the run that reused them, and `cost_usd_uncached` says what all items would
-have cost had none been cached.
+"""What a generation run cost: tokens, latency, attempts and money, per item and per run
+(apart from the generations, whose timing fields are zeroed so re-runs are byte-identical).
+Cost needs the model's `prices`; a cached item costs nothing in the run that reused it, and
+`cost_usd_uncached` says what all items would have cost had none been cached.
 """
 
 from __future__ import annotations

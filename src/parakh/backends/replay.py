@@ -1,15 +1,10 @@
 """Replay: a model whose answers were made elsewhere and stored in a file.
 
-The whole answers file is read and checked when the backend is made (before generate writes
-anything): unreadable JSON or CSV, a missing column, a question answered twice for one model,
-a `model_value` the file never names all stop the run with the file, line and field. A question
-with no stored answer, or a blank one, becomes an error row that names the file and the reason.
-`prepare(question_ids)` checks the answers against the run's questions (unknown ids); the
-response cache is not needed, since an answer is read, never computed.
-
-A stored answer needs no prompt: a question whose source lacks its prompt
-(`meta.prompt_unavailable`, e.g. a NoMIRACL row whose prompt is null upstream) is replayed like
-any other, and only a model that would be asked skips it (`unasked_reason`).
+The whole file is read and checked when the backend is made, before generate writes anything
+(`load_answers`); a question with no stored answer, or a blank one, becomes an error row naming
+the file. A stored answer needs no prompt: a question whose source lacks it
+(`meta.prompt_unavailable`) is replayed like any other; only a model that would be asked
+skips it (`unasked_reason`).
 """
 
 from __future__ import annotations

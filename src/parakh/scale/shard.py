@@ -1,17 +1,6 @@
-"""Sharded generate and judge: which questions a shard takes, what it writes, and the merge.
-
-`shard=i num_shards=n` makes `generate` or `judge` answer only the questions whose id hashes to
-shard i (`shard_of`) and write its rows, run spec and ledger or summary under
-`data/processed/<dataset>/shards/` (`Layout.shard`). `parakh merge-shards <stage> num_shards=n`
-checks the shards (all there, one config, current inputs, each row once and in the shard it
-hashes to) and writes, byte for byte, the files a single run writes.
-
-Why a hash of the question id rather than contiguous ranges of the question list: a question's
-shard depends on its id and n alone, not on the order of the file or on the other questions, so
-adding or removing questions moves no other question between shards (a shard's progress file
-and cached responses stay valid), and every shard gets a mix of languages and sources where a
-file sorted by language would hand one range all of one language. Shards are balanced in
-expectation: with N questions each holds about N/n, give or take sqrt(N/n).
+"""Sharded generate and judge: which questions a shard takes (a hash of the id, so adding
+questions moves no other one; docs/scale.md, "Sharded generate and judge", says why), and the
+checks of `parakh merge-shards` before it writes, byte for byte, what a single run writes.
 """
 
 from __future__ import annotations
@@ -95,10 +84,8 @@ def merge_count(cfg: ParakhConfig) -> int:
 
 
 def ledger_path(shard_file: Path) -> Path:
-    """A shard's accounting ledger: `m.shard-0-of-4.jsonl` -> `m.shard-0-of-4.accounting.json`.
-
-    Beside the shard, not under `.parakh/accounting/` (which may be local to the node that ran
-    it), so the merge finds it wherever the shard ran."""
+    """A shard's accounting ledger: `m.shard-0-of-4.jsonl` -> `m.shard-0-of-4.accounting.json`,
+    beside the shard, so the merge finds it wherever the shard ran."""
     return shard_file.with_name(shard_file.name.rsplit(".", 1)[0] + ".accounting.json")
 
 
