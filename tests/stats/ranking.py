@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from parakh.stats.bootstrap import ItemScores
-from parakh.stats.ranks import RankInterval, ranks_of_draws
-from parakh.stats.shared_draws import shared_draws
+from parakh.stats.shared_draws import RankInterval, ranks_of_draws, shared_draws
 
 
 def rank_intervals(

@@ -7,7 +7,7 @@ from tests.stats.ranking import rank_intervals
 
 from parakh.stats.bootstrap import ItemScores
 from parakh.stats.paired import paired_test
-from parakh.stats.ranks import competition_ranks
+from parakh.stats.shared_draws import competition_ranks
 
 
 def _single(values: list[float]) -> ItemScores:

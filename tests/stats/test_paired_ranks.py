@@ -8,7 +8,7 @@ from tests.stats.ranking import rank_intervals
 
 from parakh.stats.bootstrap import ItemScores
 from parakh.stats.paired import holm_adjust, paired_test, sign_flip_p_value
-from parakh.stats.ranks import competition_ranks
+from parakh.stats.shared_draws import competition_ranks
 
 
 def test_identical_models_are_not_different() -> None:

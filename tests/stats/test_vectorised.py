@@ -15,7 +15,7 @@ from tests.stats.ranking import rank_intervals
 from parakh.stats import bootstrap, paired
 from parakh.stats.bootstrap import ItemScores, bootstrap_interval, percentile_interval
 from parakh.stats.paired import paired_test, sign_flip_p_value
-from parakh.stats.ranks import competition_ranks
+from parakh.stats.shared_draws import competition_ranks
 
 # --- the implementation before #19 (parakh.stats at commit 70b378e), for comparison ----------
 

@@ -37,7 +37,7 @@ from parakh.report.shared_statistics import (
     cell_draws,
     compare_models,
 )
-from parakh.stats.ranks import RankInterval
+from parakh.stats.shared_draws import RankInterval
 
 DIMENSIONS = ("language", "category", "domain")
 

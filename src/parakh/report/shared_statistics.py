@@ -28,8 +28,13 @@ from parakh.stats.bootstrap import (
     percentile_interval,
 )
 from parakh.stats.paired import DEFAULT_PERMUTATIONS, PairedResult, holm_adjust
-from parakh.stats.ranks import RankInterval, ranks_of_draws
-from parakh.stats.shared_draws import PairedTest, shared_draws, shared_paired_tests
+from parakh.stats.shared_draws import (
+    PairedTest,
+    RankInterval,
+    ranks_of_draws,
+    shared_draws,
+    shared_paired_tests,
+)
 
 CellKey = tuple[str, str, str, str]  # (system, metric, dimension, value)
 Bounds = tuple[float | None, float | None]

@@ -5,6 +5,9 @@ patterns (drawing per cell and pair costs billions of random numbers at a study'
 - a bootstrap resample is the multiplicity of each item (how often the draw picked it), so each
   cell's resampled sums and counts are one product of the (resamples, items) multiplicities
   with the (items, cells) sums and counts;
+- every resample ranks all models (rank 1 the best in the metric's direction); a model's rank
+  interval is the central one of its ranks (`ranks_of_draws`), telling which places on a
+  leaderboard the data can tell apart;
 - a sign pattern's flipped sum of a pair's differences is one product of the (patterns, items)
   signs with the (items, pairs) differences; an item a pair does not share has difference 0,
   which no sign changes, so one pattern matrix over the question set serves every pair.
@@ -21,7 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled_totals
+from parakh.stats.bootstrap import (
+    DEFAULT_CONFIDENCE,
+    ItemScores,
+    percentile_interval,
+    resampled_totals,
+)
 from parakh.stats.paired import PairedResult, sampled_at_least, sign_flip_p_value, threshold_of
 
 
@@ -49,6 +57,50 @@ def shared_draws(
         found.append(cell.of_totals(sums[:, start:stop], counts[:, start:stop]) if scored else None)
         start = stop
     return found
+
+
+@dataclass(frozen=True)
+class RankInterval:
+    """A model's rank on the point estimates (1 is best) and its bootstrap interval."""
+
+    rank: int
+    low: int
+    high: int
+
+
+def competition_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
+    """1 + the number of strictly better values, per column of the last axis ("1224" ranking).
+
+    Better is higher, or lower when `higher_is_better` is False. NaN (no score) ranks below
+    every scored value either way.
+    """
+    signed = values if higher_is_better else -values
+    filled = np.where(np.isnan(signed), -np.inf, signed)
+    better = filled[..., None, :] > filled[..., :, None]
+    return 1 + better.sum(axis=-1)
+
+
+def ranks_of_draws(
+    names: list[str],
+    points: np.ndarray,
+    draws: np.ndarray,
+    *,
+    confidence: float = DEFAULT_CONFIDENCE,
+    higher_is_better: bool = True,
+) -> dict[str, RankInterval]:
+    """Rank intervals of `names` from their point values and their (resamples, names)
+    statistics on the same bootstrap resamples."""
+    point_ranks = competition_ranks(points, higher_is_better=higher_is_better)
+    ranks = competition_ranks(draws, higher_is_better=higher_is_better)
+    tail = (1.0 - confidence) / 2.0
+    return {
+        name: RankInterval(
+            rank=int(point_ranks[i]),
+            low=int(np.quantile(ranks[:, i], tail, method="lower")),
+            high=int(np.quantile(ranks[:, i], 1.0 - tail, method="higher")),
+        )
+        for i, name in enumerate(names)
+    }
 
 
 @dataclass(frozen=True)
