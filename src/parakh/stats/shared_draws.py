@@ -24,12 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parakh.stats.bootstrap import (
-    DEFAULT_CONFIDENCE,
-    ItemScores,
-    percentile_interval,
-    resampled_totals,
-)
+from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled_totals
 from parakh.stats.paired import PairedResult, sampled_at_least, sign_flip_p_value, threshold_of
 
 
@@ -85,8 +80,8 @@ def ranks_of_draws(
     points: np.ndarray,
     draws: np.ndarray,
     *,
-    confidence: float = DEFAULT_CONFIDENCE,
-    higher_is_better: bool = True,
+    confidence: float,
+    higher_is_better: bool,
 ) -> dict[str, RankInterval]:
     """Rank intervals of `names` from their point values and their (resamples, names)
     statistics on the same bootstrap resamples."""
