@@ -64,7 +64,7 @@ class ServerPool:
         self.servers = [ServerState(url, limit) for url, limit in servers]
         self.cooldown_s = cooldown_s
         self.max_cooldown_s = max(cooldown_s, max_cooldown_s)
-        self._changed = asyncio.Event()  # set at each release: waiters look again
+        self._changed = asyncio.Event()  # set at each release
 
     @property
     def capacity(self) -> int:
@@ -102,11 +102,9 @@ class ServerPool:
                 await asyncio.wait_for(self._changed.wait(), wait)
 
     async def release(self, server: ServerState, outcome: Outcome) -> None:
+        """A request back from `server`: its outcome marks the server up, or takes it out."""
         server.in_flight -= 1
-        self._record(server, outcome)
-        self._changed.set()
-
-    def _record(self, server: ServerState, outcome: Outcome) -> None:
+        self._changed.set()  # waiters look again
         if outcome is Outcome.ANSWERED:
             server.down_until = 0.0
             server.cooldown_s = 0.0
@@ -120,9 +118,8 @@ class ServerPool:
             server.timeouts_in_a_row += 1
             if server.timeouts_in_a_row < TIMEOUTS_TO_DOWN:
                 return
-        failed_probe = server.probing
-        server.cooldown_s = (
-            min(server.cooldown_s * 2, self.max_cooldown_s) if failed_probe else self.cooldown_s
+        server.cooldown_s = (  # a failed probe doubles it
+            min(server.cooldown_s * 2, self.max_cooldown_s) if server.probing else self.cooldown_s
         )
         server.down_until = time.monotonic() + server.cooldown_s
         server.probing = False

@@ -24,6 +24,15 @@ from parakh.errors import MissingDependencyError
 INSTALL = "pip install 'parakh[vllm]'"
 
 
+def _vllm() -> Any:
+    try:
+        import vllm
+        import vllm.sampling_params
+    except ImportError as e:
+        raise MissingDependencyError("vLLM", INSTALL) from e
+    return vllm
+
+
 def structured_output_kwargs(vllm_sampling: Any, schema: dict[str, Any]) -> dict[str, Any]:
     """The SamplingParams keyword that constrains output to `schema`, for this vLLM version."""
     structured = getattr(vllm_sampling, "StructuredOutputsParams", None)
@@ -60,16 +69,9 @@ class VLLMBackend(Backend):
             "seed": self.cfg.sampling.seed,
         }
 
-    def _vllm(self) -> Any:
-        try:
-            import vllm
-        except ImportError as e:
-            raise MissingDependencyError("vLLM", INSTALL) from e
-        return vllm
-
     def _load(self) -> Any:
         if self._llm is None:
-            self._llm = self._vllm().LLM(**self.engine_kwargs())
+            self._llm = _vllm().LLM(**self.engine_kwargs())
         return self._llm
 
     def count_tokens(self, text: str) -> int:
@@ -77,12 +79,10 @@ class VLLMBackend(Backend):
 
     def sampling_params(self, request: ChatRequest) -> Any:
         """The `vllm.SamplingParams` for one request."""
-        vllm = self._vllm()
+        vllm = _vllm()
         kwargs = sampling_params(request)  # the numbers the OpenAI path sends
         if request.json_schema is not None:
-            import vllm.sampling_params as vllm_sampling
-
-            kwargs.update(structured_output_kwargs(vllm_sampling, request.json_schema))
+            kwargs.update(structured_output_kwargs(vllm.sampling_params, request.json_schema))
         return vllm.SamplingParams(**kwargs)
 
     async def generate(
