@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parakh.report.cells import Cell
+from parakh.report.leaderboard import Cell
 from parakh.report.tables import format_mean
 from parakh.report.templating import render
 

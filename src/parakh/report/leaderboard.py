@@ -6,8 +6,9 @@ folded into it. Slices are the whole set (`all`), each language, each query cate
 domain. Each metric's `MetricSpec` (parakh.metrics.registry.metric_spec) says which way is
 better and its scale: rankings put the best first (lowest first for NoMIRACL's hallucination
 rate), a cell's percent runs from the scale's min to its max (1..5 rubrics too), and the
-weighted aggregate combines the configured metrics after mapping each to 0..1 with 1 the good
-end. Rank intervals and paired tests between models sit on top of the same per-item tables.
+weighted aggregate is the weighted mean of the configured metrics after mapping each to 0..1 with 1
+the good end, reported on 0..`weighted_scale` (1 by default; 2 for HEALTH-PARIKSHA's AGG). Rank
+intervals and paired tests between models sit on top of the same per-item tables.
 
 Translate-test rows (`Judgment.translator` set) form their own leaderboard entry,
 `<model> via <translator>`, next to the model's direct entry, so the two are compared rather
@@ -17,19 +18,20 @@ than pooled.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import overload
 
 import numpy as np
 from tqdm import tqdm
 
 from parakh.errors import InputError
 from parakh.metrics.registry import declared_specs, spec_in
-from parakh.metrics.specs import WEIGHTED, MetricSpec
-from parakh.report.cells import Cell, rescaled, weighted_cell, weighted_spec
+from parakh.metrics.specs import WEIGHTED, WEIGHTED_SPEC, MetricSpec
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
 from parakh.report.row_files import STATUSES
 from parakh.report.shared_statistics import (
+    Bounds,
     CellDraws,
     MetricPlan,
     PairedComparison,
@@ -40,6 +42,74 @@ from parakh.report.shared_statistics import (
 from parakh.stats.shared_draws import RankInterval
 
 DIMENSIONS = ("language", "category", "domain")
+
+
+@dataclass
+class Cell:
+    """One (model, metric, slice) figure with its interval and counts, on the metric's scale."""
+
+    mean: float | None
+    n: int
+    invalid: int = 0
+    errors: int = 0
+    scale_max: float = 1.0
+    skipped: int = 0
+    ci_low: float | None = None
+    ci_high: float | None = None
+    scale_min: float = 0.0
+
+    @property
+    def percent(self) -> float | None:
+        """Where the mean sits on its scale, min 0% to max 100% (a 3 on 1..5 is 50%)."""
+        if self.mean is None:
+            return None
+        return 100.0 * (self.mean - self.scale_min) / (self.scale_max - self.scale_min)
+
+    @overload
+    def unit(self, value: float) -> float: ...
+    @overload
+    def unit(self, value: None) -> None: ...
+    @overload
+    def unit(self, value: float | None) -> float | None: ...
+    def unit(self, value: float | None) -> float | None:
+        """A figure of this cell placed on 0..1 by the scale (direction unchanged)."""
+        if value is None:
+            return None
+        return (value - self.scale_min) / (self.scale_max - self.scale_min)
+
+
+def weighted_cell(
+    cells: dict[str, Cell],
+    weights: dict[str, float],
+    specs: Mapping[str, MetricSpec],
+    scale: float = 1.0,
+    bounds: Bounds = (None, None),
+) -> Cell | None:
+    """Weighted mean of the metrics' 0..1 goodness (`MetricSpec.goodness`: min..max mapped to
+    0..1, flipped for lower-is-better metrics), over the weighted metrics that have a score,
+    with its 0..1 interval `bounds`, all reported on 0..`scale`."""
+    present = {m: w for m, w in weights.items() if m in cells and cells[m].mean is not None}
+    if not present:
+        return None
+    total = sum(present.values())
+    mean = sum(w * specs[m].goodness(cells[m].mean or 0.0) for m, w in present.items()) / total
+    used = [cells[m] for m in present]
+    low, high = bounds
+    return Cell(
+        mean=mean * scale,
+        n=min(c.n for c in used),
+        scale_max=scale,
+        invalid=sum(c.invalid for c in used),
+        errors=sum(c.errors for c in used),
+        skipped=sum(c.skipped for c in used),
+        ci_low=None if low is None else low * scale,
+        ci_high=None if high is None else high * scale,
+    )
+
+
+def weighted_spec(scale: float) -> MetricSpec:
+    """The weighted aggregate's spec, on 0..`scale` (HEALTH-PARIKSHA's AGG: 0..2)."""
+    return WEIGHTED_SPEC if scale == 1.0 else replace(WEIGHTED_SPEC, scale_max=scale)
 
 
 @dataclass
@@ -267,8 +337,9 @@ def _weighted_cells(
         by_metric = {
             m: c for m in weighted if (c := board.cells.get((system, m, *key))) is not None
         }
-        cell = weighted_cell(by_metric, weighted, index.specs)
-        if cell is None:
-            continue
-        cell.ci_low, cell.ci_high = known.intervals[(system, WEIGHTED, *key)]
-        board.cells[(system, WEIGHTED, *key)] = rescaled(cell, board.settings.weighted_scale)
+        bounds = known.intervals.get((system, WEIGHTED, *key), (None, None))
+        cell = weighted_cell(
+            by_metric, weighted, index.specs, board.settings.weighted_scale, bounds
+        )
+        if cell is not None:
+            board.cells[(system, WEIGHTED, *key)] = cell
