@@ -11,12 +11,17 @@ import pytest
 import yaml
 
 from parakh.commands import judge_study
-from parakh.commands.judge_study import exp_run_commands, load_study
+from parakh.commands.judge_study import exp_run_commands
 from parakh.config import compose
 from parakh.config.judge_study import JudgeStudyConfig
+from parakh.config.loading import load_named
 from parakh.errors import ConfigError
 from tests.commands.cli import run_cli
 from tests.conftest import REPO
+
+
+def load_study(name: str) -> JudgeStudyConfig:
+    return load_named("judge_study", name, JudgeStudyConfig)  # as `parakh judge-study` does
 
 
 def _sets(command: list[str]) -> dict[str, str]:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parakh.commands.protocol import check, exp_run_command, load_protocol
+from parakh.commands.protocol import check, exp_run_command
 from parakh.config import compose
-from parakh.config.loading import available
+from parakh.config.loading import available, load_named
 from parakh.config.protocol import ProtocolConfig
 from parakh.errors import ConfigError
 from parakh.io import read_jsonl
@@ -23,6 +23,10 @@ from tests.commands.cli import run_cli
 from tests.conftest import REPO
 
 PROTOCOLS = ["health_pariksha", "indicqa", "indicquest", "nomiracl"]
+
+
+def load_protocol(name: str) -> ProtocolConfig:
+    return load_named("protocol", name, ProtocolConfig)  # as `parakh protocol <name>` does
 
 
 def _anchors(markdown: str) -> set[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
 
 from parakh.errors import ConfigError
 
@@ -23,8 +24,6 @@ def list_value(text: str) -> list[str]:
 
 def add_out(parser: argparse.ArgumentParser, help_text: str) -> None:
     """`--out PATH`, the one name every command gives its output."""
-    from pathlib import Path
-
     parser.add_argument("--out", type=Path, default=None, help=help_text)
 
 

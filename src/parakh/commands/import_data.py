@@ -2,12 +2,9 @@
 
     parakh import-data indicquest                       # upstream repo at the pinned commit
     parakh import-data nomiracl --source /data/nomiracl  # a local folder (or a file, or a URL)
-    parakh import-data xquad_hi --dry-run                # print the dvc command, run nothing
-    parakh import-data liveqa_judgments                  # two upstream files, two dvc imports
 
-A thin layer over DVC: `dvc import <repo> <path> -o data/raw/<dataset> --rev <commit>` for the
-upstream `source:` of conf/dataset/<dataset>.yaml (one per file of `source.files`), `dvc
-import-url <source> data/raw/<dataset>` for `--source`. Commit the .dvc files DVC writes.
+A thin layer over DVC: `dvc import` of the upstream `source:` of conf/dataset/<dataset>.yaml
+(one per file of `source.files`), `dvc import-url` for `--source` (docs/data.md).
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from pathlib import Path, PurePosixPath
 
 from parakh.config import compose
 from parakh.config.dataset import DatasetConfig
-from parakh.config.loading import available, unknown_name_message
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
 from parakh.project import project_root
 
@@ -48,14 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def dataset_config(name: str) -> DatasetConfig:
     """conf/dataset/<name>.yaml, composed and validated; an unknown name lists close matches."""
-    names = available("dataset")
-    if name not in names:
-        raise ConfigError(unknown_name_message("dataset", name, names))
     return compose([f"dataset={name}"]).dataset
-
-
-def _file_target(ds: DatasetConfig, upstream_path: str) -> str:
-    return f"{ds.path}/{PurePosixPath(upstream_path).name}"
 
 
 def import_commands(
@@ -86,7 +75,8 @@ def import_commands(
         )
     if upstream.files:
         return [
-            ["dvc", "import", f.repo, f.path, "-o", _file_target(ds, f.path), "--rev", f.rev, *tail]
+            ["dvc", "import", f.repo, f.path, "-o", f"{ds.path}/{PurePosixPath(f.path).name}"]
+            + ["--rev", f.rev, *tail]
             for f in upstream.files
         ]
     if upstream.repo is not None:
@@ -94,13 +84,6 @@ def import_commands(
         assert path is not None and rev is not None  # DataSource checks
         return [["dvc", "import", upstream.repo, path, "-o", ds.path, "--rev", rev, *tail]]
     return [["dvc", "import-url", upstream.url, ds.path, *tail]]
-
-
-def dvc_files(ds: DatasetConfig, source: str | None) -> list[str]:
-    """The .dvc files the import writes: data/raw/<dataset>.dvc, or one per upstream file."""
-    if source is None and ds.source is not None and ds.source.files:
-        return [f"{_file_target(ds, f.path)}.dvc" for f in ds.source.files]
-    return [f"{ds.path}.dvc"]
 
 
 def check_target(root: Path, ds: DatasetConfig, force: bool) -> tuple[Path, Path]:
@@ -188,7 +171,8 @@ def run(args: argparse.Namespace) -> int:
             )
     for _, aside in moved:
         _remove(aside)
-    tracked = dvc_files(ds, args.source)
+    # the .dvc file of each command's output: data/raw/<dataset>.dvc, or one per upstream file
+    tracked = [f"{c[c.index('-o') + 1] if '-o' in c else c[3]}.dvc" for c in commands]
     ignore = f"{ds.path}/.gitignore" if len(tracked) > 1 else f"{Path(ds.path).parent}/.gitignore"
     print(
         f"import-data: {ds.name} -> {ds.path}, tracked by {' and '.join(tracked)}. Commit it: "

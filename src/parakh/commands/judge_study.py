@@ -1,14 +1,10 @@
 """`parakh judge-study`: run every judge of a study on one dataset, then rank the judges.
 
-    parakh judge-study                             # list the studies (conf/judge_study/)
-    parakh judge-study liveqa_med                  # print one `dvc exp run` per judge
-    parakh judge-study liveqa_med --run            # run them, then print the judges table
     parakh judge-study liveqa_med --run --judge-url http://127.0.0.1:8080/v1 --judge-model-id m
 
 Each judge is its own DVC experiment (`<study>-<judge>`) on the same dataset and models, so
-only the judge stages and aggregate run per judge. A study's `url_judges` run only when
-`--judge-url` is given; the URL and model id are DVC params of the study's `url_model` file.
-Then `parakh judges` ranks the judges (docs/judge-chooser.md).
+only the judge stages and aggregate run per judge; then `parakh judges` ranks them
+(docs/judge-chooser.md).
 """
 
 from __future__ import annotations
@@ -57,11 +53,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_study(name: str) -> JudgeStudyConfig:
-    """conf/judge_study/<name>.yaml, validated; an unknown name lists close matches."""
-    return load_named("judge_study", name, JudgeStudyConfig)
-
-
 def study_judges(study: JudgeStudyConfig, url: str | None) -> list[str]:
     return [*study.judges, *(study.url_judges if url else [])]
 
@@ -108,8 +99,8 @@ def exp_run_commands(
 
 def run(args: argparse.Namespace) -> int:
     if args.name is None:
-        return list_named("judge_study", lambda name: load_study(name).description, LIST_HINT)
-    study = load_study(args.name)
+        return list_named("judge_study", JudgeStudyConfig, "description", LIST_HINT)
+    study = load_named("judge_study", args.name, JudgeStudyConfig)
     commands = exp_run_commands(study, args.judge_url, args.judge_model_id, args.force)
     if study.needs:
         print(f"# first: {study.needs}")

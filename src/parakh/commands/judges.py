@@ -1,14 +1,10 @@
 """`parakh judges`: every judge of a dataset ranked by its agreement with the humans.
 
-    parakh judges liveqa_judgments                      # every leaderboard with agreement
-    parakh judges liveqa_judgments --judges reference,smoke
+    parakh judges liveqa_judgments --judges reference,smoke   # default: every judge with one
 
-One table of (judge, metric) rows from the `agreement` of each
-reports/<dataset>/<judge>/leaderboard.json, by Spearman with the human grades, beside the
-answer-length-only baseline aggregate records with each agreement: what a judge that only
-rewarded long answers would get for free. A judge "beats length" when its Spearman interval lies
-above its baseline's point. Writes reports/<dataset>/judges.md and .json; how to read them:
-docs/judge-chooser.md.
+The (judge, metric) rows of each leaderboard's `agreement`, by Spearman with the human grades,
+beside the answer-length-only baseline: what a judge rewarding only long answers gets for free.
+Writes reports/<dataset>/judges.md and .json (docs/judge-chooser.md).
 """
 
 from __future__ import annotations
@@ -35,16 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--judges",
         help="judges, as [a,b] or a,b (default: every reports/<dataset>/<judge>/ with agreement)",
-    )
-
-
-def _settings(board: Mapping[str, Any]) -> tuple[int, float, int]:
-    """(resamples, confidence, seed) of a leaderboard's bootstrap."""
-    s = board.get("settings", {})
-    return (
-        int(s.get("bootstrap_resamples", 1000)),
-        float(s.get("confidence", 0.95)),
-        int(s.get("seed", 0)),
     )
 
 
@@ -100,11 +86,8 @@ def _row(judge: str, a: Mapping[str, Any], baseline: dict[str, Any] | None) -> d
         **{k: a[k] for k in ("metric", "source", "mapping")},
         **{k: overall.get(k) for k in ("n_items", "n_pairs", *FIGURES)},
         "intervals": overall.get("intervals", {}),
-        "ranking": {
-            "n_models": ranking.get("n_models"),
-            "kendall_tau": ranking.get("kendall_tau"),
-            "intervals": ranking.get("intervals", {}),
-        }
+        "ranking": {k: ranking.get(k) for k in ("n_models", "kendall_tau")}
+        | {"intervals": ranking.get("intervals", {})}
         if ranking
         else None,
         "length_baseline": None if baseline is None else baseline["key"],
@@ -158,7 +141,11 @@ def judges_table(
     rows.sort(
         key=lambda r: (r["spearman"] is None, -(r["spearman"] or 0.0), r["judge"], r["metric"])
     )
-    settings = sorted({_settings(b) for b in boards.values()}, key=lambda s: (s[0], s[2]))
+    bootstraps = {
+        tuple(b["settings"][k] for k in ("bootstrap_resamples", "confidence", "seed"))
+        for b in boards.values()
+    }
+    settings = sorted(bootstraps, key=lambda s: (s[0], s[2]))
     return {
         "dataset": dataset,
         "judges": sorted(boards),

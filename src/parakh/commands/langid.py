@@ -1,9 +1,7 @@
 """`parakh langid FILE --column NAME [--out OUT]`: language labels for the rows of a file you bring.
 
-Reads a CSV (with a header) or a JSONL file and writes one JSONL row per input row: the row's
-id (the `--id-column` value, else its line number), language, script, romanized, code-mixed,
-matrix and embedded languages, confidence and the label source ("detected"). A row whose text
-is empty gets language "und". A missing column or invalid UTF-8 names file, line and field.
+Writes one JSONL row per input row: its id (else its line number) and its language label.
+A row whose text is empty gets language "und".
 """
 
 from __future__ import annotations

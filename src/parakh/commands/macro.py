@@ -23,6 +23,7 @@ from parakh.io import read_jsonl, write_json, write_text
 from parakh.metrics.specs import WEIGHTED
 from parakh.project import resolve
 from parakh.report.files import read_leaderboard
+from parakh.report.tables import markdown
 from parakh.schema import Judgment
 from parakh.stats.bootstrap import derive_seed, stratified_macro_interval
 
@@ -114,17 +115,15 @@ def render(table: dict[str, Any]) -> str:
         f" is better); interval: {100 * table['confidence']:g}% bootstrap over questions within "
         f"each dataset, {table['resamples']} resamples, seed {table['seed']}.",
         "",
-        "| model | " + " | ".join(datasets) + " | macro |",
-        "|---|" + "---|" * (len(datasets) + 1),
     ]
+    rows = [["model", *datasets, "macro"]]
     for row in table["rows"]:
-        cells = [
-            "–" if row["datasets"][d] is None else f"{row['datasets'][d]:.4g}" for d in datasets
-        ]
+        means = [row["datasets"][d] for d in datasets]
+        cells = ["–" if mean is None else f"{mean:.4g}" for mean in means]
         m = row["macro"]
         macro = "–" if m is None else f"{m['mean']:.4g} [{m['ci_low']:.4g}, {m['ci_high']:.4g}]"
-        lines.append(f"| {row['model']} | " + " | ".join(cells) + f" | {macro} |")
-    return "\n".join(lines) + "\n"
+        rows.append([row["model"], *cells, macro])
+    return "\n".join([*lines, markdown(rows)]) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,9 +1,6 @@
 """`parakh protocol`: run a study's protocol (conf/protocol/<name>.yaml) as one DVC experiment.
 
-    parakh protocol                      # list the protocols and the study each reproduces
-    parakh protocol nomiracl             # print the `dvc exp run -n nomiracl -S ...` line
-    parakh protocol nomiracl --run       # run it (the results land in the workspace)
-    parakh protocol nomiracl --run --force   # again, replacing the experiment of that name
+    parakh protocol nomiracl --run       # without --run: print the `dvc exp run` line
 
 A protocol is a preset of DVC params: the params.yaml keys and conf-file keys a study fixed.
 Every name is checked before printing, so a bad preset fails here, not ten minutes into a run.
@@ -15,12 +12,14 @@ import argparse
 import json
 import shlex
 import subprocess
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from pydantic import BaseModel
 
 from parakh.commands.import_data import dvc_executable
 from parakh.config import compose
-from parakh.config.loading import available, load_named, unknown_name_message
+from parakh.config.loading import available, check_group_overrides, load_named
 from parakh.config.protocol import ProtocolConfig
 from parakh.errors import ConfigError, ParakhError
 from parakh.project import conf_dir, project_root
@@ -41,11 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--force", action="store_true", help="replace an experiment of the same name (dvc -f)"
     )
-
-
-def load_protocol(name: str) -> ProtocolConfig:
-    """conf/protocol/<name>.yaml, validated; an unknown name lists close matches (load_named)."""
-    return load_named("protocol", name, ProtocolConfig)
 
 
 def protocol_models(protocol: ProtocolConfig) -> list[str] | None:
@@ -95,10 +89,10 @@ def exp_run(name: str, pairs: Iterable[str], force: bool = False) -> list[str]:
     return command
 
 
-def list_named(group: str, about: Callable[[str], str], then: str) -> int:
-    """The conf/<group>/ names, each with `about(name)`, then the line `then`."""
+def list_named(group: str, model: type[BaseModel], about: str, then: str) -> int:
+    """The conf/<group>/ names, each with the field `about` of its config, then the line `then`."""
     for name in available(group):
-        print(f"{name:16} {about(name)}")
+        print(f"{name:16} {getattr(load_named(group, name, model), about)}")
     print(f"\n{then}")
     return 0
 
@@ -111,14 +105,13 @@ def check(protocol: ProtocolConfig) -> None:
         if not path.is_file():
             raise ConfigError(f"protocol '{protocol.name}': {key}: no file {path}")
     models = protocol_models(protocol) or []
-    for model in models:
-        if model not in available("model"):
-            raise ConfigError(unknown_name_message("model", model, available("model")))
+    translate_test = protocol.params.get("translate_test", [])
+    translators = [f"translator={entry['translator']}" for entry in translate_test]
+    check_group_overrides([*(f"model={m}" for m in models), *translators])  # names close matches
     groups = ("judge", "retriever", "embedder", "aggregate")
-    choices = [f"{g}={protocol.params[g]}" for g in groups if g in protocol.params]
-    for g in groups:
-        if g in protocol.params:
-            choices += conf_overrides(protocol.conf, g, str(protocol.params[g]))
+    chosen = {g: str(protocol.params[g]) for g in groups if g in protocol.params}
+    choices = [f"{g}={name}" for g, name in chosen.items()]
+    choices += [o for g, name in chosen.items() for o in conf_overrides(protocol.conf, g, name)]
     for dataset in protocol.params.get("datasets", []):
         overrides = [
             f"dataset={dataset}",
@@ -127,11 +120,7 @@ def check(protocol: ProtocolConfig) -> None:
         ]
         overrides += [f"model={m}" for m in models[:1]]
         compose(overrides)  # raises ConfigError naming the bad key or name
-    for entry in protocol.params.get("translate_test", []):
-        if entry["translator"] not in available("translator"):
-            known = available("translator")
-            raise ConfigError(unknown_name_message("translator", entry["translator"], known))
-    modes = [*protocol.params.get("variants", []), *protocol.params.get("translate_test", [])]
+    modes = [*protocol.params.get("variants", []), *translate_test]
     # with a k-shot entry, each dataset has a few-shot pool on disk (as the protocol sets it)
     k_shot = any(entry["shots"] > 0 for entry in modes)
     for dataset in protocol.params.get("datasets", []) if k_shot else []:
@@ -164,8 +153,8 @@ def exp_run_command(protocol: ProtocolConfig, force: bool = False) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.name is None:
-        return list_named("protocol", lambda name: load_protocol(name).study, LIST_HINT)
-    protocol = load_protocol(args.name)
+        return list_named("protocol", ProtocolConfig, "study", LIST_HINT)
+    protocol = load_named("protocol", args.name, ProtocolConfig)
     check(protocol)
     command = exp_run_command(protocol, args.force)
     if protocol.needs:

@@ -1,11 +1,9 @@
-"""`parakh score FILE --metrics em,f1,rougeL,chrf,nomiracl [--out DIR]`: score predictions made
-elsewhere exactly as the judge stage scores its own.
+"""`parakh score FILE --metrics em,f1 [--out DIR]`: score predictions made elsewhere exactly as
+the judge stage scores its own.
 
-FILE is a CSV (with a header) or JSONL with `id`, `language` (the language the answer was
-requested in), `prediction`, `reference` (JSONL: a string or a list of strings; `references` is
-accepted too) and, for `nomiracl`, `subset` (`relevant` / `non_relevant`). Writes
-DIR/scores.jsonl (a line per input row) and DIR/summary.json (per metric and language; NoMIRACL
-rates); DIR defaults to `<FILE stem>.scores/` beside FILE.
+FILE is a CSV or JSONL with `id`, `language` (the one the answer was requested in),
+`prediction`, `reference` (or a list, `references`) and, for `nomiracl`, `subset`. Writes
+DIR/scores.jsonl and DIR/summary.json; DIR defaults to `<FILE stem>.scores/` beside FILE.
 """
 
 from __future__ import annotations
@@ -118,10 +116,13 @@ def summarize(
     """Means over scored rows per metric and language (failures counted beside them), and
     NoMIRACL rates per language with their numerators and denominators."""
     groups: dict[str, dict[str, list[MetricScore]]] = defaultdict(lambda: defaultdict(list))
+    verdicts: dict[str, list[MetricScore]] = defaultdict(list)  # NoMIRACL's, by language
     for item, scores in scored:
         for s in scores:
-            groups[s.metric][item.language or "und"].append(s)
-            groups[s.metric][ALL].append(s)
+            for language in (item.language or "und", ALL):
+                groups[s.metric][language].append(s)
+                if s.metric in SUBSET_OF_METRIC:
+                    verdicts[language].append(s)
     summary: dict[str, Any] = {
         "input": str(path),
         "rows": len(scored),
@@ -132,11 +133,6 @@ def summarize(
         },
     }
     if NOMIRACL in metrics:
-        verdicts: dict[str, list[MetricScore]] = defaultdict(list)
-        for metric, by_language in groups.items():
-            if metric in SUBSET_OF_METRIC:
-                for language, rows in by_language.items():
-                    verdicts[language] += rows
         summary["nomiracl"] = {
             language: nomiracl_rates_from_rows(
                 (s.metric, s.status, s.label) for s in rows

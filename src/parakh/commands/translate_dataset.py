@@ -1,27 +1,17 @@
 """`parakh translate-dataset`: translate a dataset, keep items that survive a round trip.
 
     parakh translate-dataset --languages hi ta translator=indictrans2 dataset=demo
-    parakh translate-dataset --input my_questions.jsonl --languages kn --threshold 60 \\
-        translator=nllb translator.model.path=/models/nllb-200-distilled-600M
-    parakh translate-dataset --input squad_en.jsonl --languages hi ta te --pivot hi \\
-        translator=indictrans2          # English -> Hindi -> target, each hop filtered
 
-Reads Question rows (default: the dataset's curated questions); `--filter per-hop|end-to-end`
-is explained in `parakh.translation.roundtrip`. It writes under `--out` (default
-data/processed/<dataset>/translate-dataset/<translator>/):
-
-    <lang>/questions.jsonl   the kept items in <lang> (ids `<id>-<lang>`), ready for a
-                             `qa_jsonl` dataset config
-    roundtrip.jsonl          one row per (item, language): kept / dropped / error / skipped,
-                             the round-trip chrF of every field and every text on the way
-    report.json              kept and dropped counts, the chrF distribution and the fields that
-                             dropped items, per language
+Writes `<lang>/questions.jsonl` (the kept items), `roundtrip.jsonl` (a row per item and
+language) and `report.json` under `--out` (default
+data/processed/<dataset>/translate-dataset/<translator>/); docs/translation.md explains them.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TypedDict
 
 from parakh.backends.cache import ResponseCache
 from parakh.commands.grammar import add_out, list_value, split_overrides
@@ -42,6 +32,12 @@ from parakh.translation.roundtrip import (
 from parakh.translation.service import make_service
 
 HELP = "translate a dataset, keep round-trip chrF >= 50"
+
+
+class _Options(TypedDict):
+    pivot: str | None
+    contexts: bool
+    filtering: Filtering
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,9 +103,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.threshold <= 100:
         raise ConfigError(f"--threshold {args.threshold:g} is outside chrF's range 0..100")
-    pivot = check_language(args.pivot) if args.pivot is not None else None
-    contexts = args.contexts == "translate"
     filtering: Filtering = "end_to_end" if args.filtering == "end-to-end" else "per_hop"
+    options = _Options(  # how to translate and filter, for round_trip and its report alike
+        pivot=check_language(args.pivot) if args.pivot is not None else None,
+        contexts=args.contexts == "translate",
+        filtering=filtering,
+    )
     layout = Layout.of(cfg)
     source = resolve(args.input) if args.input else layout.curated_questions
     out = resolve(args.out or layout.processed / "translate-dataset" / cfg.translator.name)
@@ -117,29 +116,14 @@ def run(args: argparse.Namespace) -> int:
     cache = ResponseCache(resolve(cfg.paths.cache))
     service = make_service(cfg.translator, cache)
     try:
-        rows, kept = round_trip(
-            service,
-            items,
-            args.languages,
-            args.threshold,
-            pivot=pivot,
-            contexts=contexts,
-            filtering=filtering,
-        )
+        rows, kept = round_trip(service, items, args.languages, args.threshold, **options)
     finally:
         service.close()
         cache.close()
     for language, questions in kept.items():
         write_jsonl(out / language / "questions.jsonl", questions)
     write_jsonl(out / "roundtrip.jsonl", rows)
-    summary = report(
-        rows,
-        cfg.translator.name,
-        args.threshold,
-        pivot=pivot,
-        contexts=contexts,
-        filtering=filtering,
-    )
+    summary = report(rows, cfg.translator.name, args.threshold, **options)
     summary["input"] = str(source)
     write_json(out / "report.json", summary)
     for language, stats in summary["languages"].items():
