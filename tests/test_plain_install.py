@@ -41,8 +41,8 @@ def test_every_module_imports_without_the_dev_only_packages() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-# The report's templates, the judge's phrase table and langid's word lists, read from the
-# installed wheel, not the source tree.
+# The report's templates, the judge's phrase table, langid's and the categories' word lists,
+# read from the installed wheel, not the source tree.
 TEMPLATES = r"""
 import sys
 from parakh.report import templating
@@ -54,6 +54,8 @@ from parakh.judging.injection_phrases import PHRASES
 assert len(PHRASES) > 50, PHRASES
 from parakh.text._lexicons import LATIN_LEXICONS
 assert len(LATIN_LEXICONS["hi"][0]) > 50, LATIN_LEXICONS
+from parakh.curation.categories import CONDITION_TERMS
+assert "diabetes" in CONDITION_TERMS, CONDITION_TERMS
 from parakh.commands.replay_models import PRESETS
 assert PRESETS["nomiracl"]["prefix"] == "nomiracl", PRESETS
 print("ok")

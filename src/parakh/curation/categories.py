@@ -22,16 +22,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
 from typing import Any
 
+import yaml
+
 from parakh.config.dataset import CategoryConfig
-from parakh.curation._category_terms import (
-    CHAT_SPELLINGS,
-    CONDITION_TERMS,
-    CULTURAL_TERMS,
-    DOMAIN_WORDS,
-    NON_NATIVE_PATTERNS,
-)
 from parakh.errors import MissingDependencyError
 from parakh.schema import LabelSource, Question
 from parakh.text._lexicons import LATIN_LEXICONS
@@ -52,6 +48,41 @@ _BRITISH = (
     ("ogue", "og"),
 )
 _LETTER = r"[\w\u0900-\u0dff]"  # \w leaves out Indic vowel signs and viramas
+
+# the word lists, read once from category_terms.yaml (which says how they were written)
+_TERMS = yaml.safe_load(files("parakh.curation").joinpath("category_terms.yaml").read_bytes())
+CONDITION_TERMS = tuple(t.strip() for line in _TERMS["condition"] for t in line.split(","))
+CULTURAL_TERMS = tuple(t.strip() for line in _TERMS["cultural"] for t in line.split(","))
+DOMAIN_WORDS = frozenset(w for line in _TERMS["domain_words"] for w in line.split())
+CHAT_SPELLINGS = frozenset(w for line in _TERMS["chat_spellings"] for w in line.split())
+
+# Indian-English constructions (see the module docstring), on case-folded text.
+_AUX = (
+    r"do|does|did|is|are|was|were|am|can|could|should|will|would|shall|may|might|must|have|has"
+    r"|had"
+)
+_SUBJECT = r"i|we|you|he|she|they|it|the|these|those|this|that|my|your|our|his|her|their|there"
+_MODAL = r"should|can|could|will|would|shall|must|may|have to|has to|need to|needs to"
+NON_NATIVE_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        # "how many times a day i should put", "when the eye pad should be removed"
+        rf"\b(?:how|what|when|where|why|which|till what time)\b"
+        rf"(?:(?!\b(?:{_AUX})\b)[^.?!,]){{0,40}}?"
+        rf"\b(?:i|we|you|he|she|they|it|my \w+|the \w+(?: \w+)?)\s+(?:{_MODAL})\b"
+        rf"(?!\s+(?:{_SUBJECT})\b)",  # "before the surgery should these tests" is inverted
+        r"(?:^|[.?!]\s*)whether\b",  # "Whether the drops should put in both eyes?"
+        r"\b(?:is|am|are)\b[^.?!]*\bsince (?:morning|evening|yesterday|last|\d)",
+        r"\b\d+\s*(?:days?|weeks?|months?|years?)\s+back\b",  # "surgery was 3 days back"
+        r"\b(?:i am|i'm|he is|she is|my \w+ is|patient is) having\b",
+        r"\b(?:take|took|taking|do|did|doing)\s+head\s?bath\b",
+        r"\b(?:make|give|gives|giving) (?:problem|injection|trouble)\b",
+        r"\b(?:in night time|out of station|do the needful|prepone|revert back|can able to"
+        r"|could able to|no need of|discuss about|how much days|what is the procedure to)\b",
+        # a declarative sentence asked as a question: "They will give injection in eye?"
+        rf"(?:^|[.!?]\s+)(?:i|we|you|he|she|they|it) (?:{_MODAL}|is|are|am) [^.?!]*\?",
+    )
+)
 
 
 @lru_cache(maxsize=1)
