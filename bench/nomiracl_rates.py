@@ -2,7 +2,7 @@
 
 Reads the NoMIRACL queries with the authors' model outputs (shared/data/nomiracl/queries.jsonl),
 classifies every output with both parsers (Parakh's `lenient` one and the authors' `released`
-substring rules, `parakh.metrics.nomiracl_parsers`), and writes bench/results/nomiracl_rates.json:
+substring rules, `parakh.metrics.nomiracl`), and writes bench/results/nomiracl_rates.json:
 
 - `rates`: the lenient parser's verdicts, FP / (FP + TN) and FN / (FN + TP), invalid excluded;
 - `released_parser_rates`: the same definition on the released parser's verdicts;
@@ -33,14 +33,16 @@ from parakh.io import iter_json_objects, validate_row, write_json
 from parakh.metrics.nomiracl import (
     INVALID,
     LABELS,
+    PARSERS,
     NomiraclOutcome,
     NomiraclRates,
     NomiraclSubset,
     Rate,
+    ReleasedCodeRates,
+    both_labels,
     nomiracl_rates,
+    released_code_rates,
 )
-from parakh.metrics.nomiracl_parsers import PARSERS, both_labels
-from parakh.metrics.nomiracl_released import ReleasedCodeRates, released_code_rates
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_QUERIES = REPO_ROOT.parent / "shared" / "data" / "nomiracl" / "queries.jsonl"
@@ -48,7 +50,7 @@ DEFAULT_OUTPUT = REPO_ROOT / "bench" / "results" / "nomiracl_rates.json"
 
 CLASSIFIERS = {
     "lenient": "parakh.metrics.nomiracl.classify_nomiracl_output (Parakh's parser)",
-    "released": "parakh.metrics.nomiracl_released.classify_released (the rules of "
+    "released": "parakh.metrics.nomiracl.classify_released (the rules of "
     "VanillaTemplate.postprocess, nomiracl/prompts/template.py, project-miracl/nomiracl@9c787da)",
 }
 DEFINITIONS = {

@@ -7,7 +7,7 @@ the parsers disagree on must be the number counted here.
 
 The released rules are written again below from nomiracl/prompts/template.py
 (VanillaTemplate.postprocess, project-miracl/nomiracl@9c787da), independently of
-`parakh.metrics.nomiracl_released`, so the two can catch each other's mistakes.
+`parakh.metrics.nomiracl.classify_released`, so the two can catch each other's mistakes.
 """
 
 from __future__ import annotations

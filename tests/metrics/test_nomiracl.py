@@ -12,8 +12,8 @@ from parakh.metrics.nomiracl import (
     NomiraclOutcome,
     classify_nomiracl_output,
     nomiracl_rates,
+    released_code_rates,
 )
-from parakh.metrics.nomiracl_released import released_code_rates
 
 CASES = Path(__file__).parent / "cases"
 SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -61,9 +61,9 @@ def test_rates_exclude_invalid_where_released_code_does_not() -> None:
         ]
     )
     rates = nomiracl_rates(rows)
-    assert rates.hallucination_rate == 0.5
+    assert rates.hallucination.value == 0.5
     assert released_code_rates(rows).hallucination.value == 0.25
-    assert rates.error_rate is None
+    assert rates.error.value is None
 
 
 def test_rates_accept_a_generator() -> None:
@@ -172,4 +172,4 @@ def test_row_scoring_reproduces_the_bench_rates() -> None:
         assert rates.model_dump() == expected[model][language], (model, language)
         scored = [sc for m, st, _, sc in group if m == "nomiracl_hallucination" and st == "ok"]
         if scored:
-            assert sum(scored) / len(scored) == pytest.approx(rates.hallucination_rate)
+            assert sum(scored) / len(scored) == pytest.approx(rates.hallucination.value)

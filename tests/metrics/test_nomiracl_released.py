@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from parakh.metrics.nomiracl_parsers import (
+from parakh.metrics.nomiracl import (
     both_labels,
     classify,
+    classify_released,
     disagreement_flag,
     labels_of_row,
 )
-from parakh.metrics.nomiracl_released import classify_released
 
 CASES = json.loads(
     (Path(__file__).parent / "cases" / "nomiracl_parser_outputs.json").read_text(encoding="utf-8")

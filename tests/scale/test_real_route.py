@@ -23,8 +23,12 @@ import pytest
 import yaml
 
 from parakh.io import read_jsonl
-from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify_nomiracl_output
-from parakh.metrics.nomiracl_released import classify_released
+from parakh.metrics.nomiracl import (
+    ANSWER_PRESENT,
+    I_DONT_KNOW,
+    classify_nomiracl_output,
+    classify_released,
+)
 from parakh.schema import Generation, Question
 from tests.conftest import REPO, SHARED_DATA
 from tests.datasets.liveqa_upstream import point_source_at, upstream_repos

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 from parakh.config.base import Strict
 from parakh.config.model import ModelConfig
 
-# NoMIRACL's output parsers (parakh.metrics.nomiracl_parsers): Parakh's own, or the released
+# NoMIRACL's output parsers (parakh.metrics.nomiracl): Parakh's own, or the released
 # code's rules. Declared here, with the other judge choices, so config needs no metric code.
 NomiraclParser = Literal["lenient", "released"]
 DEFAULT_PARSER: NomiraclParser = "lenient"

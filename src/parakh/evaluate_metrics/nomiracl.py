@@ -21,8 +21,8 @@ from typing import Any
 import evaluate
 
 import datasets
-from parakh.metrics import nomiracl as rates
-from parakh.metrics import nomiracl_parsers as parsers
+from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
+from parakh.metrics import nomiracl
 
 _INPUTS = """
 Args:
@@ -53,16 +53,16 @@ class Nomiracl(evaluate.Metric):
         self,
         predictions: Sequence[str],
         references: Sequence[str],
-        parser: parsers.NomiraclParser = parsers.DEFAULT_PARSER,
+        parser: NomiraclParser = DEFAULT_PARSER,
     ) -> dict[str, Any]:
         # A missing output (None) is an empty one, "invalid", as the judge stage counts it.
-        labels = [parsers.classify(output or "", parser) for output in predictions]
+        labels = [nomiracl.classify(output or "", parser) for output in predictions]
         # nomiracl_rates refuses a subset other than "relevant" / "non_relevant", naming the row.
         outcomes = [
-            rates.NomiraclOutcome(subset, label)  # type: ignore[arg-type]
+            nomiracl.NomiraclOutcome(subset, label)  # type: ignore[arg-type]
             for subset, label in zip(references, labels, strict=True)
         ]
-        result = rates.nomiracl_rates(outcomes)
+        result = nomiracl.nomiracl_rates(outcomes)
         return {
             "hallucination_rate": result.hallucination.value,
             "error_rate": result.error.value,

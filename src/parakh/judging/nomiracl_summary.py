@@ -1,8 +1,8 @@
 """The NoMIRACL part of a judge summary, per language and `all`, from the verdict rows alone
-(`parakh.metrics.nomiracl_parsers` says how a row carries the other parser's verdict): the
-chosen parser's rates at the top level (FP / (FP + TN), FN / (FN + TP), invalid outputs apart),
-the other parser's (`other_parser`), the released code's rates and table (`released_code`,
-`released_table`, `parakh.metrics.nomiracl_released`), `parser_disagreements`, and
+(`parakh.metrics.nomiracl` says how a row carries the other parser's verdict): the chosen
+parser's rates at the top level (FP / (FP + TN), FN / (FN + TP), invalid outputs apart), the
+other parser's (`other_parser`), the released code's rates and table (`released_code`,
+`released_table`), `parser_disagreements`, and
 `missing_outputs`: queries whose row is an `error`, by subset, in no paper-style rate.
 docs/judges.md describes each.
 
@@ -18,16 +18,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from parakh.backends.replay import BLANK_ANSWER
+from parakh.config.judge import NomiraclParser
 from parakh.metrics.nomiracl import (
     INVALID,
+    RELEASED_TABLE_UNITS,
     SUBSET_OF_METRIC,
     SUBSETS,
     NomiraclOutcome,
+    labels_of_row,
     nomiracl_rates_from_rows,
-)
-from parakh.metrics.nomiracl_parsers import NomiraclParser, labels_of_row, other_parser
-from parakh.metrics.nomiracl_released import (
-    RELEASED_TABLE_UNITS,
+    other_parser,
     released_code_rates,
     released_table_row,
 )

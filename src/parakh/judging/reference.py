@@ -2,15 +2,14 @@
 
 Scores come from `parakh.metrics.scoring`, the path `parakh score` uses too, or from a plugin
 judge (`parakh.metrics.specs.Judge`) named in the list. `nomiracl` gives one verdict row per
-question on its subset, by the judge's `parser` (see
-`parakh.metrics.nomiracl_parsers`).
+question on its subset, by the judge's `parser` (see `parakh.metrics.nomiracl`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parakh.metrics.nomiracl_parsers import DEFAULT_PARSER, NomiraclParser
+from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
 from parakh.metrics.registry import get_judge, is_judge, resolve_metric_name
 from parakh.metrics.scoring import MetricScore, ScoreItem, score_metric
 from parakh.metrics.specs import Judge, MetricSpec

@@ -11,21 +11,30 @@ it is no FP, TN, FN or TP, so it is in no denominator, and is counted on its own
     hallucination rate = FP / (FP + TN)   non-relevant subset; FP = "answer present", TN = IDK
     error rate         = FN / (FN + TP)   relevant subset;     FN = IDK, TP = "answer present"
 
-The released code (`nomiracl/eval/metrics.py`) divides by all outputs of the subset, invalid
-ones included, and parses with stricter substring rules: `parakh.metrics.nomiracl_released`,
-reported beside these rates. This module's classifier is Parakh's lenient one.
+Two output parsers, chosen by the judge config's `parser`: `lenient` is Parakh's
+(`classify_nomiracl_output`); `released` reproduces the authors' released code
+(github.com/project-miracl/nomiracl at commit 9c787da, the commit `parakh import-data nomiracl`
+uses): `VanillaTemplate.postprocess` (`nomiracl/prompts/template.py`) labels an output by plain
+substring tests (`classify_released`), `ConfusionMetric.evaluate` (`nomiracl/eval/metrics.py`)
+divides by all outputs of the subset, invalid ones included (`released_code_rates`), and
+`examples/hallucination_evaluation.py` writes its table (`released_table_row`); re-implemented
+from their rules, nothing imported from the authors' package. A row's `label` is the chosen
+parser's verdict; where the other parser disagrees, the row carries one flag
+`<other>_label:<label>`, so a summary can count disagreements and compute both parsers' rates
+from the rows alone.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from parakh.config.judge import NomiraclParser
 from parakh.text.normalize import canonical_text
 
 NomiraclLabel = Literal["i_dont_know", "answer_present", "invalid"]
@@ -210,6 +219,94 @@ def classify_nomiracl_output(output: str | None) -> NomiraclLabel:
     return INVALID
 
 
+# The template's two answer strings, lower-cased as postprocess compares them.
+_ANSWER = "yes, answer is present"
+_NO_ANSWER = "i don't know"
+# postprocess's citation regex with the template's passage count (10) filled in.
+_CITATION = re.compile(r"\[(\d+|10)\]")
+
+
+def classify_released(output: str) -> NomiraclLabel:
+    """Classify `output` exactly as the released `VanillaTemplate.postprocess` does.
+
+    The output's newlines and tabs become spaces and it is lower-cased (`str.lower`, no other
+    normalisation: a curly apostrophe in "I don’t know" does not match). Then, in this order:
+    1. both "yes, answer is present" and "i don't know" occur: "answer_present" if the first
+       occurs more than once as a whitespace-separated word (never, for a phrase), else "invalid";
+    2. "i don't know" occurs: "i_dont_know";
+    3. "yes, answer is present" occurs: "answer_present";
+    4. "answer is present" occurs: "answer_present";
+    5. "answer is not present" occurs: "i_dont_know";
+    6. a citation "[n]" occurs and the whole output is under 10 characters: "answer_present";
+    7. otherwise "invalid" (an empty output too).
+    The released code fails on a null output; callers count a missing output themselves.
+    """
+    response = output.replace("\n", " ").replace("\t", " ").lower()
+    if _NO_ANSWER in response and _ANSWER in response:
+        # `nomiracl.util.count_word`: whitespace tokens equal to the phrase, so never
+        if sum(token == _ANSWER for token in response.split()) > 1:
+            return ANSWER_PRESENT
+        return INVALID  # both remaining released branches return "Invalid"
+    if _NO_ANSWER in response:
+        return I_DONT_KNOW
+    if _ANSWER in response:
+        return ANSWER_PRESENT
+    if "answer is present" in response:
+        return ANSWER_PRESENT
+    if "answer is not present" in response:
+        return I_DONT_KNOW
+    if _CITATION.findall(response) and len(response) < 10:
+        return ANSWER_PRESENT
+    return INVALID
+
+
+PARSERS: tuple[str, ...] = get_args(NomiraclParser)
+_FLAG_SUFFIX = "_label:"
+_CLASSIFIERS: dict[NomiraclParser, Callable[[str], NomiraclLabel]] = {
+    "lenient": classify_nomiracl_output,
+    "released": classify_released,
+}
+
+
+def classify(output: str, parser: NomiraclParser) -> NomiraclLabel:
+    """`output`'s verdict by the named parser."""
+    if parser not in _CLASSIFIERS:
+        raise ValueError(f"unknown NoMIRACL parser {parser!r}; available: {', '.join(PARSERS)}")
+    return _CLASSIFIERS[parser](output)
+
+
+def both_labels(output: str) -> dict[NomiraclParser, NomiraclLabel]:
+    """Every parser's verdict on `output`."""
+    return {parser: classify(output) for parser, classify in _CLASSIFIERS.items()}
+
+
+def other_parser(parser: NomiraclParser) -> NomiraclParser:
+    return "released" if parser == "lenient" else "lenient"
+
+
+def disagreement_flag(parser: NomiraclParser, other_label: NomiraclLabel) -> str:
+    """The flag on a row scored by `parser` whose other parser says `other_label`."""
+    return f"{other_parser(parser)}{_FLAG_SUFFIX}{other_label}"
+
+
+def labels_of_row(label: str, flags: list[str]) -> dict[NomiraclParser, str]:
+    """Both parsers' verdicts on one NoMIRACL row: its `label`, and the other parser's from its
+    disagreement flag (the same label when there is none). ValueError on a malformed flag."""
+    found: dict[NomiraclParser, str] = {}
+    for flag in flags:
+        name, sep, other = flag.partition(_FLAG_SUFFIX)
+        if not sep or name not in PARSERS:
+            continue
+        if other not in LABELS:
+            raise ValueError(f"flag {flag!r}: unknown label {other!r}, expected one of {LABELS}")
+        found[name] = other  # type: ignore[index]
+    if len(found) > 1:
+        raise ValueError(f"flags {flags} give both parsers' labels; a row carries only the other")
+    labels: dict[NomiraclParser, str] = {"lenient": label, "released": label}
+    labels.update(found)
+    return labels
+
+
 @dataclass(frozen=True)
 class NomiraclOutcome:
     """One classified output: which subset its query is in and what the model said."""
@@ -257,14 +354,6 @@ class NomiraclRates(_Frozen):
     error: Rate
     invalid_relevant: Rate
     invalid_non_relevant: Rate
-
-    @property
-    def hallucination_rate(self) -> float | None:
-        return self.hallucination.value
-
-    @property
-    def error_rate(self) -> float | None:
-        return self.error.value
 
 
 def subset_counts(rows: Iterable[NomiraclOutcome]) -> dict[str, SubsetCounts]:
@@ -331,3 +420,92 @@ def nomiracl_rates_from_rows(rows: Iterable[tuple[str, str, str | None]]) -> Nom
             raise ValueError(f"{metric} row with status {status!r} has no NoMIRACL label")
         outcomes.append(NomiraclOutcome(SUBSET_OF_METRIC[metric], label))  # type: ignore[arg-type]
     return nomiracl_rates(outcomes)
+
+
+class ReleasedRate(Rate):
+    """numerator / denominator as the released code reports it.
+
+    `value` is what the released table shows: numerator / denominator, except 0.0 when the
+    model never gave the subset's correct label (`zeroed`, see `released_code_rates`), and None
+    when the subset has no outputs at all (the released script has no file to read then).
+    """
+
+    zeroed: bool = False
+
+
+class ReleasedCodeRates(_Frozen):
+    """The released code's hallucination, error and invalid rates for one set of outputs."""
+
+    hallucination: ReleasedRate
+    error: ReleasedRate
+    invalid_relevant: ReleasedRate
+    invalid_non_relevant: ReleasedRate
+
+
+def _rate(numerator: int, denominator: int, *, zeroed: bool = False) -> ReleasedRate:
+    if denominator == 0:
+        return ReleasedRate(numerator=0, denominator=0, value=None)
+    value = 0.0 if zeroed else numerator / denominator
+    return ReleasedRate(numerator=numerator, denominator=denominator, value=value, zeroed=zeroed)
+
+
+def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedCodeRates:
+    """Rates of outcomes labelled by `classify_released`, as `ConfusionMetric.evaluate` gives
+    them: every output of the subset is in the denominator, invalid ones included.
+
+    hallucination = "answer present" / all outputs (non-relevant subset); error = "I don't know"
+    / all outputs (relevant subset). The released code computes a subset's error rate only when
+    the model gave that subset's correct label at least once ("I don't know" on non-relevant,
+    "answer present" on relevant); otherwise its table shows 0.0 whatever the model said. That
+    0.0 is reproduced and marked `zeroed`. A missing output should be passed as "invalid": the
+    released runs stored failures as text ("Unable to generate response.") that parses so.
+    """
+    counts = subset_counts(released_labels)
+    non_relevant, relevant = counts["non_relevant"], counts["relevant"]
+    return ReleasedCodeRates(
+        hallucination=_rate(
+            non_relevant.answer_present, non_relevant.total, zeroed=non_relevant.i_dont_know == 0
+        ),
+        error=_rate(relevant.i_dont_know, relevant.total, zeroed=relevant.answer_present == 0),
+        invalid_relevant=_rate(relevant.invalid, relevant.total),
+        invalid_non_relevant=_rate(non_relevant.invalid, non_relevant.total),
+    )
+
+
+# ConfusionMetric's name for the wrong verdict on each subset, and the subset's right one.
+ERROR_NAME = {"non_relevant": "Hallucination", "relevant": "Error"}
+_RIGHT = {"non_relevant": I_DONT_KNOW, "relevant": ANSWER_PRESENT}
+_WRONG = {"non_relevant": ANSWER_PRESENT, "relevant": I_DONT_KNOW}
+RELEASED_TABLE_UNITS = (
+    "percent of the model's outputs in the subset's file, rounded to 4 places, 0.0 where the "
+    "released ConfusionMetric sets no value (as examples/hallucination_evaluation.py writes it)"
+)
+
+
+def _percent(count: int, total: int) -> float:
+    """The released script's cell: `round(count / total * 100, 4)`, in that float order."""
+    return round(count / total * 100, 4)
+
+
+def released_table_row(subset: str, labels: Iterable[NomiraclLabel]) -> dict[str, float | int]:
+    """One model's cells for one language and subset, from its outputs' `classify_released`
+    labels: {"outputs", "Accuracy", "Hallucination" or "Error", "Invalid"}.
+
+    As ConfusionMetric.evaluate: Accuracy and the error cell are set only when the model gave
+    the subset's right verdict at least once (else the script writes 0.0), the error cell 0.0
+    when it never gave the wrong one; Invalid whenever it gave an invalid output. ValueError on
+    an unknown subset or on no outputs (the script has nothing to divide by then).
+    """
+    if subset not in ERROR_NAME:
+        raise ValueError(f"unknown subset {subset!r}; expected one of {tuple(ERROR_NAME)}")
+    outcomes = [NomiraclOutcome(subset, label) for label in labels]  # type: ignore[arg-type]
+    counts = subset_counts(outcomes)[subset]
+    if (total := counts.total) == 0:
+        raise ValueError(f"no outputs on the {subset} subset")
+    right, wrong = getattr(counts, _RIGHT[subset]), getattr(counts, _WRONG[subset])
+    return {
+        "outputs": total,
+        "Accuracy": _percent(right, total),
+        ERROR_NAME[subset]: _percent(wrong, total) if right and wrong else 0.0,
+        "Invalid": _percent(counts.invalid, total) if counts.invalid else 0.0,
+    }

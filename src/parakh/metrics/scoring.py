@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from parakh.metrics.nomiracl import INVALID, METRIC_OF_SUBSET, SUBSETS, verdict_score
-from parakh.metrics.nomiracl_parsers import (
-    DEFAULT_PARSER,
-    NomiraclParser,
+from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
+from parakh.metrics.nomiracl import (
+    INVALID,
+    METRIC_OF_SUBSET,
+    SUBSETS,
     both_labels,
     disagreement_flag,
     other_parser,
+    verdict_score,
 )
 from parakh.metrics.registry import NOMIRACL, get_reference_metric, resolve_metric_name
 
