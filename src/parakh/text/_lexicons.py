@@ -1,5 +1,5 @@
-"""The curated word lists behind `parakh.text.langid`, read once from `lexicons.yaml` (which says
-how they were written)."""
+"""The curated word lists behind `parakh.text.langid` and `parakh.text.pii`, read once from
+`lexicons.yaml` (which says how they were written)."""
 
 from __future__ import annotations
 
@@ -24,3 +24,6 @@ NATIVE_MARKERS: dict[str, frozenset[str]] = {
 }
 # language -> the letters only it writes, of the languages sharing its script
 DISTINCTIVE_LETTERS: dict[str, str] = _TABLE["distinctive_letters"]
+# hosts whose URLs link to a person, and URL query keys that carry a personal value (pii)
+PERSONAL_URL_HOSTS = _words(_TABLE["personal_url_hosts"])
+PERSONAL_URL_KEYS = _words(_TABLE["personal_url_keys"])

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 from urllib.parse import parse_qsl, urlsplit
 
+from parakh.text._lexicons import PERSONAL_URL_HOSTS, PERSONAL_URL_KEYS
+
 PIIKind = Literal["email", "url", "phone", "aadhaar", "pan", "patient_id"]
 PLACEHOLDERS: dict[str, str] = {kind: f"[{kind.upper()}]" for kind in get_args(PIIKind)}
 
@@ -64,70 +66,6 @@ _MOBILE_GROUPINGS = {
 _CURRENCY_BEFORE = re.compile(r"(?:rs\.?|inr|₹|rupees?)\s*$", re.IGNORECASE)
 _CURRENCY_AFTER = re.compile(r"^\s*(?:/-|rs\b|rupees?\b|inr\b)", re.IGNORECASE)
 
-_PERSONAL_HOSTS = (
-    "wa.me",
-    "whatsapp.com",
-    "t.me",
-    "drive.google.com",
-    "docs.google.com",
-    "meet.google.com",
-    "photos.google.com",
-    "photos.app.goo.gl",
-    "zoom.us",
-    "dropbox.com",
-    "we.tl",
-    "wetransfer.com",
-    "1drv.ms",
-    "onedrive.live.com",
-    "icloud.com",
-    "facebook.com",
-    "fb.com",
-    "instagram.com",
-    "linkedin.com",
-    "twitter.com",
-    "x.com",
-    "calendly.com",
-)
-_PERSONAL_KEYS = frozenset(
-    [
-        "token",
-        "access_token",
-        "auth",
-        "authorization",
-        "key",
-        "api_key",
-        "apikey",
-        "sig",
-        "signature",
-        "session",
-        "sessionid",
-        "sid",
-        "pwd",
-        "password",
-        "pass",
-        "phone",
-        "mobile",
-        "mob",
-        "tel",
-        "email",
-        "mail",
-        "user",
-        "username",
-        "uid",
-        "userid",
-        "user_id",
-        "patient",
-        "patient_id",
-        "patientid",
-        "mrn",
-        "uhid",
-        "otp",
-        "aadhaar",
-        "pan",
-        "name",
-        "dob",
-    ]
-)
 # A token in a URL: an alphanumeric run of 12+ with letters and 3+ digits (slugs such as
 # "4-steps-manage-diabetes" or "diabetestype2.html" are words, not tokens), or a UUID.
 _TOKEN = re.compile(
@@ -310,10 +248,10 @@ def _url_is_personal(url: str) -> bool:
     parts = urlsplit(url if "://" in url else f"http://{url}")
     host = (parts.hostname or "").casefold()
     host = host[4:] if host.startswith("www.") else host
-    if any(host == h or host.endswith(f".{h}") for h in _PERSONAL_HOSTS):
+    if any(host == h or host.endswith(f".{h}") for h in PERSONAL_URL_HOSTS):
         return True
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
-        if key.casefold() in _PERSONAL_KEYS or _EMAIL.search(value) or _TOKEN.search(value):
+        if key.casefold() in PERSONAL_URL_KEYS or _EMAIL.search(value) or _TOKEN.search(value):
             return True
         if find_numbers(value):
             return True
