@@ -21,7 +21,7 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_text
 from parakh.io import iter_json_rows, read_json_at, read_text, validate_row
-from parakh.row_coverage import Coverage, Key, Where, check, duplicates_text, key_text
+from parakh.row_coverage import Coverage, Key, Where, check, duplicates_text, some_keys
 from parakh.schema import Question
 from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.runspec import input_hashes
@@ -154,15 +154,8 @@ def plan_merge(
             for line, offset, obj in iter_json_rows(path):
                 row = validate_row(model, obj, path, line)
                 question_id = str(obj["question_id"])
-                if question_id not in position:
-                    raise InputError(
-                        path,
-                        f"question '{question_id}' is not in the questions file: this shard ran "
-                        "on other inputs; re-run it",
-                        line=line,
-                    )
                 owner = shard_of(question_id, count)
-                if owner != index:
+                if owner != index and question_id in position:  # else: a key no one expects
                     raise InputError(
                         path,
                         f"question '{question_id}' belongs to shard {owner} of {count}, not "
@@ -170,9 +163,8 @@ def plan_merge(
                         "re-run it",
                         line=line,
                     )
-                ordered.append(
-                    (section(row) if section else 0, position[question_id], index, offset)
-                )
+                place = position.get(question_id, -1)
+                ordered.append((section(row) if section else 0, place, index, offset))
                 yield ((question_id,) if key is None else key(row)), Where(path, line)
 
     wanted = [(i,) for i in question_ids] if expected is None else expected
@@ -201,21 +193,19 @@ def _check_shard_coverage(files: Sequence[Path], coverage: Coverage, what: str) 
             "were written twice (appended to?): re-run it",
         )
     if coverage.unexpected:
-        unexpected, where = next(iter(coverage.unexpected.items()))
-        more = f" (and {len(coverage.unexpected) - 1} more)" if len(coverage.unexpected) > 1 else ""
+        where = next(iter(coverage.unexpected.values()))
         raise InputError(
             where.path,
-            f"{what} {key_text(unexpected)}{more} is not one this run writes: the shard ran with "
-            "another config; re-run it",
+            f"{what} {some_keys(list(coverage.unexpected), 1)} is not one this run writes: the "
+            "shard ran with another config; re-run it",
             line=where.line,
         )
     if coverage.missing:
         owner = shard_of(coverage.missing[0][0], count)
-        more = f" (and {len(coverage.missing) - 1} more)" if len(coverage.missing) > 1 else ""
         raise InputError(
             files[owner],
-            f"no row for {what} {key_text(coverage.missing[0])}{more}: shard {owner} of "
-            f"{count} ran on other questions or another config, or was cut short; re-run it",
+            f"no row for {what} {some_keys(coverage.missing, 1)}: shard {owner} of {count} ran "
+            "on other questions or another config, or was cut short; re-run it",
         )
 
 
