@@ -9,7 +9,7 @@ from parakh.backends.base import make_backend
 from parakh.backends.cache import ResponseCache
 from parakh.config.stage_config import ParakhConfig
 from parakh.io import write_jsonl
-from parakh.judging.rubric_calls import BackendFactory, JudgeCalls
+from parakh.judging.llm_judge import BackendFactory, JudgeCalls
 from parakh.schema import Generation, Judgment, Question, Retrieval
 from parakh.stages import judge
 

@@ -16,7 +16,8 @@ from parakh.config import compose
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, ScriptedModel
 from parakh.judging.judge_context import CONTEXT_CUT, fit_knowledge_base
-from parakh.judging.rubric_calls import JudgeCalls, judge_with_rubrics
+from parakh.judging.llm_judge import JudgeCalls
+from parakh.judging.rubric_calls import judge_with_rubrics
 from parakh.judging.summary import judge_summary
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 
@@ -129,16 +130,17 @@ def test_a_chunk_longer_than_the_window_is_cut_and_the_cut_recorded(tmp_path: Pa
     assert summary["context_cut_rows"] == len(rows) == 4  # the stage summary counts the cuts
 
 
-def test_fit_records_what_was_cut() -> None:
+def test_fit_cuts_the_lowest_ranked_raw_chunk_first_and_says_so() -> None:
     retrieval = _retrieval(raw_words=400)
-    text, cut = fit_knowledge_base(retrieval, None, estimate_tokens)
-    assert cut is None and UPDATE in text
+    whole, cut = fit_knowledge_base(retrieval, 10**6, estimate_tokens)
+    assert not cut and UPDATE in whole
     budget = estimate_tokens(UPDATE) + 60
     text, cut = fit_knowledge_base(retrieval, budget, estimate_tokens)
-    assert cut is not None and estimate_tokens(text) <= budget
+    assert cut and estimate_tokens(text) <= budget < estimate_tokens(whole)
     assert UPDATE in text  # the update is kept whole while raw chunks can give way
-    assert cut.dropped == ("raw:1",) and cut.trimmed == ("raw:0",)
-    assert cut.chunks_given == 3 and cut.kb_tokens > budget
+    raw = [c.text.strip() for c in retrieval.raw_chunks]
+    assert "Raw document 1" not in text  # left out
+    assert "RawChunk: Raw document 0" in text and raw[0] not in text  # trimmed
 
 
 def test_an_unknown_judge_key_is_named() -> None:

@@ -11,34 +11,23 @@ Tokens are counted with the judge backend's tokenizer where it has one (llama.cp
 otherwise with `estimate_tokens`, which errs high. When the chunks do not fit, raw chunks are cut
 before KB-update chunks (the prompt tells the judge that updates take precedence), the
 lowest-ranked raw chunk first and then the oldest update; a chunk that fits in part is trimmed
-at a character boundary, one that does not fit at all is left out. Every cut is returned as a
-`ContextCut`, which the judge rows carry as the `context_cut` flag.
+at a character boundary, one that does not fit at all is left out. The judge rows of a question
+whose knowledge base was cut carry the `context_cut` flag.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from datetime import date
 
 from parakh.prompts.builder import TokenCounter, cut_to, longest_fitting_prefix
 from parakh.prompts.template import PromptTemplate
-from parakh.schema import ChunkKind, Generation, Judgment, Retrieval, RetrievedChunk
+from parakh.schema import ChunkKind, Generation, Retrieval, RetrievedChunk
 
 NO_CHUNKS = "(none)"
 CONTEXT_CUT = "context_cut"  # the Judgment flag
-
-
-@dataclass(frozen=True)
-class ContextCut:
-    """How a question's knowledge base was cut to fit a judge's window."""
-
-    kb_tokens: int  # the whole knowledge base, uncut
-    chunks_given: int
-    trimmed: tuple[str, ...]  # chunk ids kept in part
-    dropped: tuple[str, ...]  # chunk ids left out
 
 
 def _line(chunk: RetrievedChunk, text: str) -> str:
@@ -61,24 +50,17 @@ def _cut_order(chunks: list[RetrievedChunk]) -> list[int]:
 
 
 def fit_knowledge_base(
-    retrieval: Retrieval | None,
-    budget_tokens: int | None,
-    count_tokens: TokenCounter,
-) -> tuple[str, ContextCut | None]:
+    retrieval: Retrieval | None, budget_tokens: int, count_tokens: TokenCounter
+) -> tuple[str, bool]:
     """The knowledge base text (raw chunks, then KB-update chunks newest first) within
-    `budget_tokens` as `count_tokens` counts them (None: no limit), and the cut, if any."""
+    `budget_tokens` as `count_tokens` counts them, and whether it had to be cut."""
     if retrieval is None:
-        return NO_CHUNKS, None
+        return NO_CHUNKS, False
     chunks = [*retrieval.raw_chunks, *retrieval.kb_update_chunks]
     texts: list[str | None] = [c.text.strip() for c in chunks]
     whole = _render(chunks, texts)
-    if budget_tokens is None:
-        return whole, None
-    kb_tokens = count_tokens(whole)
-    if kb_tokens <= budget_tokens:
-        return whole, None
-    trimmed: list[str] = []
-    dropped: list[str] = []
+    if count_tokens(whole) <= budget_tokens:
+        return whole, False
 
     def fits(kb: list[str | None]) -> bool:
         return count_tokens(_render(chunks, kb)) <= budget_tokens
@@ -86,26 +68,14 @@ def fit_knowledge_base(
     for i in _cut_order(chunks):
         full = texts[i] or ""
         texts[i] = None
-        if not fits(texts):
-            dropped.append(chunks[i].chunk_id)
-            continue
-        low = _kept_chars(texts, i, full, fits)
-        if low == 0:
-            dropped.append(chunks[i].chunk_id)
-        else:
-            texts[i] = cut_to(full, low)
-            trimmed.append(chunks[i].chunk_id)
-        break
-    cut = ContextCut(kb_tokens, len(chunks), tuple(trimmed), tuple(dropped))
-    return _render(chunks, texts), cut
-
-
-def _kept_chars(
-    texts: list[str | None], i: int, full: str, fits: Callable[[list[str | None]], bool]
-) -> int:
-    """How many characters of chunk `i`'s text (`full`), cut there, still fit beside `texts`."""
+        if fits(texts):  # chunk i comes back, cut to the most that fits (or stays out)
+            break
+    else:
+        return _render(chunks, texts), True
     before, after = texts[:i], texts[i + 1 :]
-    return longest_fitting_prefix(full, lambda cut: fits([*before, cut, *after]))
+    kept = longest_fitting_prefix(full, lambda cut: fits([*before, cut, *after]))
+    texts[i] = cut_to(full, kept) if kept else None
+    return _render(chunks, texts), True
 
 
 class PromptChunksError(ValueError):
@@ -198,10 +168,3 @@ def seen_retrieval(generation: Generation, template: PromptTemplate) -> Retrieva
             template.update_chunk, shown.get("kb_update_chunks"), template.no_chunks, "update"
         ),
     )
-
-
-def with_context_cut_flag(row: Judgment) -> Judgment:
-    """The row flagged `context_cut` (a rubric row of a question whose knowledge base was cut)."""
-    if CONTEXT_CUT in row.flags:
-        return row
-    return row.model_copy(update={"flags": [*row.flags, CONTEXT_CUT]})

@@ -9,20 +9,20 @@ by the same strict parser, so a repair can make an output valid but never invent
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from parakh.backends.base import Backend, ChatRequest, Completion, estimate_tokens
+from parakh.backends.base import Backend, ChatRequest, Completion, make_backend
 from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
 from parakh.config.judge import JudgeConfig
-from parakh.config.model import ModelConfig, Sampling
+from parakh.config.model import ModelConfig
 from parakh.curation.slices import per_language_mask
 from parakh.errors import ConfigError
-from parakh.judging.judge_context import ContextCut, fit_knowledge_base
+from parakh.judging.judge_context import fit_knowledge_base
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.judging.prompt import JudgePrompt, escape_block, render_judge_messages
 from parakh.metrics.rubric import Rubric, load_rubric
@@ -36,6 +36,26 @@ REPAIR_MESSAGE = (
 
 
 EMPTY_ANSWER = "empty answer: the model returned no text, so there is nothing to judge"
+
+
+BackendFactory = Callable[[ModelConfig], Backend]
+
+
+@dataclass(frozen=True)
+class JudgeCalls:
+    """Where a run's judge-model calls go: the response cache, the progress file they resume
+    from, whether a progress bar shows, and what makes each judge model's backend (tests pass
+    deterministic fakes)."""
+
+    cache: ResponseCache | None
+    progress_path: Path
+    show_progress: bool = True
+    backend_factory: BackendFactory = make_backend
+
+    def progress_of(self, juror: str, jury: bool) -> Path:
+        """Each juror resumes from its own progress file; a single judge uses the stage's."""
+        path = self.progress_path
+        return path.with_name(f"{path.stem}.{juror}{path.suffix}") if jury else path
 
 
 def judge_key(question_id: str, rubric: str) -> str:
@@ -93,26 +113,23 @@ def build_judge_requests(
     cfg: JudgeConfig,
     prompt: JudgePrompt,
     rubrics: list[Rubric],
+    juror: ModelConfig,
+    count_tokens: TokenCounter,
     questions: list[Question],
     generations: Mapping[str, Generation],
     retrievals: Mapping[str, Retrieval],
-    sampling: Sampling,
-    *,
-    judge_model: ModelConfig | None = None,
-    count_tokens: TokenCounter = estimate_tokens,
-) -> tuple[list[ChatRequest], dict[str, ContextCut]]:
-    """Requests ordered question-major so that a local judge reuses its prompt prefix, and the
-    cut made to each question's knowledge base that did not fit `judge_model`'s window.
+) -> tuple[list[ChatRequest], set[str]]:
+    """`juror`'s requests, ordered question-major so that a local judge reuses its prompt prefix,
+    and the questions whose knowledge base was cut to fit its window.
 
     Every rubric of a question gets the same knowledge base, sized for the largest of its
     prompts, so the shared prefix stays shared. Tokens are counted by `count_tokens` (the judge
     backend's tokenizer where it has one) on the text as the judge receives it (escaped)."""
-    # tokens the judge model reads, prompt and output together (None: no model, no limit)
-    window: int | None = None
-    if judge_model is not None:
-        window = getattr(judge_model, "max_model_len", None) or judge_model.context_window
+    # tokens the judge model reads, prompt and output together
+    window = getattr(juror, "max_model_len", None) or juror.context_window
+    sampling = juror.sampling.model_copy(update={"max_tokens": cfg.max_tokens})
     requests: list[ChatRequest] = []
-    cuts: dict[str, ContextCut] = {}
+    cut: set[str] = set()
     for q in questions:
         g = generations[q.id]
         if g.response is None or not_judgeable(g) is not None:
@@ -121,18 +138,17 @@ def build_judge_requests(
         render = partial(
             render_judge_messages, prompt, question=q.text, response=g.response, reference=reference
         )
-        budget = None  # tokens left for the knowledge base in the largest rubric prompt
-        if window is not None:
-            largest = max(
-                sum(count_tokens(t) + PER_TURN_TOKENS for _, t in render(r, knowledge_base=""))
-                for r in rubrics
-            )
-            budget = max(0, window - cfg.max_tokens - cfg.margin_tokens - largest)
-        kb, cut = fit_knowledge_base(
-            retrievals.get(q.id), budget, lambda text: count_tokens(escape_block(text))
+        largest = max(  # the largest rubric prompt, without its knowledge base
+            sum(count_tokens(t) + PER_TURN_TOKENS for _, t in render(r, knowledge_base=""))
+            for r in rubrics
         )
-        if cut is not None:
-            cuts[q.id] = cut
+        kb, was_cut = fit_knowledge_base(
+            retrievals.get(q.id),
+            max(0, window - cfg.max_tokens - cfg.margin_tokens - largest),
+            lambda text: count_tokens(escape_block(text)),
+        )
+        if was_cut:
+            cut.add(q.id)
         for rubric in rubrics:
             requests.append(
                 ChatRequest(
@@ -142,7 +158,7 @@ def build_judge_requests(
                     json_schema=rubric.json_schema(cfg.max_justification_chars),
                 )
             )
-    return requests, cuts
+    return requests, cut
 
 
 def repair_request(
@@ -195,12 +211,12 @@ def collect_ballots(
     backend: Backend,
     requests: Sequence[ChatRequest],
     rubrics: Mapping[str, Rubric],
-    cache: ResponseCache | None,
-    progress_path: Path,
-    description: str = "",
-    show_progress: bool = True,
+    calls: JudgeCalls,
+    juror: str,
+    description: str,
 ) -> dict[str, Ballot]:
-    """{request key: ballot} for every request, after at most `cfg.max_repairs` repair rounds.
+    """{request key: ballot} for every request of `juror`'s, after at most `cfg.max_repairs`
+    repair rounds.
 
     `rubrics` maps each request key to the rubric it asks about. Repairs go through the same
     cache and progress file (keys `<key>::repair<n>`), so a re-run repeats none of them. A repair
@@ -208,9 +224,11 @@ def collect_ballots(
     next round answers the latest reply.
     """
 
+    progress = calls.progress_of(juror, cfg.jury is not None)
+
     def run(batch: Sequence[ChatRequest], label: str) -> dict[str, dict[str, Any]]:
         return run_requests(
-            backend, batch, cache, progress_path, _completion_row, label, show_progress
+            backend, batch, calls.cache, progress, _completion_row, label, calls.show_progress
         )
 
     done = run(requests, description)
