@@ -26,7 +26,14 @@ import pytest
 from parakh import cli
 from parakh.config import compose
 from parakh.errors import InputError
-from parakh.io import atomic_jsonl, dumps, iter_json_objects, iter_json_rows, write_jsonl
+from parakh.io import (
+    atomic_jsonl,
+    dumps,
+    iter_json_objects,
+    iter_json_rows,
+    iter_jsonl,
+    write_jsonl,
+)
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk, Row
 from parakh.stages import judge
 
@@ -180,9 +187,8 @@ def test_the_fixtures_hold_every_kind_of_row() -> None:
 def test_answers_are_kept_without_their_prompts(project: Path) -> None:
     processed = project / "data" / "processed" / "demo"
     questions = processed / "curate" / "questions.jsonl"
-    ids = judge.read_question_ids(questions)
-    answers = judge.read_generations(processed / "generate" / f"{MODEL}.jsonl", ids, questions)
-    assert list(answers) == ids
+    answers = judge.read_generations(processed / "generate" / f"{MODEL}.jsonl", questions)
+    assert list(answers) == [q.id for q in iter_jsonl(questions, Question)]
     kept = answers["s02"]
     assert kept.response and kept.response.startswith(SENTENCES["ta"]) and kept.messages == []
     assert answers["s03"].status == "error" and answers["s03"].error == "HTTP 500: server error"

@@ -49,7 +49,7 @@ from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
 from parakh.prompts.template import PromptTemplate, answer_prompt, load_prompt
 from parakh.row_coverage import Key, Where, check, duplicates_text, some_keys
-from parakh.scale.shard import ShardSpec, merge_count, merged_run_spec, plan_merge, shard_files
+from parakh.scale.shard import ShardSpec, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
 from parakh.stage_outputs import Layout, generation_name, spec_path, summary_path
 from parakh.tracking.runspec import write_run_spec
@@ -94,8 +94,7 @@ class JudgeInputs:
     @classmethod
     def read(cls, questions: Path, generations: Path, retrieval: Path) -> JudgeInputs:
         """The answers read and checked against the questions (`read_generations`)."""
-        answers = read_generations(generations, read_question_ids(questions), questions)
-        return cls(questions, answers, generations, retrieval)
+        return cls(questions, read_generations(generations, questions), generations, retrieval)
 
 
 def input_paths(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
@@ -162,15 +161,10 @@ def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
     )
 
 
-def read_question_ids(path: Path) -> list[str]:
-    """The ids of the curated questions, in order; every row validated (an InputError names
-    the line), none kept."""
-    return [q.id for q in iter_jsonl(path, Question)]
-
-
-def read_generations(path: Path, question_ids: list[str], questions_path: Path) -> Answers:
-    """The answers in `path`: exactly one for each of `question_ids`, else an InputError naming
-    the file, the lines or the ids (`parakh.row_coverage`)."""
+def read_generations(path: Path, questions_path: Path) -> Answers:
+    """The answers in `path`: exactly one for each curated question of `questions_path` (every
+    row validated, none kept), else an InputError naming the file, the lines or the ids
+    (`parakh.row_coverage`)."""
     rerun = f"re-run the generate stage for '{path.stem}' (`dvc repro` does)"
     if not path.is_file():
         raise InputError(path, f"no answers to judge: {rerun}")
@@ -182,7 +176,7 @@ def read_generations(path: Path, question_ids: list[str], questions_path: Path) 
             answers[g.question_id] = Answer(g.model, g.status, g.response, g.error)
             yield (g.question_id,), Where(path, line)
 
-    coverage = check([(i,) for i in question_ids], located())
+    coverage = check([(q.id,) for q in iter_jsonl(questions_path, Question)], located())
     if coverage.duplicates:
         raise InputError(
             path,
@@ -253,7 +247,7 @@ def main_task(cfg: ParakhConfig) -> None:
     progress = target.with_name(f".{target.stem}.progress.jsonl")
     config: dict[str, Any] = {"judge": cfg.judge.model_dump()}
     if shard is not None:
-        config["shard"] = shard.as_dict()
+        config["shard"] = asdict(shard)
     # the rows last: a shard's rows file means a finished shard; the summary and run spec are
     # written before the rename
     with closing(ResponseCache(resolve(cfg.paths.cache))) as cache, atomic_jsonl(target) as written:
@@ -279,11 +273,10 @@ def _tagged(cfg: ParakhConfig, rows: Iterable[Judgment]) -> Iterator[Judgment]:
 
 def merge_task(cfg: ParakhConfig) -> None:
     """Join the `num_shards` shards of a sharded run into the output a single run writes."""
-    count = merge_count(cfg)
     layout = Layout.of(cfg)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
-    files = shard_files(layout, out, count, stage="judge")
-    question_ids = read_question_ids(layout.curated_questions)
+    files = shard_files(cfg, layout, out, stage="judge")
+    question_ids = [q.id for q in iter_jsonl(layout.curated_questions, Question)]
     spec = merged_run_spec(
         files, config={"judge": cfg.judge.model_dump()}, inputs=input_paths(cfg, layout)
     )
@@ -303,7 +296,7 @@ def merge_task(cfg: ParakhConfig) -> None:
         summary = summarize(cfg, written.written(Judgment))
         write_json(summary_path(out), summary)
         write_json(spec_path(out), spec)
-    _report(cfg, f", {count} shards merged", written.rows, summary, out)
+    _report(cfg, f", {len(files)} shards merged", written.rows, summary, out)
 
 
 def _report(cfg: ParakhConfig, what: str, rows: int, summary: dict[str, Any], path: Path) -> None:
