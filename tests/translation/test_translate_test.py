@@ -16,7 +16,6 @@ from parakh.schema import Generation, Passage, Question, Retrieval, RetrievedChu
 from parakh.translation.service import make_service
 from parakh.translation.translate_test import (
     back_translate_generations,
-    query_for_prompt,
     question_for_prompt,
     translate_inputs,
     translate_retrievals,
@@ -97,9 +96,9 @@ def test_translate_test_end_to_end(cfg, questions, tmp_path: Path) -> None:
     assert hi2 is not None and hi2.contexts is not None
     assert [p.text for p in hi2.contexts] == ["medicine four times put them।", "Rest well."]
 
-    assert query_for_prompt(translated[0]) == (hi1.text, "en")
-    assert query_for_prompt(translated[2]) == (questions[2].text, "kn")
     asked = [question_for_prompt(q) for q in translated]
+    assert (asked[0].text, asked[0].answer_language) == (hi1.text, "en")
+    assert (asked[2].text, asked[2].answer_language) == (questions[2].text, "kn")
     system, user = _generations(asked)[0].messages
     assert "The query is in English; always reply in English." in system["content"]
     assert f"Query: {hi1.text}" in user["content"]

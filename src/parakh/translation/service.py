@@ -10,6 +10,7 @@ that it never meets a generation key. Failed sentences are never cached.
 from __future__ import annotations
 
 import sys
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,6 +70,20 @@ class TranslationService:
         unique = list(dict.fromkeys(s for seg in segmented for s in seg.sentences))
         results, hits = self._translate_sentences(unique, source, target)
         return [self._rejoin(seg, results, hits) for seg in segmented]
+
+    def translate_each(
+        self, requests: Sequence[tuple[LanguageTag, LanguageTag, str]]
+    ) -> list[TextTranslation]:
+        """Each (source, target, text), in order: one `translate_texts` call per language pair,
+        the pairs in the order they first appear."""
+        by_pair: dict[tuple[LanguageTag, LanguageTag], list[int]] = defaultdict(list)
+        for i, (source, target, _) in enumerate(requests):
+            by_pair[source, target].append(i)
+        out: dict[int, TextTranslation] = {}
+        for (source, target), places in by_pair.items():
+            texts = [requests[i][2] for i in places]
+            out.update(zip(places, self.translate_texts(texts, source, target), strict=True))
+        return [out[i] for i in range(len(requests))]
 
     def _translate_sentences(
         self, sentences: list[str], source: LanguageTag, target: LanguageTag
@@ -133,5 +148,4 @@ class TranslationService:
 def make_service(cfg: TranslatorConfig, cache: ResponseCache | None) -> TranslationService:
     """A translation service for an active translator config (`none` is a ConfigError)."""
     translator = make_translator(cfg)
-    assert cfg.kind != "none"
     return TranslationService(translator, cache, segment_sentences=cfg.segment)

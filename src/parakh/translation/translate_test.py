@@ -13,7 +13,6 @@ A failed translation (query, passage or chunk) makes the question's generation a
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import closing
 
@@ -52,25 +51,26 @@ def translate_questions(
     service: TranslationService, questions: Sequence[Question], translate_context: bool
 ) -> list[Question]:
     """Copies of `questions` with `translation` set: the English query, or the reason not."""
-    by_source: dict[LanguageTag, list[int]] = defaultdict(list)
+    asked: dict[int, LanguageTag] = {}
     records: dict[int, QueryTranslation] = {}
     for i, q in enumerate(questions):
         try:
-            by_source[source_tag(q)].append(i)
+            asked[i] = source_tag(q)
         except ConfigError as e:
             records[i] = QueryTranslation(
                 translator=service.name, source_language=q.language, status="error", error=str(e)
             )
-    for source, indices in by_source.items():
-        results = service.translate_texts([questions[i].text for i in indices], source, ENGLISH)
-        for i, result in zip(indices, results, strict=True):
-            records[i] = QueryTranslation(
-                translator=service.name,
-                source_language=source.code,
-                status="unchanged" if source == ENGLISH else ("ok" if result.ok else "error"),
-                text=result.text,
-                error=result.error,
-            )
+    results = service.translate_each(
+        [(tag, ENGLISH, questions[i].text) for i, tag in asked.items()]
+    )
+    for (i, source), result in zip(asked.items(), results, strict=True):
+        records[i] = QueryTranslation(
+            translator=service.name,
+            source_language=source.code,
+            status="unchanged" if source == ENGLISH else ("ok" if result.ok else "error"),
+            text=result.text,
+            error=result.error,
+        )
     if translate_context:
         _translate_passages(service, questions, records)
     return [q.model_copy(update={"translation": records[i]}) for i, q in enumerate(questions)]
@@ -80,7 +80,7 @@ def _translate_passages(
     service: TranslationService, questions: Sequence[Question], records: dict[int, QueryTranslation]
 ) -> None:
     """Put each question's passages into English on its record; a failure fails the record."""
-    todo: dict[LanguageTag, list[tuple[int, int]]] = defaultdict(list)
+    places: list[tuple[int, int, LanguageTag]] = []
     translated: dict[int, list[Passage]] = {}
     for i, q in enumerate(questions):
         if not q.contexts or records[i].status == "error":
@@ -89,31 +89,21 @@ def _translate_passages(
         for j, passage in enumerate(q.contexts):
             tag = text_tag(passage.text, q.language)
             if tag is not None and tag != ENGLISH:
-                todo[tag].append((i, j))
-    for tag, places in todo.items():
-        results = service.translate_texts(
-            [questions[i].contexts[j].text for i, j in places], tag, ENGLISH
-        )
-        for (i, j), result in zip(places, results, strict=True):
-            if result.ok:
-                translated[i][j] = translated[i][j].model_copy(update={"text": result.text})
-            elif records[i].status != "error":
-                passage_id = questions[i].contexts[j].id
-                records[i] = records[i].model_copy(
-                    update={"status": "error", "error": f"passage {passage_id}: {result.error}"}
-                )
+                places.append((i, j, tag))
+    results = service.translate_each(
+        [(tag, ENGLISH, questions[i].contexts[j].text) for i, j, tag in places]
+    )
+    for (i, j, _), result in zip(places, results, strict=True):
+        if result.ok:
+            translated[i][j] = translated[i][j].model_copy(update={"text": result.text})
+        elif records[i].status != "error":
+            passage_id = questions[i].contexts[j].id
+            records[i] = records[i].model_copy(
+                update={"status": "error", "error": f"passage {passage_id}: {result.error}"}
+            )
     for i, passages in translated.items():
         if records[i].status != "error":
             records[i] = records[i].model_copy(update={"contexts": passages})
-
-
-def query_for_prompt(question: Question) -> tuple[str, str]:
-    """(query text, response language) to put in the prompt: English under translate-test
-    (when the query translated), else the question's own."""
-    t = question.translation
-    if t is not None and t.status != "error" and t.text is not None:
-        return t.text, t.pivot_language
-    return question.text, question.answer_language
 
 
 def question_for_prompt(question: Question) -> Question:
@@ -143,26 +133,25 @@ def translate_retrievals(
     failed to translate recorded on its question's `translation` (status `error`), so its
     generation becomes an error row at back-translation."""
     hints = {q.id: q.language for q in questions}
-    todo: dict[LanguageTag, list[tuple[int, str, int]]] = defaultdict(list)
+    places: list[tuple[int, str, int, LanguageTag]] = []
     for i, r in enumerate(retrievals):
         for part in ("raw_chunks", "kb_update_chunks"):
             for j, chunk in enumerate(getattr(r, part)):
                 tag = text_tag(chunk.text, hints.get(r.question_id))
                 if tag is not None and tag != ENGLISH:
-                    todo[tag].append((i, part, j))
+                    places.append((i, part, j, tag))
+    results = service.translate_each(
+        [(tag, ENGLISH, getattr(retrievals[i], part)[j].text) for i, part, j, tag in places]
+    )
     errors: dict[str, str] = {}
     chunks: dict[tuple[int, str], list[RetrievedChunk]] = {}
-    for tag, places in todo.items():
-        texts = [getattr(retrievals[i], part)[j].text for i, part, j in places]
-        for (i, part, j), result in zip(
-            places, service.translate_texts(texts, tag, ENGLISH), strict=True
-        ):
-            current = chunks.setdefault((i, part), list(getattr(retrievals[i], part)))
-            if result.ok:
-                current[j] = current[j].model_copy(update={"text": result.text})
-            else:
-                qid = retrievals[i].question_id
-                errors.setdefault(qid, f"chunk {current[j].chunk_id}: {result.error}")
+    for (i, part, j, _), result in zip(places, results, strict=True):
+        current = chunks.setdefault((i, part), list(getattr(retrievals[i], part)))
+        if result.ok:
+            current[j] = current[j].model_copy(update={"text": result.text})
+        else:
+            qid = retrievals[i].question_id
+            errors.setdefault(qid, f"chunk {current[j].chunk_id}: {result.error}")
     out = list(retrievals)
     for (i, part), new_chunks in chunks.items():
         out[i] = out[i].model_copy(update={part: new_chunks})
@@ -188,43 +177,39 @@ def back_translate(
 
     `questions` are the questions as curated, each with its `translation` record."""
     by_id = {q.id: q for q in questions}
-    out: list[Generation | None] = [None] * len(generations)
-    todo: dict[LanguageTag, list[int]] = defaultdict(list)
+    out: list[Generation] = []
+    pending: dict[int, LanguageTag] = {}
     for i, g in enumerate(generations):
         q = by_id[g.question_id]
-        query, _ = query_for_prompt(q)
         target = LanguageTag.of(q.answer_language)  # in its primary script
         record = ResponseTranslation(
             translator=service.name,
             target_language=target.code,
             status="error",
-            query=query,
+            query=question_for_prompt(q).text,
             pivot_response=g.response,
         )
         failure = _failure(q, g)
         if failure is not None:
-            out[i] = _failed(g, record, failure)
-        elif target == ENGLISH:
-            out[i] = g.model_copy(
-                update={"translation": record.model_copy(update={"status": "unchanged"})}
-            )
+            out.append(_failed(g, record, failure))
+            continue
+        if target == ENGLISH:
+            record = record.model_copy(update={"status": "unchanged"})
         else:
-            todo[target].append(i)
-            out[i] = g.model_copy(update={"translation": record})
-    for target, indices in todo.items():
-        responses = [generations[i].response or "" for i in indices]
-        for i, result in zip(
-            indices, service.translate_texts(responses, ENGLISH, target), strict=True
-        ):
-            pending = out[i]
-            assert pending is not None and pending.translation is not None
-            if result.ok:
-                done = pending.translation.model_copy(update={"status": "ok"})
-                out[i] = pending.model_copy(update={"response": result.text, "translation": done})
-            else:
-                reason = f"back-translation failed: {result.error}"
-                out[i] = _failed(pending, pending.translation, reason)
-    return [g for g in out if g is not None]
+            pending[i] = target
+        out.append(g.model_copy(update={"translation": record}))
+    results = service.translate_each(
+        [(ENGLISH, target, generations[i].response or "") for i, target in pending.items()]
+    )
+    for i, result in zip(pending, results, strict=True):
+        record = out[i].translation
+        assert record is not None
+        if result.ok:
+            done = record.model_copy(update={"status": "ok"})
+            out[i] = out[i].model_copy(update={"response": result.text, "translation": done})
+        else:
+            out[i] = _failed(out[i], record, f"back-translation failed: {result.error}")
+    return out
 
 
 def _failure(q: Question, g: Generation) -> str | None:
