@@ -43,7 +43,7 @@ from parakh.metrics.registry import get_reference_metric
 from parakh.report.agreement import judge_human_agreement
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_JUDGMENTS = (

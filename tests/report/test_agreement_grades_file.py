@@ -16,7 +16,7 @@ from parakh.report.human_grades import answer_grades
 from parakh.report.inputs import AggregateInputs
 from parakh.schema import Generation, HumanJudgment, Judgment
 from parakh.stage_outputs import Layout
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 
 def _row(qid: str, model: str, score: float, metric: str = "factual_correctness") -> Judgment:

@@ -33,7 +33,7 @@ from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout
 from parakh.stages import curate, generate
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 from parakh.tracking.metric_names import sweep_metrics
 
 REPO = Path(__file__).resolve().parents[2]

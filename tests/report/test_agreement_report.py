@@ -9,7 +9,7 @@ from parakh.errors import ConfigError
 from parakh.report.agreement import judge_human_agreement
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 
 def _judge(qid: str, model: str, score: float | None, language: str = "en", status: str = "ok"):

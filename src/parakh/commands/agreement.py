@@ -22,7 +22,7 @@ from parakh.errors import ConfigError, first_field_error
 from parakh.io import read_jsonl, write_json
 from parakh.report.agreement import judge_human_agreement
 from parakh.schema import HumanGrade, Judgment
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 HELP = "judge-human agreement of judge rows with a human grades file"
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from parakh.config.base import Strict
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 
 class StatisticsConfig(Strict):

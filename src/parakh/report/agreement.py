@@ -32,8 +32,8 @@ from parakh.report.items import system_name
 from parakh.report.leaderboard import Settings
 from parakh.schema import HumanGrade, Judgment
 from parakh.stats import agreement as stats
+from parakh.stats.agreement import ScaleMapping
 from parakh.stats.bootstrap import derive_seed, percentile_interval
-from parakh.stats.scales import ScaleMapping
 
 ItemKey = tuple[str, str]  # (question_id, model)
 

@@ -24,7 +24,7 @@ from parakh.report.agreement import off_judge_scale
 from parakh.report.items import system_name
 from parakh.report.row_files import Answer
 from parakh.schema import HumanGrade, HumanJudgment, Judgment
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 CURATED_GRADES = "human_judgments.jsonl"
 CURATED_SOURCE = "answers"  # MetricAgreement.source of grades paired by answer text

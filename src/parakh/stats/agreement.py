@@ -10,18 +10,21 @@ to everything, fewer than two items) are `nan`, never a made-up number.
 Bootstrap intervals resample items: the `weighted_*` forms compute a statistic on every
 resample at once from (resamples, pairs) weights, a pair counted as often as its item was
 drawn (`item_weights`), equal to the plain statistic on the expanded data (tested).
+Grades on two scales are compared through a declared `ScaleMapping` (`conf/aggregate/*.yaml`
+or a file given to `parakh agreement`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from parakh.stats.bootstrap import multiplicities, resample_blocks
 
@@ -324,3 +327,48 @@ def jury_agreement(
             )
         )
     return out
+
+
+class ScaleMapping(BaseModel):
+    """A declared mapping from one grading scale onto another (a human's 1-4 onto a judge's
+    0-2): agreement is only meaningful on one scale, and a grade outside the mapping is an
+    error, never a silent guess. Either `table`, grade to grade (LiveQA-Med `{1: 0, 2: 0, 3: 1,
+    4: 2}`), or `thresholds` + `labels`, bins for continuous scores: value < thresholds[0] ->
+    labels[0], ..., value >= thresholds[-1] -> labels[-1]."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    applies_to: Literal["human", "judge"] = Field(
+        "human", description="whose grades are mapped onto the other side's scale"
+    )
+    table: dict[float, float] | None = None
+    thresholds: list[float] | None = None
+    labels: list[float] | None = None
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _one_form(self) -> ScaleMapping:
+        if (self.table is None) == (self.thresholds is None):
+            raise ValueError("declare exactly one of `table` or `thresholds` (+ `labels`)")
+        if self.thresholds is not None:
+            if self.labels is None or len(self.labels) != len(self.thresholds) + 1:
+                raise ValueError("`labels` needs one more entry than `thresholds`")
+            if list(self.thresholds) != sorted(self.thresholds):
+                raise ValueError("`thresholds` must be increasing")
+        return self
+
+    @property
+    def target_labels(self) -> list[float]:
+        """Every grade of the target scale, in order (for weighted kappa distances)."""
+        values = self.labels if self.labels is not None else list((self.table or {}).values())
+        return sorted(set(values))
+
+    def apply(self, value: float) -> float:
+        """The grade `value` maps to; a value the table does not list raises ValueError."""
+        if self.table is not None:
+            if float(value) not in self.table:
+                listed = ", ".join(f"{k:g}" for k in sorted(self.table))
+                raise ValueError(f"grade {value:g} is not in the declared mapping ({listed})")
+            return self.table[float(value)]
+        assert self.thresholds is not None and self.labels is not None
+        return self.labels[bisect_right(self.thresholds, value)]

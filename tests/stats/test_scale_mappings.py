@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from parakh.stats.scales import ScaleMapping
+from parakh.stats.agreement import ScaleMapping
 
 
 def test_table_mapping_from_yaml_style_keys() -> None:
