@@ -148,4 +148,5 @@ class TranslationService:
 def make_service(cfg: TranslatorConfig, cache: ResponseCache | None) -> TranslationService:
     """A translation service for an active translator config (`none` is a ConfigError)."""
     translator = make_translator(cfg)
+    assert cfg.kind != "none"
     return TranslationService(translator, cache, segment_sentences=cfg.segment)

@@ -202,13 +202,13 @@ def back_translate(
         [(ENGLISH, target, generations[i].response or "") for i, target in pending.items()]
     )
     for i, result in zip(pending, results, strict=True):
-        record = out[i].translation
-        assert record is not None
+        sent = out[i].translation
+        assert sent is not None
         if result.ok:
-            done = record.model_copy(update={"status": "ok"})
+            done = sent.model_copy(update={"status": "ok"})
             out[i] = out[i].model_copy(update={"response": result.text, "translation": done})
         else:
-            out[i] = _failed(out[i], record, f"back-translation failed: {result.error}")
+            out[i] = _failed(out[i], sent, f"back-translation failed: {result.error}")
     return out
 
 
