@@ -17,8 +17,7 @@ from __future__ import annotations
 import json
 from string import ascii_lowercase
 
-from pydantic import BaseModel, ConfigDict
-
+from parakh.config.base import Strict
 from parakh.config.loading import load_named
 from parakh.metrics.rubric import Rubric
 
@@ -26,7 +25,7 @@ from parakh.metrics.rubric import Rubric
 _BLOCK_ESCAPES = str.maketrans("<>{}`", "\u2039\u203a\u2774\u2775\u02cb")
 
 
-class JudgePrompt(BaseModel):
+class JudgePrompt(Strict):
     """An evaluator prompt (conf/prompt/judge_*.yaml).
 
     `system` and `user` are format strings over: knowledge_base, question, response,
@@ -34,8 +33,6 @@ class JudgePrompt(BaseModel):
     `reference_block` is a format string over `reference`, used only for rubrics that read the
     reference answer.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str
     system: str

@@ -11,20 +11,19 @@ from typing import TYPE_CHECKING, TypeVar
 from parakh import plugins
 from parakh.errors import ConfigError, did_you_mean
 from parakh.metrics.specs import (
+    NOMIRACL,
     NOMIRACL_SPECS,
     WEIGHTED,
     WEIGHTED_SPEC,
     Judge,
     Metric,
     MetricSpec,
-    rate_spec,
     undeclared_spec,
 )
 
 if TYPE_CHECKING:
     from parakh.metrics.rubric import Rubric
 
-NOMIRACL = "nomiracl"
 _T = TypeVar("_T", Judge, Metric)
 
 ALIASES: dict[str, str] = {
@@ -117,14 +116,6 @@ def reference_metrics() -> dict[str, Metric]:
     return {name: _registered_metric(name) for name in plugins.names("metrics")}
 
 
-# A NoMIRACL row without a subset carries the bare metric name; it is only ever an error row.
-_NOMIRACL_UNSCORED = rate_spec(
-    NOMIRACL,
-    "NoMIRACL rows without a subset (error rows only; scored rows are nomiracl_hallucination "
-    "or nomiracl_error)",
-)
-
-
 def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:
     """Specs of every rubric criterion, by metric name; None: every file in conf/rubric/."""
     if rubrics is None:
@@ -153,7 +144,6 @@ def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricS
     specs = {name: metric.spec for name, metric in reference_metrics().items()}
     specs.update((s.name, s) for j in plugins.names("judges") for s in get_judge(j).metrics)
     specs.update(NOMIRACL_SPECS)
-    specs[NOMIRACL] = _NOMIRACL_UNSCORED
     specs[WEIGHTED] = WEIGHTED_SPEC
     for name, spec in rubric_specs(rubrics).items():
         if name in specs and specs[name] != spec:

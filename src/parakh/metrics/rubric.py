@@ -12,8 +12,9 @@ import json
 import math
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
+from parakh.config.base import Strict
 from parakh.config.loading import load_named
 from parakh.metrics.specs import Direction, MetricSpec
 
@@ -27,8 +28,7 @@ _DECIMAL_SCORE_CHARS = 52
 _MAX_BYTES_PER_CHAR = 6
 
 
-class Scale(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Scale(Strict):
     min: int
     max: int
     integer: bool = Field(default=True, description="integers only; false admits decimals")
@@ -43,10 +43,8 @@ class Scale(BaseModel):
         return math.isfinite(score) and self.min <= score <= self.max
 
 
-class Criterion(BaseModel):
+class Criterion(Strict):
     """One scored quantity: `name` names its judge rows, `key` is the JSON key the judge writes."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     key: str = Field(min_length=1)
@@ -57,9 +55,7 @@ class Criterion(BaseModel):
     )
 
 
-class Rubric(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Rubric(Strict):
     name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     title: str
     description: str

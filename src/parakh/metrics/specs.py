@@ -142,6 +142,7 @@ def rate_spec(name: str, description: str) -> MetricSpec:
     return MetricSpec(name, "lower", 0.0, 1.0, "rate", description)
 
 
+NOMIRACL = "nomiracl"
 NOMIRACL_SPECS: dict[str, MetricSpec] = {
     HALLUCINATION_METRIC: rate_spec(
         HALLUCINATION_METRIC,
@@ -152,5 +153,11 @@ NOMIRACL_SPECS: dict[str, MetricSpec] = {
         ERROR_METRIC,
         "NoMIRACL error rate FN / (FN + TP) on relevant queries "
         "(said 'I don't know' when a passage has the answer)",
+    ),
+    # a row without a subset carries the bare name; it is only ever an error row
+    NOMIRACL: rate_spec(
+        NOMIRACL,
+        "NoMIRACL rows without a subset (error rows only; scored rows are nomiracl_hallucination "
+        "or nomiracl_error)",
     ),
 }
