@@ -50,7 +50,7 @@ assert templating.__file__.startswith(sys.argv[1]), templating.__file__
 page = templating.render("page.html.j2", title="<t>", script="heatmap.js")
 assert page.startswith("<!DOCTYPE html>\n") and "<title>&lt;t&gt;</title>" in page, page[:300]
 assert "thead th{background:#1f3a5f" in page and "heatmap-metric" in page, page
-from parakh.judging.injection_phrases import PHRASES
+from parakh.judging.hardening import PHRASES
 assert len(PHRASES) > 50, PHRASES
 from parakh.text._lexicons import LATIN_LEXICONS
 assert len(LATIN_LEXICONS["hi"][0]) > 50, LATIN_LEXICONS

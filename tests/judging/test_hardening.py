@@ -11,8 +11,7 @@ import pytest
 
 from parakh.config import compose
 from parakh.judging import prompt as judge_prompt
-from parakh.judging.hardening import injection_cues
-from parakh.judging.injection_phrases import PHRASES, Phrase
+from parakh.judging.hardening import PHRASES, Phrase, injection_cues
 from parakh.metrics.rubric import load_rubric
 from parakh.schema import Generation, Question
 from parakh.text.languages import LANGUAGES
