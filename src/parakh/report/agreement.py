@@ -317,15 +317,12 @@ def judge_human_agreement(
         mapping = mappings.get(metric)
         metric_rows = [j for j in judgments if j.metric == metric]
         scale_max = metric_rows[0].scale_max if metric_rows else 1.0
-        ranks_only = False
-        if mapping is None and unmapped == "ranks":
-            ranks_only = any(off_judge_scale(g, scale_max) for g in by_metric[metric])
-        elif mapping is None:
-            off = [why for g in by_metric[metric] if (why := off_judge_scale(g, scale_max))]
-            if off:
-                raise ConfigError(
-                    f"{off[0]}: declare a mapping in aggregate.agreement.mappings.{metric}"
-                )
+        off = [why for g in by_metric[metric] if (why := off_judge_scale(g, scale_max))]
+        if off and mapping is None and unmapped == "error":
+            raise ConfigError(
+                f"{off[0]}: declare a mapping in aggregate.agreement.mappings.{metric}"
+            )
+        ranks_only = bool(off) and mapping is None
         pairs, unpaired = _paired(by_metric[metric], judged, metric, mapping, system_of)
         labels = mapping.target_labels if mapping is not None else None
         seeded = (source, metric)

@@ -51,20 +51,6 @@ def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
     return records
 
 
-def spec_records(board: Leaderboard) -> dict[str, dict[str, Any]]:
-    """Each metric's declaration: direction, scale, aggregation, and whether it is declared."""
-    names = ("direction", "scale_min", "scale_max", "aggregation", "declared")
-    return {m: {name: getattr(board.spec(m), name) for name in names} for m in board.metrics}
-
-
-def rank_records(board: Leaderboard) -> list[dict[str, Any]]:
-    return [
-        {"metric": metric, "model": model, "rank": r.rank, "rank_low": r.low, "rank_high": r.high}
-        for metric, by_model in board.ranks.items()
-        for model, r in by_model.items()
-    ]
-
-
 def paired_records(board: Leaderboard) -> list[dict[str, Any]]:
     return [
         {
@@ -95,7 +81,9 @@ def metrics_dict(board: Leaderboard) -> dict[str, dict[str, dict[str, float]]]:
 
 
 def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
-    """The JSON leaderboard: settings, every cell, rank intervals and paired tests."""
+    """The JSON leaderboard: settings, each metric's declaration, every cell, rank intervals
+    and paired tests."""
+    declared = ("direction", "scale_min", "scale_max", "aggregation", "declared")
     return {
         "settings": {
             "seed": board.settings.seed,
@@ -105,12 +93,18 @@ def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
         },
         "models": board.models,
         "metrics": board.metrics,
-        "metric_specs": spec_records(board),
+        "metric_specs": {
+            m: {name: getattr(board.spec(m), name) for name in declared} for m in board.metrics
+        },
         "languages": board.languages,
         "categories": board.categories,
         "domains": board.domains,
         "cells": cell_records(board),
-        "ranks": rank_records(board),
+        "ranks": [
+            {"metric": metric, "model": m, "rank": r.rank, "rank_low": r.low, "rank_high": r.high}
+            for metric, by_model in board.ranks.items()
+            for m, r in by_model.items()
+        ],
         "paired": paired_records(board),
         **extra,
     }
