@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from parakh.report.files import ReportFiles
-from parakh.report.html_parts import colour
+from parakh.report.html import colour
 
 pytestmark = pytest.mark.slow
 

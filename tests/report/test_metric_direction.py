@@ -13,8 +13,7 @@ from parakh.config import compose
 from parakh.report import plots, tables
 from parakh.report.aggregate_result import compute, render_markdown
 from parakh.report.columns import JudgeColumns
-from parakh.report.html import ReportContext, heatmap_section, render_report
-from parakh.report.html_parts import colour
+from parakh.report.html import ReportContext, colour, heatmap_section, render_report
 from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import WEIGHTED, Cell, build_leaderboard, weighted_cell
 from parakh.schema import Judgment
