@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from parakh.config.translator import WeightsRef
+from parakh.config.translator import IndicTrans2Config, NLLBConfig, WeightsRef
 from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_obj
 from parakh.project import resolve
@@ -92,20 +93,26 @@ def weights_fingerprint(folder: Path) -> str:
 
 @dataclass
 class Seq2SeqModel:
-    """One seq2seq checkpoint and its tokenizer, loaded on first use."""
+    """The checkpoint `cfg.<field>` names and its tokenizer, loaded on first use; its folder is
+    found (or the missing weights reported) and its cache `identity` computed at once."""
 
-    folder: Path
-    _: KW_ONLY
-    device: str = "cpu"
-    dtype: str = "float32"
-    trust_remote_code: bool = False
-    loads: int = field(default=0, init=False)  # times the weights were loaded
+    cfg: IndicTrans2Config | NLLBConfig
+    field: str
+    folder: Path = dc_field(init=False)
+    identity: dict[str, str | None] = dc_field(init=False)  # model id, revision, fingerprint
+    loads: int = dc_field(default=0, init=False)  # times the weights were loaded
+
+    def __post_init__(self) -> None:
+        ref: WeightsRef = getattr(self.cfg, self.field)
+        self.folder = resolve_weights(self.cfg.name, self.field, ref, self.cfg.allow_download)
+        fingerprint = weights_fingerprint(self.folder)
+        self.identity = {"model_id": ref.model_id, "revision": ref.revision, "weights": fingerprint}
 
     @cached_property
     def tokenizer(self) -> Any:
         _, transformers = require_transformers()
         return transformers.AutoTokenizer.from_pretrained(
-            str(self.folder), local_files_only=True, trust_remote_code=self.trust_remote_code
+            str(self.folder), local_files_only=True, trust_remote_code=self._remote_code
         )
 
     @cached_property
@@ -114,11 +121,15 @@ class Seq2SeqModel:
         model = transformers.AutoModelForSeq2SeqLM.from_pretrained(
             str(self.folder),
             local_files_only=True,
-            trust_remote_code=self.trust_remote_code,
-            dtype=getattr(torch, self.dtype),
+            trust_remote_code=self._remote_code,
+            dtype=getattr(torch, self.cfg.dtype),
         )
         self.loads += 1
-        return model.to(self.device).eval()
+        return model.to(self.cfg.device).eval()
+
+    @property
+    def _remote_code(self) -> bool:
+        return getattr(self.cfg, "trust_remote_code", False)
 
     def token_id(self, token: str) -> int | None:
         """The id of a single vocabulary token (a language tag), or None if it has none."""
@@ -128,16 +139,13 @@ class Seq2SeqModel:
     def translate(
         self,
         texts: Sequence[str],
-        *,
-        max_input_tokens: int,
-        num_beams: int,
-        max_new_tokens: int,
         forced_bos_token_id: int | None = None,
         finish: Callable[[int, str], str] = lambda i, output: output,
     ) -> list[Translated]:
-        """Translate one batch of prepared texts, in order. A text over `max_input_tokens`
-        (special tokens included) fails with its length, never silently truncated.
-        `finish(i, output)` post-processes text i."""
+        """Translate one batch of prepared texts, in order, with the config's decoding settings.
+        A text over `max_input_tokens` (special tokens included) fails with its length, never
+        silently truncated. `finish(i, output)` post-processes text i."""
+        max_input_tokens = self.cfg.max_input_tokens
         lengths = [len(ids) for ids in self.tokenizer(list(texts))["input_ids"]]
         too_long = f"sentence of {{}} tokens is longer than max_input_tokens ({max_input_tokens})"
         results = [Translated(text=None, error=too_long.format(n)) for n in lengths]
@@ -146,11 +154,14 @@ class Seq2SeqModel:
             return results
         torch, _ = require_transformers()
         inputs = self.tokenizer([texts[i] for i in fits], return_tensors="pt", padding=True)
-        kwargs: dict[str, Any] = {"num_beams": num_beams, "max_new_tokens": max_new_tokens}
+        kwargs: dict[str, Any] = {
+            "num_beams": self.cfg.num_beams,
+            "max_new_tokens": self.cfg.max_new_tokens,
+        }
         if forced_bos_token_id is not None:
             kwargs["forced_bos_token_id"] = forced_bos_token_id
         with torch.inference_mode():
-            inputs = {k: v.to(self.device) for k, v in inputs.items()}
+            inputs = {k: v.to(self.cfg.device) for k, v in inputs.items()}
             output = self.model.generate(**inputs, **kwargs)
         decoded: list[str] = self.tokenizer.batch_decode(output, skip_special_tokens=True)
         for i, text in zip(fits, decoded, strict=True):

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from parakh.config.translator import IndicTrans2Config, WeightsRef
+from parakh.config.translator import IndicTrans2Config
 from parakh.translation import indic_processing
 from parakh.translation.base import Translated, Translator
-from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
+from parakh.translation.hf import Seq2SeqModel
 from parakh.translation.language_tags import ENGLISH, LanguageTag, model_tag, no_tag_error
 
 # The languages the public IndicTrans2 checkpoints were trained on (FLORES-200 tags).
@@ -32,31 +32,13 @@ class IndicTrans2Translator(Translator):
 
     def __init__(self, cfg: IndicTrans2Config) -> None:
         super().__init__(cfg)
-        refs: dict[str, WeightsRef] = {"indic_en": cfg.indic_en, "en_indic": cfg.en_indic}
-        # Resolved now, so missing weights fail before any work; loaded only when needed.
-        self.folders = {
-            field: resolve_weights(cfg.name, field, ref, cfg.allow_download)
-            for field, ref in refs.items()
-        }
-        self.models = {
-            field: Seq2SeqModel(
-                folder, device=cfg.device, dtype=cfg.dtype, trust_remote_code=cfg.trust_remote_code
-            )
-            for field, folder in self.folders.items()
-        }
-        self.weights = {  # each model's cache identity
-            field: {
-                "model_id": ref.model_id,
-                "revision": ref.revision,
-                "weights": weights_fingerprint(self.folders[field]),
-            }
-            for field, ref in refs.items()
-        }
+        # Found now, so missing weights fail before any work; loaded only when needed.
+        self.models = {field: Seq2SeqModel(cfg, field) for field in ("indic_en", "en_indic")}
 
     def identity(self) -> dict[str, Any]:
         return {
             "kind": "indictrans2",
-            "models": self.weights,
+            "models": {field: model.identity for field, model in self.models.items()},
             "num_beams": self.cfg.num_beams,
             "max_new_tokens": self.cfg.max_new_tokens,
             "language_tags": self.cfg.language_tags,
@@ -96,9 +78,6 @@ class IndicTrans2Translator(Translator):
         prepared = [indic_processing.preprocess(s, source, target, tags) for s in sentences]
         return model.translate(
             [p.text for p in prepared],
-            max_input_tokens=self.cfg.max_input_tokens,
-            num_beams=self.cfg.num_beams,
-            max_new_tokens=self.cfg.max_new_tokens,
             finish=lambda i, output: indic_processing.postprocess(
                 output, target, prepared[i].entities
             ),

@@ -9,7 +9,7 @@ from typing import Any
 from parakh.config.translator import NLLBConfig
 from parakh.errors import ConfigError
 from parakh.translation.base import Translated, Translator
-from parakh.translation.hf import Seq2SeqModel, resolve_weights, weights_fingerprint
+from parakh.translation.hf import Seq2SeqModel
 from parakh.translation.indic_processing import normalize_punctuation
 from parakh.translation.language_tags import LanguageTag, model_tag, no_tag_error
 
@@ -19,16 +19,12 @@ class NLLBTranslator(Translator):
 
     def __init__(self, cfg: NLLBConfig) -> None:
         super().__init__(cfg)
-        self.folder = resolve_weights(cfg.name, "model", cfg.model, cfg.allow_download)
-        self.model = Seq2SeqModel(self.folder, device=cfg.device, dtype=cfg.dtype)
-        self.weights = weights_fingerprint(self.folder)
+        self.model = Seq2SeqModel(cfg, "model")
 
     def identity(self) -> dict[str, Any]:
         return {
             "kind": "nllb",
-            "model_id": self.cfg.model.model_id,
-            "revision": self.cfg.model.revision,
-            "weights": self.weights,
+            **self.model.identity,
             "num_beams": self.cfg.num_beams,
             "max_new_tokens": self.cfg.max_new_tokens,
             "language_tags": self.cfg.language_tags,
@@ -52,17 +48,11 @@ class NLLBTranslator(Translator):
         tokenizer = self.model.tokenizer
         if not hasattr(tokenizer, "src_lang"):
             raise ConfigError(
-                f"translator '{self.name}': the tokenizer in {self.folder} takes no source "
+                f"translator '{self.name}': the tokenizer in {self.model.folder} takes no source "
                 "language (`src_lang`); is this an NLLB checkpoint?"
             )
         tokenizer.src_lang = source_tag
-        return self.model.translate(
-            [normalize_punctuation(s) for s in sentences],
-            max_input_tokens=self.cfg.max_input_tokens,
-            num_beams=self.cfg.num_beams,
-            max_new_tokens=self.cfg.max_new_tokens,
-            forced_bos_token_id=target_id,
-        )
+        return self.model.translate([normalize_punctuation(s) for s in sentences], target_id)
 
     def close(self) -> None:
         self.model.close()
