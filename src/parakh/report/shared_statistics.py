@@ -148,9 +148,9 @@ class MetricPlan:
 
 def shared_paired(
     index: ItemIndex, systems: list[str], metrics: Sequence[MetricPlan], settings: Settings
-) -> list[tuple[str, str, str, PairedResult]]:
+) -> list[PairedComparison]:
     """Every pair of models on every metric, on the questions both have a score for (at
-    least 2), in metric then pair order: (metric, model a, model b, result)."""
+    least 2), in metric then pair order; Holm's correction within each metric."""
     values = [np.full((len(systems), len(index.questions)), np.nan) for _ in metrics]
     for plan, matrix in zip(metrics, values, strict=True):
         for i, system in enumerate(systems):  # on the reporting scale, NaN where none
@@ -172,10 +172,15 @@ def shared_paired(
         resamples=settings.resamples,
         confidence=settings.confidence,
     )
-    return [
-        (metrics[t.group].metric, systems[t.a], systems[t.b], r)
-        for t, r in zip(tests, results, strict=True)
-    ]
+    paired: list[PairedComparison] = []
+    for group, plan in enumerate(metrics):
+        found = [(t, r) for t, r in zip(tests, results, strict=True) if t.group == group]
+        ps = holm_adjust([r.p_value for _, r in found])
+        paired += [
+            PairedComparison(plan.metric, systems[t.a], systems[t.b], r, p)
+            for (t, r), p in zip(found, ps, strict=True)
+        ]
+    return paired
 
 
 @dataclass(frozen=True)
@@ -225,10 +230,4 @@ def compare_models(
         plans, desc="aggregate: rank intervals, paired tests", unit="metric", disable=not progress
     )
     ranks = {plan.metric: shared_ranks(index, systems, plan, settings, known) for plan in bar}
-    tests = shared_paired(index, systems, plans, settings)
-    paired: list[PairedComparison] = []
-    for plan in plans:  # Holm within each metric, across its pairs
-        found = [(a, b, r) for m, a, b, r in tests if m == plan.metric]
-        ps = holm_adjust([r.p_value for _, _, r in found])
-        paired += [PairedComparison(plan.metric, *f, p) for f, p in zip(found, ps, strict=True)]
-    return ranks, paired
+    return ranks, shared_paired(index, systems, plans, settings)
