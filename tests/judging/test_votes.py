@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parakh.judging.votes import combine_votes, default_min_votes
+from parakh.judging.ballot_rows import combine_votes, default_min_votes
 
 
 @pytest.mark.parametrize(

@@ -6,17 +6,25 @@ or an empty answer, see `llm_judge.not_judgeable`). A jury's row holds every jur
 (None where a juror gave no valid score) and is `ok` only when enough jurors voted; otherwise
 it is `invalid` (or `error` when every juror's call failed), never a partial score passed off as
 the jury's.
+
+A vote is a juror's valid score; invalid outputs and failed calls are not votes. An item gets a
+score only when at least `min_votes` jurors voted, so a jury never hides a broken juror behind
+the others without saying so. Combinations: `mean`, `median`, `majority` (the most frequent
+score; a tie has no majority and gives no score). How far the jurors agree is
+`parakh.stats.agreement.jury_agreement`.
 """
 
 from __future__ import annotations
 
 import json
+import statistics
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from parakh.judging.judge_selection import Panel
 from parakh.judging.llm_judge import Ballot, not_judgeable
-from parakh.judging.votes import combine_votes, default_min_votes
 from parakh.metrics.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question
 
@@ -25,6 +33,35 @@ SELF_JUDGED = "self_judged"
 REPAIRED = "repaired"
 
 Status = Literal["ok", "invalid", "error", "skipped"]
+Combine = Literal["mean", "median", "majority"]
+
+
+@dataclass(frozen=True)
+class JuryScore:
+    """The combined score, or the reason there is none."""
+
+    score: float | None
+    reason: str | None = None
+
+
+def default_min_votes(jurors: int) -> int:
+    """A majority of the jurors."""
+    return jurors // 2 + 1
+
+
+def combine_votes(votes: Sequence[float], how: Combine, min_votes: int) -> JuryScore:
+    """Combine the valid votes of one item; too few votes or a tied majority give no score."""
+    if len(votes) < min_votes:
+        return JuryScore(None, f"{len(votes)} valid vote(s), the jury needs {min_votes}")
+    if how == "mean":
+        return JuryScore(statistics.fmean(votes))
+    if how == "median":
+        return JuryScore(float(statistics.median(votes)))
+    counts = Counter(votes).most_common()
+    if len(counts) > 1 and counts[0][1] == counts[1][1]:
+        tied = sorted(v for v, c in counts if c == counts[0][1])
+        return JuryScore(None, f"no majority: votes tie between {tied}")
+    return JuryScore(float(counts[0][0]))
 
 
 def _ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
