@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parakh.translation.segments import segment
+from parakh.text.sentences import segment
 
 CASES = [
     ("नमस्ते। आप कैसे हैं?\n\nठीक हूँ", ["नमस्ते।", "आप कैसे हैं?", "ठीक हूँ"], ["", " ", "\n\n", ""]),

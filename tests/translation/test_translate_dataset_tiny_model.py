@@ -18,10 +18,10 @@ import pytest
 from parakh.cli import main
 from parakh.io import read_jsonl, write_jsonl
 from parakh.schema import Passage, Question
+from parakh.text.sentences import segment
 from parakh.translation.base import Translated
 from parakh.translation.language_tags import LanguageTag
 from parakh.translation.nllb import NLLBTranslator
-from parakh.translation.segments import segment
 from tests.translation.tiny_models import build_nllb_like
 
 pytestmark = pytest.mark.slow  # imports torch (~10 s on 2 cores)
