@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parakh.config import compose
-from parakh.metrics.judged import judged_metrics, metric_slot
+from parakh.metrics.registry import judged_metrics, metric_slot
 
 
 def test_reference_metrics_then_rubric_criteria_with_aliases_resolved() -> None:

@@ -1,5 +1,10 @@
 """The per-sample metrics by name (entry-point group `parakh.metrics`, plus `nomiracl`), their
 short aliases (`em`, `f1`, `rougeL`, `chrf++`, ...), and `metric_spec` for any name in judge rows.
+
+`judged_metrics` are the metrics a judge config writes a row of for every question (a failure is
+an `error` or `skipped` row, never no row), and `metric_slot` which of them a row fills:
+`nomiracl` is one slot, filled by the verdict metric of the question's subset.
+`parakh.row_coverage` expects exactly these rows.
 """
 
 from __future__ import annotations
@@ -9,7 +14,9 @@ from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
 from parakh import plugins
+from parakh.config.judge import JudgeConfig
 from parakh.errors import ConfigError, did_you_mean
+from parakh.metrics.nomiracl import METRIC_OF_SUBSET
 from parakh.metrics.specs import (
     NOMIRACL,
     NOMIRACL_SPECS,
@@ -25,6 +32,7 @@ if TYPE_CHECKING:
     from parakh.metrics.rubric import Rubric
 
 _T = TypeVar("_T", Judge, Metric)
+NOMIRACL_METRICS = frozenset({NOMIRACL, *METRIC_OF_SUBSET.values()})
 
 ALIASES: dict[str, str] = {
     "em": "exact_match",
@@ -109,6 +117,23 @@ def _loaded(kind: plugins.Kind, name: str, cls: type[_T]) -> _T:
             f"parakh.metrics.specs.{cls.__name__} named '{name}'"
         )
     return found
+
+
+def judged_metrics(judge: JudgeConfig) -> list[str]:
+    """Reference metrics (registry names, aliases resolved; a plugin judge's metrics in its
+    place), then rubric criteria, as the judge stage writes them; each appears once."""
+    from parakh.metrics.rubric import load_rubric  # rubric files: loaded only when asked
+
+    names = []
+    for name in map(resolve_metric_name, judge.reference_metrics):
+        names += [s.name for s in get_judge(name).metrics] if is_judge(name) else [name]
+    names += [metric for rubric in judge.rubrics for metric in load_rubric(rubric).metrics]
+    return list(dict.fromkeys(names))
+
+
+def metric_slot(metric: str, metrics: list[str]) -> str:
+    """The expected metric a row of `metric` fills: `nomiracl` for its verdict metrics."""
+    return NOMIRACL if metric in NOMIRACL_METRICS and NOMIRACL in metrics else metric
 
 
 def reference_metrics() -> dict[str, Metric]:

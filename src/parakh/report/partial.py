@@ -1,7 +1,7 @@
 """The coverage check aggregate runs before computing anything, and how a partial run says so.
 
 Expected rows are the run's questions x models x the metrics its judge config scores
-(`parakh.metrics.judged`): the judge stage writes every one of them, `skipped`, `invalid` and
+(`parakh.metrics.registry`): the judge stage writes every one of them, `skipped`, `invalid` and
 `error` rows included, so a row that is not there was never judged. Missing rows stop aggregate,
 naming them and their files, unless `aggregate.allow_partial` is set; then every output carries
 the marker (`PartialRun`). Duplicated rows (a mean would count them twice) and rows of questions
@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
-from parakh.metrics.judged import judged_metrics, metric_slot
+from parakh.metrics.registry import judged_metrics, metric_slot
 from parakh.report.inputs import AggregateInputs
 from parakh.row_coverage import (
     Coverage,

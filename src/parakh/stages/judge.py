@@ -43,7 +43,7 @@ from parakh.judging.llm_judge import JudgeCalls, judge_rubrics, not_judgeable, s
 from parakh.judging.reference import reference_judgments
 from parakh.judging.rubric_calls import judge_with_rubrics
 from parakh.judging.summary import judge_summary
-from parakh.metrics.judged import judged_metrics, metric_slot
+from parakh.metrics.registry import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
