@@ -54,12 +54,12 @@ class JudgeColumns:
         question = pc.index_in(ids, value_set=pa.array(question_ids, pa.string()))
         coded: dict[str, Any] = {}  # each text column's codes, and its vocabulary (`<name>s`)
         for name in ("model", "translator", "metric", "language"):
-            coded[name], coded[f"{name}s"] = _codes(table.column(name))
-        status_codes, statuses = _codes(table.column("status"))
+            coded[name], coded[f"{name}s"] = codes_of(table.column(name))
+        status_codes, statuses = codes_of(table.column("status"))
         order = np.array([STATUSES.index(s) for s in statuses] or [0], dtype=np.int8)
         score = table.column("score")
         lists = table.column("categories")
-        category, categories = _codes(pc.list_flatten(lists))
+        category, categories = codes_of(pc.list_flatten(lists))
         return cls(
             question=as_numpy(question),
             question_ids=question_ids,
@@ -81,7 +81,7 @@ def as_numpy(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
     return np.asarray(values.to_numpy(zero_copy_only=False))
 
 
-def _codes(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, list[str]]:
+def codes_of(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, list[str]]:
     """Each value's code into the vocabulary of distinct values (in order of appearance);
     -1 for a null."""
     if isinstance(values, pa.ChunkedArray):

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from parakh.report.agreement import finite, judge_human_agreement
-from parakh.report.columns import as_numpy
+from parakh.report.columns import as_numpy, codes_of
 from parakh.report.row_files import Answer, JudgeFile
 from parakh.report.templating import render
 from parakh.schema import HumanGrade, Judgment
@@ -75,8 +75,7 @@ def judge_bias(
     result = JudgeBias(answers_known=any(length.values()))
     if read is None or not read.num_rows:
         return result
-    metric = pc.dictionary_encode(read.column("metric").combine_chunks())
-    codes = np.asarray(metric.indices.to_numpy(zero_copy_only=False))
+    codes, words = codes_of(read.column("metric"))
     score = read.column("score")
     lengths = np.concatenate(
         [_lengths(t.column("question_id"), length.get(m, {})) for m, t in tables.items()]
@@ -93,7 +92,6 @@ def judge_bias(
         for row in file.judgments() if "votes" in file.table.column_names else []:
             if row.votes:
                 juried[row.metric].append(row)
-    words = metric.dictionary.to_pylist()
     for name in sorted(words):
         rows = codes == words.index(name)
         pairs = rows & scored

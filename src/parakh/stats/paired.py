@@ -68,8 +68,10 @@ def sign_flip_p_value(differences: np.ndarray, *, seed: int, permutations: int) 
     if observed == 0.0:
         return 1.0
     threshold = threshold_of(observed)
-    if 2**d.size <= permutations:
-        return enumerated_at_least(d, threshold) / 2**d.size
+    if 2**d.size <= permutations:  # every sign pattern, enumerated
+        patterns = (np.arange(2**d.size)[:, None] >> np.arange(d.size)) & 1
+        flipped = np.abs(((patterns * 2 - 1) * d).mean(axis=1))
+        return int((flipped >= threshold).sum()) / 2**d.size
     at_least = sampled_at_least(
         d[:, None], np.array([threshold]), np.array([d.size]), seed=seed, permutations=permutations
     )
@@ -102,14 +104,6 @@ def paired_test(
         p_value=sign_flip_p_value(d, seed=seed + 1, permutations=permutations),
         higher_is_better=higher_is_better,
     )
-
-
-def enumerated_at_least(differences: np.ndarray, threshold: float) -> int:
-    """How many of all 2^n sign patterns give |mean(signs x differences)| >= threshold."""
-    d = np.asarray(differences, dtype=float)
-    patterns = (np.arange(2**d.size)[:, None] >> np.arange(d.size)) & 1
-    flipped = np.abs(((patterns * 2 - 1) * d).mean(axis=1))
-    return int((flipped >= threshold).sum())
 
 
 def sampled_at_least(
