@@ -160,8 +160,10 @@ def test_an_answer_whose_prompt_shows_no_chunks_is_an_error_naming_file_and_line
         seen_retrieval(bare, template)
     path = tmp_path / "answers.jsonl"
     write_jsonl(path, [_answered("healthbot", _retrieval([SEEN_RAW], None)), bare])
+    cfg = compose(["dataset=demo", "judge=health_pariksha", "judge.chunks_from=generation",
+                   "generation.prompt=healthbot"])  # fmt: skip
     with pytest.raises(InputError, match=r"answers.jsonl, line 2: answer to question 'q1'.*"
                        r"judge.chunks_from=index"):  # fmt: skip
-        judge.read_prompt_chunks(path, template, {"q1"})
+        judge.judge_chunks(cfg, path, tmp_path / "retrieval.jsonl", {"q1"})
     with pytest.raises(PromptChunksError, match="shows no raw or KB-update chunks"):
         seen_retrieval(bare, load_prompt("nomiracl_vanilla"))

@@ -47,7 +47,7 @@ from parakh.metrics.registry import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
 from parakh.project import resolve
-from parakh.prompts.template import PromptTemplate, answer_prompt, load_prompt
+from parakh.prompts.template import answer_prompt, load_prompt
 from parakh.row_coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.scale.shard import ShardSpec, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
@@ -202,39 +202,32 @@ def read_generations(path: Path, questions_path: Path) -> Answers:
     return Answers(answers)
 
 
-def read_prompt_chunks(
-    path: Path, template: PromptTemplate, question_ids: set[str]
+def judge_chunks(
+    cfg: ParakhConfig, generations: Path, retrieval: Path, question_ids: set[str]
 ) -> dict[str, Retrieval]:
-    """The chunks the prompt of each judged answer to `question_ids` in `path` held, or an
+    """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`): their
+    retrieval (every row validated), or the chunks their judged answers' prompts held, an
     InputError naming the file and line of an answer whose prompt does not show them."""
+    if cfg.judge.chunks_from == "index":
+        rows = iter_jsonl(retrieval, Retrieval)
+        return {r.question_id: r for r in rows if r.question_id in question_ids}
+    template = load_prompt(answer_prompt(cfg))
     seen: dict[str, Retrieval] = {}
-    for line, obj in iter_json_objects(path):
-        g = validate_row(Generation, obj, path, line)
+    for line, obj in iter_json_objects(generations):
+        g = validate_row(Generation, obj, generations, line)
         if g.question_id not in question_ids or not_judgeable(g) is not None:
             continue
         try:
             seen[g.question_id] = seen_retrieval(g, template)
         except PromptChunksError as e:
             raise InputError(
-                path,
+                generations,
                 f"answer to question '{g.question_id}': judge.chunks_from=generation reads the "
                 f"knowledge base from the answering model's prompt, but {e}. Re-run generate "
                 "with that prompt, or set judge.chunks_from=index",
                 line=line,
             ) from e
     return seen
-
-
-def judge_chunks(
-    cfg: ParakhConfig, generations: Path, retrieval: Path, question_ids: set[str]
-) -> dict[str, Retrieval]:
-    """The knowledge base the rubric judge reads for `question_ids` (`judge.chunks_from`):
-    the chunks their answers' prompts held, or their retrieval (every row validated)."""
-    if cfg.judge.chunks_from == "generation":
-        template = load_prompt(answer_prompt(cfg))
-        return read_prompt_chunks(generations, template, question_ids)
-    rows = iter_jsonl(retrieval, Retrieval)
-    return {r.question_id: r for r in rows if r.question_id in question_ids}
 
 
 def main_task(cfg: ParakhConfig) -> None:
