@@ -14,7 +14,8 @@ import yaml
 from tests.report.synthetic_project import make_project
 from tests.tracking.conftest import BIN, experiment_of, run_parakh
 
-from parakh.tracking.reproduce import compare, figures_of
+from parakh.tracking.metric_names import figures_of
+from parakh.tracking.reproduce import compare
 
 pytestmark = pytest.mark.slow
 REPORTS = Path("reports/demo/smoke")  # reports/<dataset>/<judge>/

@@ -22,12 +22,8 @@ PARENT_RUN_ENV = "PARAKH_MLFLOW_PARENT_RUN_ID"
 
 
 def tracking_uri(configured: str | None) -> str:
-    if configured:
-        return configured
     env = os.environ.get("MLFLOW_TRACKING_URI")
-    if env:
-        return env
-    return f"sqlite:///{project_root() / 'mlflow.db'}"
+    return configured or env or f"sqlite:///{project_root() / 'mlflow.db'}"
 
 
 def tracking_configured(configured: str | None) -> bool:

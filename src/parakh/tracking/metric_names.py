@@ -23,6 +23,9 @@ from parakh.hashing import sha256_text
 CELL_FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
 RUN_FIGURES = ("mean", "ci_low", "ci_high", "n")  # the figures a (model, language) run holds
 ALL = "all"
+# What holds the figures -> metric name -> value: "sweep", "<model>" (its run's metrics),
+# "<model>/<language>" (a language run's), "<model>/cells" (its run's leaderboard tables)
+Figures = dict[str, dict[str, float]]
 _UNSAFE = re.compile(r"[^A-Za-z0-9_\-. /:]")
 
 
@@ -41,13 +44,9 @@ def cell_metric_name(metric: str, dimension: str, value: str, figure: str = "mea
     `<metric>.all`, `<metric>.<language>`, `<metric>.category.<c>`, `<metric>.domain.<d>`;
     figures other than the mean get a suffix (`.ci_low`, `.n`, `.invalid`, ...).
     """
-    metric, value = safe_name(metric), safe_name(value)
-    if dimension == ALL:
-        base = f"{metric}.all"
-    elif dimension == "language":
-        base = f"{metric}.{value}"
-    else:
-        base = f"{metric}.{dimension}.{value}"
+    metric, value = safe_name(metric), safe_name(value)  # the overall cell's value is `all`
+    sliced = dimension not in (ALL, "language")
+    base = f"{metric}.{dimension}.{value}" if sliced else f"{metric}.{value}"
     return base if figure == "mean" else f"{base}.{figure}"
 
 
@@ -151,4 +150,18 @@ def sweep_metrics(
                         out[f"{base}.{safe_name(language)}.{name}.ci_high"] = float(high)
                 elif value is not None:
                     out[f"{base}.{safe_name(language)}.{figure}"] = float(value)
+    return out
+
+
+def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
+    """Every figure of a leaderboard document, by where MLflow holds it and under what name."""
+    cells, ranks = document["cells"], document["ranks"]
+    primary = document.get("primary_metric", "")
+    out: Figures = {}
+    for m in models:
+        out[m] = model_run_metrics(cells, m)
+        for language in languages_of(cells, m):
+            out[f"{m}/{language}"] = language_run_metrics(cells, ranks, m, language, primary)
+        out[f"{m}/cells"] = cell_figures(cells, ranks, m)
+    out["sweep"] = sweep_metrics(document["paired"], document.get("agreement", []))
     return out

@@ -27,19 +27,9 @@ from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout, report_folder
 from parakh.tracking.client import LEVEL, PARENT, open_client
 from parakh.tracking.content_store import fetch
-from parakh.tracking.metric_names import (
-    cell_figures,
-    language_run_metrics,
-    languages_of,
-    model_run_metrics,
-    sweep_metrics,
-)
+from parakh.tracking.metric_names import Figures, cell_figures, figures_of
 from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE
 from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS, MANIFEST_FILE
-
-# What holds the figures -> metric name -> value: "sweep", "<model>" (its run's metrics),
-# "<model>/<language>" (a language run's), "<model>/cells" (its run's leaderboard tables)
-Figures = dict[str, dict[str, float]]
 
 
 @dataclass
@@ -55,20 +45,6 @@ class Reproduction:
     source: str
     compared: int
     differences: list[Difference]
-
-
-def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
-    """Every figure of a leaderboard document, by where MLflow holds it and under what name."""
-    cells, ranks = document["cells"], document["ranks"]
-    primary = document.get("primary_metric", "")
-    out: Figures = {}
-    for m in models:
-        out[m] = model_run_metrics(cells, m)
-        for language in languages_of(cells, m):
-            out[f"{m}/{language}"] = language_run_metrics(cells, ranks, m, language, primary)
-        out[f"{m}/cells"] = cell_figures(cells, ranks, m)
-    out["sweep"] = sweep_metrics(document["paired"], document.get("agreement", []))
-    return out
 
 
 def recorded_figures(client: Any, uri: str, sweep_run: Any, workdir: Path) -> Figures:

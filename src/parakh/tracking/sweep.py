@@ -9,7 +9,6 @@ Nothing here writes under `reports/`: aggregate writes the same with tracking on
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.hashing import sha256_path
@@ -21,12 +20,7 @@ from parakh.stage_outputs import Layout
 from parakh.tracking.content_store import StoredFiles
 from parakh.tracking.datasets import dataset_ref
 from parakh.tracking.genai import GenaiLog
-from parakh.tracking.metric_names import (
-    language_run_metrics,
-    languages_of,
-    model_run_metrics,
-    sweep_metrics,
-)
+from parakh.tracking.metric_names import Figures, figures_of, languages_of
 from parakh.tracking.mlflow_log import RunLog, SweepLog
 from parakh.tracking.params import judge_model_name, model_settings, sweep_settings
 from parakh.tracking.runspec import dvc_hash_tags
@@ -57,6 +51,7 @@ def build_sweep(
 ) -> SweepLog:
     """The parent and child runs of this aggregate; `scratch` holds the config artifact."""
     document = result.document()
+    figures = figures_of(document, list(result.board.systems))  # what each run holds
     common = _common_tags(cfg, result, commit)
     params = sweep_settings(cfg, layout, inputs.models)
     dataset = dataset_ref(cfg, layout, inputs.questions)
@@ -68,7 +63,7 @@ def build_sweep(
         name=f"{cfg.dataset.name} · {cfg.judge.name}",
         tags={**common, "models": models, **dvc_hash_tags(input_files)},
         params={**params, "models": models},
-        metrics=sweep_metrics(document["paired"], document["agreement"]),
+        metrics=figures["sweep"],
         artifacts=artifacts,
         dataset=dataset,
         stored=stored,
@@ -90,15 +85,16 @@ def build_sweep(
             name=f"{system} · {cfg.dataset.name} · {cfg.judge.name}",
             tags=_model_tags(common, system, model, translator, data),
             params=model_settings(cfg, layout, params, model),
-            metrics=model_run_metrics(document["cells"], system),
+            metrics=figures[system],
             stored=StoredFiles(
                 SAMPLES_MANIFEST, {k: data[k] for k in ("judgments", "generations") if k in data}
             ),
             tables=leaderboard_tables(document, system),
             dataset=dataset,
         )
+        languages = languages_of(document["cells"], system)
         children[system].children = _language_runs(
-            children[system], system, document, result.primary, answers[system]
+            children[system], system, languages, figures, answers[system]
         )
     genai = _genai_log(cfg, inputs, parent, children, answers) if cfg.tracking.genai else None
     return SweepLog(cfg.tracking.experiment, parent, children, genai)
@@ -144,10 +140,9 @@ def _parent_files(
         else f"processed/{p.resolve().relative_to(processed).as_posix()}": p
         for k, p in used.items()
     }
-    artifacts: list[tuple[Path, str]] = [(config_path, INPUTS)]
     folders = {files.plots: "report/plots", files.answers_pages: "report/answers"}
-    for path in output_paths(files, cfg):
-        artifacts.append((path, folders.get(path.parent, "report")))  # links between pages hold
+    artifacts = [(config_path, INPUTS)]  # and the report's files as on disk: its links hold
+    artifacts += [(path, folders.get(path.parent, "report")) for path in output_paths(files, cfg)]
     return list(used.values()), StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
 
 
@@ -169,8 +164,8 @@ def _model_tags(
 def _language_runs(
     model_run: RunLog,
     system: str,
-    document: dict[str, Any],
-    primary: str,
+    languages: list[str],
+    figures: Figures,
     answers: list[JudgedAnswer],
 ) -> dict[str, RunLog]:
     """A system's run per language (and `all`), under its model run."""
@@ -179,13 +174,11 @@ def _language_runs(
             name=f"{system} · {language}{model_run.name.removeprefix(system)}",
             tags={**model_run.tags, "language": language},
             params=model_run.params,
-            metrics=language_run_metrics(
-                document["cells"], document["ranks"], system, language, primary
-            ),
+            metrics=figures[f"{system}/{language}"],
             tables={SAMPLES_TABLE: samples_table(answers, language)},
             dataset=model_run.dataset,
         )
-        for language in languages_of(document["cells"], system)
+        for language in languages
     }
 
 
