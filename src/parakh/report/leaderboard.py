@@ -182,18 +182,14 @@ class Leaderboard:
         return {m for m, v in means.items() if spec.signed(v) == top}
 
 
-def metric_specs_of(
-    scale_max: Mapping[str, float],
-    specs: Mapping[str, MetricSpec] | None = None,
-) -> dict[str, MetricSpec]:
-    """The spec of every metric in the rows: `specs` where given, else the declared one
-    (`parakh.metrics.registry.declared_specs`), else the documented default (higher is
-    better on 0..the rows' scale_max). A declared scale_max the rows contradict is an error."""
-    given = dict(specs or {})
-    catalogue = declared_specs() if set(scale_max) - set(given) else {}
+def metric_specs_of(scale_max: Mapping[str, float]) -> dict[str, MetricSpec]:
+    """The spec of every metric in the rows: the declared one (`declared_specs`), else the
+    documented default (higher is better on 0..the rows' scale_max). A declared scale_max the
+    rows contradict is an error."""
+    catalogue = declared_specs() if scale_max else {}
     found: dict[str, MetricSpec] = {}
     for metric, row_max in scale_max.items():
-        spec = given.get(metric) or spec_in(catalogue, metric, default_scale_max=row_max)
+        spec = spec_in(catalogue, metric, default_scale_max=row_max)
         if spec.scale_max != row_max:
             raise InputError(
                 "judge rows",
@@ -244,7 +240,6 @@ def build_leaderboard(
     *,
     domains: Mapping[str, str | None] | None = None,
     settings: Settings | None = None,
-    specs: Mapping[str, MetricSpec] | None = None,
     progress: bool = False,
 ) -> Leaderboard:
     """Every cell of every slice, the weighted aggregate, rank intervals and paired tests;
@@ -252,13 +247,12 @@ def build_leaderboard(
 
     `columns` are the judge rows' (`AggregateInputs.columns`, `JudgeColumns.of_rows`). `domains`
     maps question ids to their domain (from the questions file); rows whose question has none
-    are left out of the domain slices only. `specs` overrides the declared `MetricSpec` of a
-    metric (tests, notebooks); the rest come from `metric_specs_of`.
+    are left out of the domain slices only. Metric specs come from `metric_specs_of`.
     """
     settings = settings or Settings()
     systems = _systems(columns, models)
     index = ItemIndex.of(columns, domains or {})
-    index.specs = metric_specs_of(index.scale_max, specs)
+    index.specs = metric_specs_of(index.scale_max)
     _check_rate_rows(columns, index.specs)
     metrics = sorted(index.metrics, key=lambda m: (m not in weights, m))
     board = Leaderboard(
