@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from parakh.config.translator import DictionaryTranslatorConfig
+from parakh.text.languages import LanguageTag
 from parakh.translation.base import Translated, Translator
-from parakh.translation.language_tags import LanguageTag
 
 
 class TableTranslator(Translator):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from parakh.errors import ConfigError
-from parakh.translation.language_tags import LanguageTag, model_tag
+from parakh.text.languages import LanguageTag
+from parakh.translation.hf import model_tag
 
 
 @pytest.mark.parametrize(

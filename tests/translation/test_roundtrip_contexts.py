@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from parakh.schema import Passage, Question
+from parakh.text.languages import LanguageTag
 from parakh.translation import TranslationService
-from parakh.translation.language_tags import LanguageTag
 from parakh.translation.roundtrip import hops, report, round_trip
 from tests.translation.fakes import TableTranslator
 

@@ -18,9 +18,9 @@ import pytest
 from parakh.cli import main
 from parakh.io import read_jsonl, write_jsonl
 from parakh.schema import Passage, Question
+from parakh.text.languages import LanguageTag
 from parakh.text.sentences import segment
 from parakh.translation.base import Translated
-from parakh.translation.language_tags import LanguageTag
 from parakh.translation.nllb import NLLBTranslator
 from tests.translation.tiny_models import build_nllb_like
 

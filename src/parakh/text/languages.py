@@ -1,7 +1,13 @@
-"""The languages Parakh knows: ISO 639-1 codes (639-3 where no 639-1 exists), names, scripts.
+"""The languages Parakh knows: ISO 639-1 codes (639-3 where no 639-1 exists), names, scripts,
+and their FLORES-200 tags (`hin_Deva`) for translators.
 
 Every language setting in a config goes through `check_language`, so a typo such as "hn" fails
 with the close matches and the full list instead of producing an empty evaluation.
+
+IndicTrans2 and NLLB-200 name a language by its ISO 639-3 code and ISO 15924 script; a
+`LanguageTag` maps our code and the Unicode script name a text is written in onto that, so a
+romanized Hindi question becomes `hin_Latn` (which neither model knows, so it is reported
+rather than silently translated as Devanagari).
 """
 
 from __future__ import annotations
@@ -144,3 +150,70 @@ def language_name(code: str) -> str:
 def languages_for_script(script: str) -> list[str]:
     """Our languages whose primary script is `script`, in table order."""
     return [code for code, lang in LANGUAGES.items() if lang.primary_script == script]
+
+
+# Unicode script names (parakh.text.script) -> ISO 15924 codes.
+SCRIPT_CODES: dict[str, str] = {
+    "Latin": "Latn",
+    "Devanagari": "Deva",
+    "Bengali": "Beng",
+    "Gujarati": "Gujr",
+    "Gurmukhi": "Guru",
+    "Kannada": "Knda",
+    "Malayalam": "Mlym",
+    "Oriya": "Orya",
+    "Tamil": "Taml",
+    "Telugu": "Telu",
+    "Arabic": "Arab",
+    "Meetei_Mayek": "Mtei",
+    "Ol_Chiki": "Olck",
+}
+
+# Where FLORES-200 uses another ISO 639-3 code than `LANGUAGES` does.
+_FLORES_LANGUAGE: dict[str, str] = {
+    "or": "ory",  # individual Odia; `ori` is the macrolanguage
+    "ne": "npi",  # individual Nepali
+    "kok": "gom",  # Goan Konkani
+}
+
+
+@dataclass(frozen=True)
+class LanguageTag:
+    """A language as translators need it: our code plus the script the text is written in."""
+
+    code: str
+    script: str
+
+    @classmethod
+    def of(cls, language: str, script: str | None = None) -> LanguageTag:
+        """The tag for a language code (aliases accepted); with no script, or an unknown one
+        ("Unknown", "Common"), the language's primary script."""
+        code = check_language(language)
+        if script not in SCRIPT_CODES:
+            script = LANGUAGES[code].primary_script
+        return cls(code=code, script=script)
+
+    @property
+    def flores(self) -> str:
+        """The FLORES-200 tag, e.g. `hin_Deva`; `hin_Latn` for romanized Hindi."""
+        lang = _FLORES_LANGUAGE.get(self.code, LANGUAGES[self.code].iso639_3)
+        return f"{lang}_{SCRIPT_CODES[self.script]}"
+
+    @property
+    def romanized(self) -> bool:
+        return self.code != "en" and self.script == "Latin"
+
+    def describe(self) -> str:
+        """For prompts: "Hindi", or "Hindi (romanized, in Latin letters)"."""
+        name = language_name(self.code)
+        if self.romanized:
+            return f"{name} (romanized, in Latin letters)"
+        if self.script != LANGUAGES[self.code].primary_script:
+            return f"{name} (in {self.script.replace('_', ' ')} script)"
+        return name
+
+    def __str__(self) -> str:
+        return self.flores
+
+
+ENGLISH = LanguageTag("en", "Latin")

@@ -2,8 +2,8 @@
 sentence segmentation, batching and caching shared by all; translate-test and round-trip
 filtered dataset translation built on them."""
 
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.base import Translated, Translator, make_translator
-from parakh.translation.language_tags import ENGLISH, LanguageTag
 from parakh.translation.service import TextTranslation, TranslationService, make_service
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import Any
 
 from parakh.config.translator import ActiveTranslatorConfig, TranslatorConfig
 from parakh.errors import ConfigError
-from parakh.translation.language_tags import LanguageTag
+from parakh.text.languages import LanguageTag
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ import yaml
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.errors import ConfigError
 from parakh.project import resolve
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.base import Translated, Translator
-from parakh.translation.language_tags import ENGLISH, LanguageTag
 
 PhraseTable = dict[tuple[str, ...], str]
 

@@ -21,6 +21,7 @@ from parakh.config.translator import IndicTrans2Config, NLLBConfig, WeightsRef
 from parakh.errors import ConfigError, MissingDependencyError
 from parakh.hashing import sha256_obj
 from parakh.project import resolve
+from parakh.text.languages import LanguageTag
 from parakh.translation.base import Translated
 
 INSTALL = "pip install -e '.[translate]'   # torch (CPU build) and transformers"
@@ -172,3 +173,14 @@ class Seq2SeqModel:
     def close(self) -> None:
         self.__dict__.pop("model", None)  # loaded again if used again
         self.__dict__.pop("tokenizer", None)
+
+
+def model_tag(tag: LanguageTag, overrides: dict[str, str]) -> str:
+    """The tag a model uses for `tag`: a config override by code or FLORES tag, else FLORES."""
+    return overrides.get(tag.flores, overrides.get(tag.code, tag.flores))
+
+
+def no_tag_error(model: str, tag: str, language: LanguageTag) -> ValueError:
+    """`model` has no tag for `language` (romanized text: use an LLM translator)."""
+    hint = " (romanized text is not supported; use an LLM translator)" if language.romanized else ""
+    return ValueError(f"{model} has no language tag '{tag}'{hint}")

@@ -16,8 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from parakh.text.languages import LanguageTag
 from parakh.text.normalize import ascii_digits
-from parakh.translation.language_tags import LanguageTag
 
 # First code point of each Brahmic block (consecutive blocks of 128), by Unicode script name.
 BLOCK_START: dict[str, int] = {

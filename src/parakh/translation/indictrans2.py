@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from parakh.config.translator import IndicTrans2Config
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation import indic_processing
 from parakh.translation.base import Translated, Translator
-from parakh.translation.hf import Seq2SeqModel
-from parakh.translation.language_tags import ENGLISH, LanguageTag, model_tag, no_tag_error
+from parakh.translation.hf import Seq2SeqModel, model_tag, no_tag_error
 
 # The languages the public IndicTrans2 checkpoints were trained on (FLORES-200 tags).
 INDICTRANS2_TAGS = frozenset(

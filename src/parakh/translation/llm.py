@@ -18,8 +18,8 @@ from parakh.backends.runner import generate_all
 from parakh.config.loading import load_named
 from parakh.config.translator import LLMTranslatorConfig
 from parakh.hashing import sha256_text
+from parakh.text.languages import LanguageTag
 from parakh.translation.base import Translated, Translator
-from parakh.translation.language_tags import LanguageTag
 
 
 class TranslatePrompt(BaseModel):

@@ -8,10 +8,10 @@ from typing import Any
 
 from parakh.config.translator import NLLBConfig
 from parakh.errors import ConfigError
+from parakh.text.languages import LanguageTag
 from parakh.translation.base import Translated, Translator
-from parakh.translation.hf import Seq2SeqModel
+from parakh.translation.hf import Seq2SeqModel, model_tag, no_tag_error
 from parakh.translation.indic_processing import normalize_punctuation
-from parakh.translation.language_tags import LanguageTag, model_tag, no_tag_error
 
 
 class NLLBTranslator(Translator):

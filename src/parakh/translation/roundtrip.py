@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 from parakh.errors import ConfigError
 from parakh.metrics.lexical import chrf
 from parakh.schema import Question
-from parakh.translation.language_tags import LanguageTag
+from parakh.text.languages import LanguageTag
 from parakh.translation.service import TranslationService
 from parakh.translation.translate_test import source_tag
 

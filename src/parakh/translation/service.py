@@ -20,9 +20,9 @@ from parakh.backends.base import Completion
 from parakh.backends.cache import ResponseCache
 from parakh.config.translator import TranslatorConfig
 from parakh.hashing import sha256_obj
+from parakh.text.languages import LanguageTag
 from parakh.text.sentences import Segmented, segment
 from parakh.translation.base import Translated, Translator, make_translator
-from parakh.translation.language_tags import LanguageTag
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from parakh.schema import (
     RetrievedChunk,
 )
 from parakh.text.langid import label_language
-from parakh.translation.language_tags import ENGLISH, LanguageTag
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.service import TranslationService, make_service
 
 
