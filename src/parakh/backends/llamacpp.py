@@ -63,15 +63,13 @@ class LlamaCppBackend(BlockingBackend):
     def __init__(self, cfg: LlamaCppModel) -> None:
         super().__init__(cfg)
         self.model_path = resolve_model_path(cfg)
+        # The GGUF by its content, whatever its name or folder (`model_path` and
+        # `model_package` are declared answer-neutral for that reason).
+        self.sha256 = sha256_path(self.model_path)
         self._llm: Any = None
-        self._identity: dict[str, Any] | None = None
 
     def identity(self) -> dict[str, Any]:
-        if self._identity is None:
-            # The GGUF by its content, whatever its name or folder (`model_path` and
-            # `model_package` are declared answer-neutral for that reason).
-            self._identity = {**super().identity(), "sha256": sha256_path(self.model_path)}
-        return self._identity
+        return {**super().identity(), "sha256": self.sha256}
 
     def _load(self) -> Any:
         if self._llm is None:

@@ -21,11 +21,8 @@ from parakh.errors import ConfigError, InputError
 from parakh.hashing import sha256_path
 from parakh.io import iter_json_objects, read_text
 from parakh.project import resolve
-from parakh.schema import PROMPT_UNAVAILABLE, Question
+from parakh.schema import BLANK_ANSWER, PROMPT_UNAVAILABLE, Question
 
-# How a replayed answer that is blank in its file begins its error (a summary tells these
-# stored-but-blank answers from answers the file does not hold).
-BLANK_ANSWER = "blank answer at"
 # How the error row of a question a generating model is not asked begins.
 NOT_ASKED = "not asked:"
 
@@ -115,15 +112,6 @@ def _question_id(cfg: ReplayModel, row: dict[str, Any], label: str, line: int) -
     return qid
 
 
-def _response(value: Any, label: str, line: int, name: str) -> str | None:
-    """The stored text, None when blank; anything but text (or null) is a bad file."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InputError(label, f"expected text, got {type(value).__name__}", line=line, field=name)
-    return value if value.strip() else None
-
-
 def _response_name(cfg: ReplayModel) -> str:
     """The field a response is read from, as errors name it."""
     if cfg.responses_field is not None:
@@ -156,7 +144,10 @@ def _row_answer(
                 return None
         qid = _question_id(cfg, row, label, line)
         value, answered = _field(row, cfg.response_field, label, line), True
-    return qid, _response(value, label, line, _response_name(cfg)), answered
+    if value is not None and not isinstance(value, str):  # text or null; anything else: bad file
+        what = f"expected text, got {type(value).__name__}"
+        raise InputError(label, what, line=line, field=_response_name(cfg))
+    return qid, value if value and value.strip() else None, answered
 
 
 def load_answers(cfg: ReplayModel, path: Path) -> dict[str, StoredAnswer]:

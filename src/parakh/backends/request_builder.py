@@ -81,7 +81,5 @@ def chat_body(
 
 
 def completion_body(request: ChatRequest, model_id: str) -> dict[str, Any]:
-    """The body of an OpenAI `completions.create` call, for a base model's text prompt."""
-    if request.prompt is None:
-        raise ValueError(f"request {request.key!r} has no completion prompt")
+    """The body of an OpenAI `completions.create` call, for a base model's text `prompt`."""
     return {"model": model_id, "prompt": request.prompt, **sampling_params(request)}

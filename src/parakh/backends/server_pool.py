@@ -49,9 +49,7 @@ class ServerState:
     def room(self, now: float) -> int:
         """Requests this server may take now: none while out, one probe once its cooldown ends."""
         if self.down:
-            if now < self.down_until or self.probing:
-                return 0
-            return 1
+            return 0 if now < self.down_until or self.probing else 1
         return self.limit - self.in_flight
 
 
@@ -79,9 +77,7 @@ class ServerPool:
             candidates = sorted(candidates, key=lambda s: s.down_until)[:1]
         if avoid is not None and len(candidates) > 1:
             candidates = [s for s in candidates if s is not avoid] or candidates
-        if not candidates:
-            return None
-        return min(candidates, key=lambda s: s.in_flight / s.limit)
+        return min(candidates, key=lambda s: s.in_flight / s.limit, default=None)
 
     async def acquire(self, avoid: ServerState | None = None) -> ServerState:
         """A server with room for one more request (preferring another than `avoid`)."""

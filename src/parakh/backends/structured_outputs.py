@@ -92,5 +92,3 @@ class SchemaRejectedError(ConfigError):
             "judge output is still checked after parsing (keys, score range, justification "
             "length). A llama-cpp-python server takes `structured_output: json_object_schema`."
         )
-        self.model = model
-        self.reason = reason

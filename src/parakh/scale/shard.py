@@ -64,23 +64,10 @@ class ShardSpec:
         return cls(index, count)
 
     def holds(self, question_id: str) -> bool:
-        """Whether a question is this shard's."""
         return shard_of(question_id, self.count) == self.index
-
-    def as_dict(self) -> dict[str, int]:
-        return {"index": self.index, "count": self.count}
 
     def __str__(self) -> str:
         return f"shard {self.index} of {self.count}"
-
-
-def merge_count(cfg: ParakhConfig) -> int:
-    """The number of shards a merge joins: `num_shards`, with no `shard` given."""
-    if cfg.num_shards is None:
-        raise ConfigError("merge-shards needs num_shards=<n>: the number of shards that were run")
-    if cfg.shard is not None:
-        raise ConfigError(f"merge-shards joins every shard: leave out shard={cfg.shard}")
-    return cfg.num_shards
 
 
 def ledger_path(shard_file: Path) -> Path:
@@ -89,8 +76,14 @@ def ledger_path(shard_file: Path) -> Path:
     return shard_file.with_name(shard_file.name.rsplit(".", 1)[0] + ".accounting.json")
 
 
-def shard_files(layout: Layout, output: Path, count: int, stage: str) -> list[Path]:
-    """The `count` shard files of `output`, all present and none split another way."""
+def shard_files(cfg: ParakhConfig, layout: Layout, output: Path, stage: str) -> list[Path]:
+    """The `num_shards` shard files of `output` a merge joins: all present, none split another
+    way; a ConfigError without `num_shards`, or with a `shard`."""
+    if cfg.num_shards is None:
+        raise ConfigError("merge-shards needs num_shards=<n>: the number of shards that were run")
+    if cfg.shard is not None:
+        raise ConfigError(f"merge-shards joins every shard: leave out shard={cfg.shard}")
+    count = cfg.num_shards
     expected = [layout.shard(output, i, count) for i in range(count)]
     stem = output.name.rsplit(".", 1)[0]
     folder = expected[0].parent
@@ -135,16 +128,11 @@ def plan_merge(
     expected: Iterable[Key] | None = None,
     what: str = "question",
 ) -> Iterator[dict[str, Any]]:
-    """The rows of every shard as read, ordered as a single run orders them. Every row is read,
-    validated as `model` and checked first, then dropped: the rows are read again one at a
-    time, so a merge need not hold them.
-
-    A single run writes its rows in question order within each `section` (judge: reference
-    metrics, then rubric rows), so a stable sort by (section, question position) restores that
-    order: all rows of one question come from one shard, in the order that shard wrote them.
-    Each row's question must hash to its shard; each row's `key` (default: its question id,
-    `what` in messages) must be one of `expected` (default: each question once), once.
-    """
+    """The rows of every shard as read, ordered as a single run orders them: in question order
+    within each `section` (judge: reference metrics, then rubric rows), a stable sort, since all
+    rows of a question come from one shard. Every row is validated as `model` and checked first
+    (its question hashes to its shard; its `key`, by default its question id, is one of
+    `expected`, once), then read again one at a time, so a merge need not hold them."""
     count = len(files)
     position = {question_id: k for k, question_id in enumerate(question_ids)}
     ordered: list[tuple[int, int, int, int]] = []  # (section, position, shard, offset)

@@ -4,17 +4,10 @@ python -m parakh.stages.generate dataset=demo model=smollm2
 python -m parakh.stages.generate -m model=extractive,smollm2     # Hydra multirun sweep
 python -m parakh.stages.generate dataset=nomiracl model=gpt-4o generation.prompt=nomiracl_role
 
-The output keeps what the model said (timing and cache fields zeroed, so a re-run on the same
-inputs is byte-identical); tokens, latency, retries and cost go to
-`.parakh/accounting/<dataset>/<name>.json` (and to MLflow with `generation.log_mlflow=true`).
-A run with more than `generation.max_failed_share` errors (or with every request failed) exits
-non-zero after writing them (`check_failures`).
-
-Direct inference writes `generate/<name>.jsonl`, the file judge reads. A translate-test run
-(`translator=` not `none`) asks from `translate/<variant>/` and writes the English answers to
-`pivot/<name>.jsonl`, which back-translate reads. `shard=i num_shards=n` answers only shard i's
-questions under `data/processed/<dataset>/shards/generate/`; `parakh merge-shards generate
-num_shards=n ...` (`merge_task`) writes what a single run writes.
+The output keeps what the model said (timing and cache fields zeroed: a re-run on the same
+inputs is byte-identical); tokens, latency, retries and cost go to a ledger (`_account`). The
+answers file is `run_files`'s; `shard=i num_shards=n` answers shard i's questions only, and
+`parakh merge-shards generate num_shards=n ...` (`merge_task`) writes what a single run writes.
 """
 
 from __future__ import annotations
@@ -23,6 +16,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +38,6 @@ from parakh.scale.shard import (
     ShardSpec,
     ledger_path,
     merge_accounting,
-    merge_count,
     merged_run_spec,
     plan_merge,
     shard_files,
@@ -245,21 +238,17 @@ def main_task(cfg: ParakhConfig) -> None:
     if shard is not None:
         questions = [q for q in questions if shard.holds(q.id)]
         retrievals = [r for r in retrievals if shard.holds(r.question_id)]
-    cache = ResponseCache(resolve(cfg.paths.cache))
     progress = target.with_name(f".{target.stem}.progress.jsonl")
-    try:
+    with closing(backend), closing(ResponseCache(resolve(cfg.paths.cache))) as cache:
         result = run(cfg, questions, retrievals, backend, cache, progress)
-    finally:
-        backend.close()
-        cache.close()
     config = run_config(cfg, backend.identity())
     if shard is not None:
-        config["shard"] = shard.as_dict()
+        config["shard"] = asdict(shard)
     with atomic_jsonl(target) as written:  # the rows last: their file means a finished run
         written.write_all(result.generations)
         write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
         if shard is not None:  # a shard's ledger beside it, for the merge
-            ledger = _ledger(cfg, result.summary, result.items, shard=shard.as_dict())
+            ledger = _ledger(cfg, result.summary, result.items, shard=asdict(shard))
             write_json(ledger_path(target), ledger)
     progress.unlink(missing_ok=True)
     if shard is None:  # the ledger and MLflow run of a whole run
@@ -270,11 +259,10 @@ def main_task(cfg: ParakhConfig) -> None:
 
 def merge_task(cfg: ParakhConfig) -> None:
     """Join the `num_shards` shards of a sharded run into the output a single run writes."""
-    count = merge_count(cfg)
     layout = Layout.of(cfg)
     name = generation_name(cfg)
     inputs, out = run_files(cfg, layout)
-    files = shard_files(layout, out, count, stage="generate")
+    files = shard_files(cfg, layout, out, stage="generate")
     questions = read_jsonl(inputs["questions"], Question)
     spec = merged_run_spec(
         files,
@@ -288,8 +276,8 @@ def merge_task(cfg: ParakhConfig) -> None:
         written.write_all(rows)
         merged = list(written.written(Generation))
     write_json(spec_path(out), spec)
-    _account(cfg, summary, items, shards=count)
-    _report(f"{name}, {count} shards merged", summary, out)
+    _account(cfg, summary, items, shards=len(files))
+    _report(f"{name}, {len(files)} shards merged", summary, out)
     check_failures(cfg, merged, out)
 
 
@@ -319,7 +307,7 @@ def _account(
             for k, v in summary.items()
             if isinstance(v, int | float) and not isinstance(v, bool)
         }
-        run = StageRun(
+        stage_run = StageRun(
             experiment=cfg.tracking.experiment,
             name=f"{name} · generate · {cfg.dataset.name}",
             tags={"stage": "generate", **tags},
@@ -327,7 +315,7 @@ def _account(
             artifacts=((ledger, "accounting"),),
             keyed=False,  # a ledger of this execution: its latencies are its own
         )
-        log_stage_run(tracking_uri(cfg.tracking.uri), run)
+        log_stage_run(tracking_uri(cfg.tracking.uri), stage_run)
 
 
 class FailedRunError(ParakhError):
@@ -335,12 +323,10 @@ class FailedRunError(ParakhError):
 
 
 def check_failures(cfg: ParakhConfig, generations: Sequence[Generation], path: Path) -> None:
-    """A FailedRunError (non-zero exit) once the rows are written, when every answer or more
-    than `generation.max_failed_share` of them are errors: a closed port, a 404 or a wrong key
-    makes every request an honest error row, which `dvc repro` would otherwise record as the
-    model's answers. Backends that send no request (replay, extractive) never fail a run: their
-    error rows are what the data lacks, the same on every run. Questions not asked (no prompt)
-    are left out."""
+    """A FailedRunError once the rows are written, when all or more than `max_failed_share` of
+    the asked questions' answers are errors (a closed port, a 404, a wrong key), which `dvc repro`
+    would otherwise record as the model's answers. Never for a backend that sends no request
+    (replay, extractive): its error rows are what the data lacks."""
     asked = [g for g in generations if not (g.error or "").startswith(NOT_ASKED)]
     failed = [g.error or g.status for g in asked if g.status != "ok"]
     total, share, model = len(asked), cfg.generation.max_failed_share, cfg.model

@@ -38,10 +38,10 @@ from parakh.io import (
     validate_row,
     write_json,
 )
+from parakh.judging.ballot_rows import judge_with_rubrics
 from parakh.judging.judge_context import PromptChunksError, seen_retrieval
 from parakh.judging.llm_judge import JudgeCalls, judge_rubrics, not_judgeable, sample_per_language
 from parakh.judging.reference import reference_judgments
-from parakh.judging.rubric_calls import judge_with_rubrics
 from parakh.judging.summary import judge_summary
 from parakh.metrics.registry import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
