@@ -60,19 +60,8 @@ class AgreementPairs:
         return out
 
 
-@dataclass(frozen=True)
-class Bootstrap:
-    """Seeded interval settings and the key that seeds this statistic's resamples."""
-
-    settings: Settings
-    key: tuple[str, ...]
-
-    @classmethod
-    def of(cls, settings: Settings | None, *key: str) -> Bootstrap | None:
-        return None if settings is None else cls(settings, key)
-
-    def seed(self, *more: str) -> int:
-        return derive_seed(self.settings.seed, "agreement", *self.key, *more)
+def _seed(settings: Settings, *key: str) -> int:
+    return derive_seed(settings.seed, "agreement", *key)
 
 
 def _intervals(draws: dict[str, np.ndarray], confidence: float) -> dict[str, list[float]]:
@@ -86,13 +75,13 @@ def pair_intervals(
     units: np.ndarray,
     grades: list[float],
     categorical: bool,
-    bootstrap: Bootstrap,
+    settings: Settings,
+    key: tuple[str, ...],
 ) -> dict[str, list[float]]:
     """Every figure's percentile interval over the same item resamples (units in the order
     of `units`' columns: sorted item keys); a pair comes along with its item."""
     order = {item: i for i, item in enumerate(sorted(set(pairs.items)))}
-    settings = bootstrap.settings
-    items = stats.item_weights(len(order), settings.resamples, bootstrap.seed("items"))
+    items = stats.item_weights(len(order), settings.resamples, _seed(settings, *key, "items"))
     weights = items[:, [order[item] for item in pairs.items]]
     judge, human = np.asarray(pairs.judge, dtype=float), np.asarray(pairs.human, dtype=float)
     draws = {
@@ -181,8 +170,10 @@ def agreement_stats(
     labels: list[float] | None,
     *,
     ranks_only: bool = False,
-    bootstrap: Bootstrap | None = None,
+    settings: Settings | None = None,
+    key: tuple[str, ...] = (),
 ) -> AgreementStats:
+    """One slice's figures; with `settings`, their intervals seeded by the run seed and `key`."""
     judge, human = np.array(pairs.judge), np.array(pairs.human)
     grades = sorted(set(pairs.judge) | set(pairs.human) | set(labels or []))
     categorical = 0 < len(grades) <= MAX_GRADES and not ranks_only
@@ -213,16 +204,14 @@ def agreement_stats(
         **{name: finite(value) for name, value in graded.items()},
         spearman=finite(stats.spearman(judge, human)),
         kendall_tau=finite(stats.kendall_tau(judge, human)),
-        intervals=(
-            pair_intervals(pairs, data, grades, categorical, bootstrap)
-            if bootstrap and units
-            else {}
-        ),
+        intervals=pair_intervals(pairs, data, grades, categorical, settings, key)
+        if settings and units
+        else {},
     )
 
 
 def ranking_agreement(
-    pairs: AgreementPairs, bootstrap: Bootstrap | None = None
+    pairs: AgreementPairs, settings: Settings | None = None, key: tuple[str, ...] = ()
 ) -> RankingAgreement | None:
     """Do the systems' mean judge scores and mean human grades order them alike? Intervals
     resample questions (every system's answers to a drawn question come along)."""
@@ -247,9 +236,9 @@ def ranking_agreement(
     judge_means = judge.sum(axis=0) / judged.sum(axis=0)
     human_means = human.sum(axis=0) / graded.sum(axis=0)
     intervals: dict[str, list[float]] = {}
-    if bootstrap is not None:
-        settings = bootstrap.settings
-        weights = stats.item_weights(len(questions), settings.resamples, bootstrap.seed("ranking"))
+    if settings is not None:
+        seed = _seed(settings, *key, "ranking")
+        weights = stats.item_weights(len(questions), settings.resamples, seed)
         with np.errstate(invalid="ignore", divide="ignore"):
             drawn_judge = (weights @ judge) / (weights @ judged)
             drawn_human = (weights @ human) / (weights @ graded)
@@ -334,9 +323,10 @@ def judge_human_agreement(
                 pairs,
                 labels,
                 ranks_only=ranks_only,
-                bootstrap=Bootstrap.of(settings, *seeded, "all"),
+                settings=settings,
+                key=(*seeded, "all"),
             ),
-            ranking=ranking_agreement(pairs, Bootstrap.of(settings, *seeded, "ranking")),
+            ranking=ranking_agreement(pairs, settings, (*seeded, "ranking")),
             human_grades=len(by_metric[metric]),
             unpaired_human_grades=dict(sorted(unpaired.items())),
             source=source,
@@ -402,7 +392,8 @@ def _add_breakdowns(
                 pairs.subset([k == key for k in keys]),
                 labels,
                 ranks_only=ranks_only,
-                bootstrap=Bootstrap.of(settings, *seeded, slice_of, key),
+                settings=settings,
+                key=(*seeded, slice_of, key),
             )
 
 
@@ -416,7 +407,7 @@ def _length_baseline(
     lengths = pairs.subset([item in answer_lengths for item in pairs.items])
     lengths.judge = [answer_lengths[item] for item in lengths.items]
     return agreement_stats(
-        lengths, None, ranks_only=True, bootstrap=Bootstrap.of(settings, *seeded, "length")
+        lengths, None, ranks_only=True, settings=settings, key=(*seeded, "length")
     )
 
 
