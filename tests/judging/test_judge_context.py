@@ -15,9 +15,9 @@ from parakh.backends.base import Backend, BlockingBackend, ChatRequest, Completi
 from parakh.config import compose
 from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig, ScriptedModel
+from parakh.judging.ballot_rows import judge_with_rubrics
 from parakh.judging.judge_context import CONTEXT_CUT, fit_knowledge_base
 from parakh.judging.llm_judge import JudgeCalls
-from parakh.judging.rubric_calls import judge_with_rubrics
 from parakh.judging.summary import judge_summary
 from parakh.schema import Generation, Question, Retrieval, RetrievedChunk
 

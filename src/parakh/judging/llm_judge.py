@@ -52,11 +52,6 @@ class JudgeCalls:
     show_progress: bool = True
     backend_factory: BackendFactory = make_backend
 
-    def progress_of(self, juror: str, jury: bool) -> Path:
-        """Each juror resumes from its own progress file; a single judge uses the stage's."""
-        path = self.progress_path
-        return path.with_name(f"{path.stem}.{juror}{path.suffix}") if jury else path
-
 
 def judge_key(question_id: str, rubric: str) -> str:
     return f"{question_id}::{rubric}"
@@ -224,7 +219,9 @@ def collect_ballots(
     next round answers the latest reply.
     """
 
-    progress = calls.progress_of(juror, cfg.jury is not None)
+    # each juror resumes from its own progress file; a single judge uses the stage's
+    path = calls.progress_path
+    progress = path.with_name(f"{path.stem}.{juror}{path.suffix}") if cfg.jury else path
 
     def run(batch: Sequence[ChatRequest], label: str) -> dict[str, dict[str, Any]]:
         return run_requests(
