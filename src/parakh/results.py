@@ -24,11 +24,13 @@ import pandas as pd
 from parakh.config import compose
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
-from parakh.io import iter_json_objects, read_jsonl, validate_row
+from parakh.io import read_jsonl
 from parakh.project import resolve
 from parakh.report.aggregate_result import AGREEMENT_METRICS
 from parakh.report.files import ReportFiles, read_leaderboard
 from parakh.report.inputs import models_to_aggregate
+from parakh.report.partial import PARTIAL_KEY
+from parakh.report.row_files import read_judge_file
 from parakh.report.tables import CSV_FIELDS
 from parakh.schema import Judgment, Question
 from parakh.stage_outputs import Layout
@@ -123,20 +125,11 @@ def metrics(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     rows = [
         {"model": model, "metric": metric, "language": language, "mean": mean}
         for model, by_metric in document.items()
-        if model != AGREEMENT_METRICS and _is_model_entry(by_metric)
+        if model not in (AGREEMENT_METRICS, PARTIAL_KEY)
         for metric, by_language in by_metric.items()
         for language, mean in by_language.items()
     ]
     return pd.DataFrame(rows, columns=["model", "metric", "language", "mean"])
-
-
-def _is_model_entry(entry: Any) -> bool:
-    # {metric: {language: mean}}; other top-level keys (a partial-run marker) are not models.
-    return isinstance(entry, dict) and all(
-        isinstance(by_language, dict)
-        and all(isinstance(v, (int, float)) for v in by_language.values())
-        for by_language in entry.values()
-    )
 
 
 def samples(
@@ -165,10 +158,7 @@ def samples(
             raise InputError(
                 path, f"no judge output for model '{name}': run `dvc repro` or the judge stage"
             )
-        rows += [
-            validate_row(Judgment, obj, path, line).model_dump()
-            for line, obj in iter_json_objects(path)
-        ]
+        rows += [row.model_dump() for row in read_judge_file(path).judgments()]
     return pd.DataFrame(rows, columns=list(Judgment.model_fields))
 
 

@@ -4,9 +4,8 @@ A run is complete only when every expected output exists. A key names one expect
 question id for a model's answers, (question id, model, metric) for judge rows. `check` sets
 the rows read (each with the file and line it came from) against the expected keys and returns
 what is missing, duplicated or unexpected, so the judge stage, `parakh merge-shards` and
-`aggregate` mean one thing by "complete" and name the same keys when a run is not.
-
-`check_codes` is the same check on keys coded as integers, for rows read as columns.
+`aggregate` mean one thing by "complete" and name the same keys when a run is not. Rows read
+as columns give their keys coded as integers (`check_codes`), which `check` codes itself.
 """
 
 from __future__ import annotations
@@ -54,21 +53,17 @@ class Coverage:
 
 
 def check(expected: Iterable[Key], rows: Iterable[tuple[Key, Where]]) -> Coverage:
-    """Which `expected` keys have no row, which keys have several, which were not expected."""
-    wanted = list(dict.fromkeys(expected))
-    wanted_set = set(wanted)
-    places: dict[Key, list[Where]] = {}
-    unexpected: dict[Key, Where] = {}
+    """Which `expected` keys have no row, which keys have several, which were not expected:
+    `check_codes` with each distinct key coded in order of first mention."""
+    codes = {key: i for i, key in enumerate(dict.fromkeys(expected))}
+    wanted = np.arange(len(codes))
+    found: list[int] = []
+    places: list[Where] = []
     for key, where in rows:
-        if key not in wanted_set:
-            unexpected.setdefault(key, where)
-        places.setdefault(key, []).append(where)
-    return Coverage(
-        expected=len(wanted),
-        missing=[k for k in wanted if k not in places],
-        duplicates={k: found for k, found in places.items() if len(found) > 1},
-        unexpected=unexpected,
-    )
+        found.append(codes.setdefault(key, len(codes)))
+        places.append(where)
+    keys = list(codes)
+    return check_codes(wanted, np.array(found), keys.__getitem__, places.__getitem__)
 
 
 def key_text(key: Key) -> str:

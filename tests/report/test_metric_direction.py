@@ -13,7 +13,7 @@ from parakh.config import compose
 from parakh.report import plots, tables
 from parakh.report.aggregate_result import compute, render_markdown
 from parakh.report.columns import JudgeColumns
-from parakh.report.html import ReportContext, colour, heatmap_section, render_report
+from parakh.report.html import colour, heatmap_section, render_report
 from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import WEIGHTED, Cell, build_leaderboard, weighted_cell
 from parakh.schema import Judgment
@@ -157,15 +157,7 @@ def test_nomiracl_report_ranks_by_hallucination_and_says_lower_is_better() -> No
     document = result.document()
     assert document["primary_direction"] == "lower"
     assert document["metric_specs"][HALLUCINATION]["aggregation"] == "rate"
-    context = ReportContext(
-        dataset="nomiracl",
-        judge="nomiracl",
-        smoke_test=False,
-        primary=HALLUCINATION,
-        weights=cfg.aggregate.weights,
-        config={},
-    )
-    page = render_report(result.board, context)
+    page = render_report(cfg, result, provenance={}, answers_page=None, n_questions=0)
     summary = page.split('id="summary"')[1].split("</p>")[0]
     assert "lower is better" in summary and "Weighted aggregate" not in summary
     assert "factual_correctness" not in summary
@@ -330,11 +322,7 @@ def test_a_model_without_a_primary_score_gets_no_place(scored: set[str]) -> None
     assert "| – | a | – |" in overall
     assert ("| 1 | b |" in overall) == bool(scored)
     assert ("Nothing is ranked" in text) == (not scored)
-    context = ReportContext(
-        dataset="liveqa", judge="reference", smoke_test=False, primary="chrf",
-        weights=cfg.aggregate.weights, config={},
-    )  # fmt: skip
-    page = render_report(result.board, context)
+    page = render_report(cfg, result, provenance={}, answers_page=None, n_questions=0)
     leaderboard = page.split('id="leaderboard"')[1].split("</table>")[0]
     assert ('<td class="num">1</td>' in leaderboard) == bool(scored)
 

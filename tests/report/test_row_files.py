@@ -33,6 +33,10 @@ from parakh.schema import Generation, Judgment
 from parakh.stage_outputs import Layout
 
 
+def _answer(g: Generation) -> Answer:
+    return Answer(g.question_id, g.model, g.status, g.response, g.error)
+
+
 def _line(**changes: Any) -> str:
     row = synth.judgments("alpha")[0].model_dump(mode="json")
     row.update(changes)
@@ -179,7 +183,7 @@ def test_loaded_inputs_give_the_rows_columns_and_answers_of_the_files(tmp_path: 
         rows, lines = _old(layout.judgments("smoke", model))
         assert inputs.judgments[model] == rows and list(inputs.judgment_lines[model]) == lines
         answers = read_jsonl(layout.generations(model), Generation)
-        assert inputs.generations[model] == [Answer.of(g) for g in answers]
+        assert inputs.generations[model] == [_answer(g) for g in answers]
         # no prompt held: an Answer has the five fields aggregate shows, nothing else
         assert Answer.__slots__ == ("question_id", "model", "status", "response", "error")
     _same_columns(inputs.columns(), JudgeColumns.of_rows(inputs.rows))
@@ -229,7 +233,7 @@ def _write_answers(path: Path, rows: list[dict], prefix: bytes = b"") -> Path:
 
 def test_the_answers_read_are_the_validated_rows_fields(tmp_path: Path) -> None:
     path = _write_answers(tmp_path / "m.jsonl", ANSWER_ROWS)
-    assert read_answers(path) == [Answer.of(g) for g in read_jsonl(path, Generation)]
+    assert read_answers(path) == [_answer(g) for g in read_jsonl(path, Generation)]
 
 
 def test_blank_lines_read_the_same_rows_and_a_byte_order_mark_is_refused(

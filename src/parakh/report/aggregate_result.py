@@ -18,16 +18,18 @@ from parakh.io import write_json, write_text
 from parakh.metrics.registry import metric_spec
 from parakh.report import plots, tables
 from parakh.report.agreement import (
+    CURATED_SOURCE,
     MetricAgreement,
     agreement_metrics,
     agreement_table,
+    answer_grades,
+    check_grades_file,
     judge_human_agreement,
 )
 from parakh.report.answers_page import write_answers
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.files import ReportFiles
-from parakh.report.html import ReportContext, render_report
-from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grades_file
+from parakh.report.html import render_report
 from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_bias import JudgeBias, judge_bias
 from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard
@@ -310,23 +312,14 @@ def write_reports(
     name = cfg.dataset.name
     plots.heatmap(board, primary, files.heatmap_png, f"{name}: {primary} by model and language")
     plots.category_bars(board, primary, files.categories_png, f"{name}: {primary} by category")
-    context = ReportContext(
-        dataset=name,
-        judge=cfg.judge.name,
-        smoke_test=cfg.judge.smoke_test,
-        primary=primary,
-        primary_note=result.primary_note,
-        weights=cfg.aggregate.weights,
-        config=cfg.model_dump(mode="json"),
+    page = render_report(
+        cfg,
+        result,
         provenance=provenance,
-        agreement=result.agreement,
-        bias=result.bias,
         answers_page=files.answers_html.name if cfg.aggregate.answers_page else None,
         n_questions=len(inputs.questions) or len(inputs.columns().question_ids),
-        partial=None if partial is None else partial.text,
-        curation=None if result.curation is None else result.curation.text(),
     )
-    write_text(files.report_html, render_report(board, context))
+    write_text(files.report_html, page)
     if cfg.aggregate.answers_page:  # one page, or an index of pages under the size cap
         write_answers(
             files,

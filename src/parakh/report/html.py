@@ -9,16 +9,20 @@ deterministic (no timestamps), so a re-run on the same inputs writes the same by
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from parakh.config.stage_config import ParakhConfig
 from parakh.report.agreement import FIGURES, MetricAgreement, RankingAgreement
-from parakh.report.judge_bias import JudgeBias, bias_section
+from parakh.report.judge_bias import bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
 from parakh.report.tables import format_cell, format_mean, metric_heading, weights_line
 from parakh.report.templating import Markup, render
+
+if TYPE_CHECKING:
+    from parakh.report.aggregate_result import AggregateResult
 
 # viridis at 11 evenly spaced stops (matplotlib's colormap), interpolated linearly.
 _VIRIDIS = [
@@ -133,26 +137,6 @@ def bar_chart(
             for k, (name, _) in enumerate(series)
         ],
     )
-
-
-@dataclass
-class ReportContext:
-    """What the report says about where its numbers come from."""
-
-    dataset: str
-    judge: str
-    smoke_test: bool
-    primary: str
-    weights: dict[str, float]
-    config: dict[str, Any]
-    provenance: dict[str, Any] = field(default_factory=dict)
-    agreement: list[MetricAgreement] = field(default_factory=list)
-    bias: JudgeBias | None = None
-    answers_page: str | None = "answers.html"
-    n_questions: int = 0
-    primary_note: str | None = None
-    partial: str | None = None  # a partial run's banner text; None: the run is complete
-    curation: str | None = None  # what curate dropped, per reason; None: no curation report
 
 
 def leaderboard_section(board: Leaderboard, primary: str) -> str:
@@ -288,11 +272,11 @@ def counts_section(board: Leaderboard) -> str:
     return render("counts.html.j2", metrics=board.metrics, rows=rows)
 
 
-def config_section(ctx: ReportContext) -> str:
+def config_section(provenance: dict[str, Any], config: dict[str, Any]) -> str:
     return render(
         "config.html.j2",
-        provenance=yaml.safe_dump(ctx.provenance, sort_keys=True, allow_unicode=True),
-        config=yaml.safe_dump(ctx.config, sort_keys=False, allow_unicode=True),
+        provenance=yaml.safe_dump(provenance, sort_keys=True, allow_unicode=True),
+        config=yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
     )
 
 
@@ -353,8 +337,17 @@ def agreement_section(agreement: list[MetricAgreement]) -> str:
     )
 
 
-def render_report(board: Leaderboard, ctx: ReportContext) -> str:
-    primary = ctx.primary
+def render_report(
+    cfg: ParakhConfig,
+    result: AggregateResult,
+    *,
+    provenance: dict[str, Any],
+    answers_page: str | None,
+    n_questions: int,
+) -> str:
+    """report.html of `result`; `provenance` says where its numbers come from, `answers_page`
+    is the side-by-side answers page it links to (None: none written)."""
+    board, primary = result.board, result.primary
     sections = [
         leaderboard_section(board, primary),
         heatmap_section(board, primary),
@@ -362,27 +355,27 @@ def render_report(board: Leaderboard, ctx: ReportContext) -> str:
         slice_section(board, primary, "domain", "By domain"),
         translate_test_section(board, primary),
         paired_section(board, primary),
-        agreement_section(ctx.agreement),
-        bias_section(ctx.bias) if ctx.bias is not None else "",
+        agreement_section(result.agreement),
+        bias_section(result.bias) if result.bias is not None else "",
         counts_section(board),
-        config_section(ctx),
+        config_section(provenance, cfg.model_dump(mode="json")),
     ]
     return render(
         "report.html.j2",
-        title=f"Parakh report: {ctx.dataset}",
+        title=f"Parakh report: {cfg.dataset.name}",
         script="heatmap.js",
-        dataset=ctx.dataset,
-        partial=ctx.partial,
-        answers_page=ctx.answers_page,
-        smoke_test=ctx.smoke_test,
+        dataset=cfg.dataset.name,
+        partial=None if result.partial is None else result.partial.text,
+        answers_page=answers_page,
+        smoke_test=cfg.judge.smoke_test,
         n_models=len(board.models),
-        n_questions=ctx.n_questions,
+        n_questions=n_questions,
         n_languages=len(board.languages),
-        judge=ctx.judge,
+        judge=cfg.judge.name,
         primary=primary,
         direction=board.spec(primary).direction_text,
-        primary_note=ctx.primary_note,
-        curation=ctx.curation,
-        weighted=weights_line(board, ctx.weights),
+        primary_note=result.primary_note,
+        curation=None if result.curation is None else result.curation.text(),
+        weighted=weights_line(board, cfg.aggregate.weights),
         sections=[Markup(section) for section in sections],  # rendered by the templates
     )

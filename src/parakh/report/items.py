@@ -112,20 +112,19 @@ class ItemIndex:
             domains=sorted(v for d, v in values if d == "domain"),
         )
 
-    def _present(self, system: str, metrics: list[str]) -> np.ndarray:
-        found = np.zeros(len(self.questions), dtype=bool)
-        for metric in metrics:
-            s = self.series.get((system, metric))
-            if s is not None:
-                found |= (self.counts[s] > 0) | self.unscored[s].any(axis=0)
-        return found
-
-    def _questions(self, system: str, metrics: list[str], key: SliceKey) -> np.ndarray:
-        """The (sorted) question codes of the series of `metrics` in one slice."""
+    def _questions(self, systems: list[str], metrics: list[str], key: SliceKey) -> np.ndarray:
+        """The (sorted) question codes of one slice where any of `systems` has a row of
+        `metrics`."""
         inside = self.slices.get(key)
         if inside is None:
             return np.zeros(0, dtype=np.intp)
-        return np.flatnonzero(self._present(system, metrics) & inside)
+        found = np.zeros(len(self.questions), dtype=bool)
+        for system in systems:
+            for metric in metrics:
+                s = self.series.get((system, metric))
+                if s is not None:
+                    found |= (self.counts[s] > 0) | self.unscored[s].any(axis=0)
+        return np.flatnonzero(found & inside)
 
     def ids(self, questions: np.ndarray) -> list[str]:
         return [self.questions[q] for q in questions.tolist()]
@@ -146,7 +145,7 @@ class ItemIndex:
         s = self.series.get((system, metric))
         if s is None:
             return None
-        questions = self._questions(system, [metric], key)
+        questions = self._questions([system], [metric], key)
         if not questions.size:
             return None
         unscored = self.unscored[s][:, questions].sum(axis=1)
@@ -187,14 +186,8 @@ class ItemIndex:
     ) -> tuple[ItemScores, str]:
         """Item scores of the weighted aggregate (each metric's 0..1 goodness) in one slice, and
         the digest of its questions."""
-        questions = self._questions(system, list(weights), key)
+        questions = self._questions([system], list(weights), key)
         return self._matrix(system, weights, questions), self.digest(questions)
-
-    def _aligned_questions(self, systems: list[str], weights: dict[str, float]) -> np.ndarray:
-        found = np.zeros(len(self.questions), dtype=bool)
-        for s in systems:
-            found |= self._present(s, list(weights))
-        return np.flatnonzero(found)
 
     def aligned(
         self, systems: list[str], weights: dict[str, float], *, goodness: bool
@@ -203,7 +196,7 @@ class ItemIndex:
         the digest of those questions. `goodness` False keeps a metric's own values and
         direction (one metric); True maps each metric to its 0..1 goodness, higher is better
         (the weighted aggregate)."""
-        questions = self._aligned_questions(systems, weights)
+        questions = self._questions(systems, list(weights), OVERALL)
         scores = {s: self._matrix(s, weights, questions, goodness=goodness) for s in systems}
         return scores, self.digest(questions)
 
@@ -213,16 +206,11 @@ class ItemIndex:
         """Each scored question (as codes) and its value: a metric's mean on its own scale, or
         the weighted mean of the 0..1 goodness of the metrics scored on that question, for
         paired comparisons."""
-        questions = self._aligned_questions([system], weights)
+        questions = self._questions([system], list(weights), OVERALL)
         scores = self._matrix(system, weights, questions, goodness=goodness)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = scores.sums / scores.counts
-        present = scores.counts > 0
-        weight = np.where(present, scores.weights, 0.0)
-        total = weight.sum(axis=1)
-        value = np.where(present, means, 0.0) @ scores.weights
-        kept = total > 0
-        return questions[kept], value[kept] / total[kept]
+        value = scores.of_totals(scores.sums, scores.counts)
+        kept = ~np.isnan(value)
+        return questions[kept], value[kept]
 
 
 def _scales(columns: JudgeColumns) -> dict[str, float]:

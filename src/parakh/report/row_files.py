@@ -93,8 +93,8 @@ def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
 
 def _judge_table(data: bytes, rows: int) -> pa.Table | None:
     """The file's rows if each is a `Judgment` row of JSON types, else None."""
-    table = _arrow(data, _SCHEMA)
-    if table is None or table.num_rows != rows or set(table.column_names) - set(FIELDS):
+    table = _arrow(data, _SCHEMA, rows)
+    if table is None or set(table.column_names) - set(FIELDS):
         return None
     if "votes" in table.column_names:
         votes = table.column("votes").type
@@ -103,14 +103,10 @@ def _judge_table(data: bytes, rows: int) -> pa.Table | None:
             any(is_kind(f.type) for is_kind in kinds) for f in votes
         ):
             return None
-    if any(table.column(n).null_count for n in _REQUIRED):
-        return None
     for name in ("categories", "flags", "injection_cues"):
         if pc.list_flatten(table.column(name)).null_count:
             return None
-    if set(pc.unique(table.column("status")).to_pylist()) - set(STATUSES):
-        return None
-    return table
+    return _complete(table, _REQUIRED, STATUSES)
 
 
 def _defaults_filled(data: bytes, path: Path, table: pa.Table) -> pa.Table:
@@ -130,14 +126,24 @@ def _defaults_filled(data: bytes, path: Path, table: pa.Table) -> pa.Table:
     return table
 
 
-def _arrow(data: bytes, schema: pa.Schema) -> pa.Table | None:
+def _arrow(data: bytes, schema: pa.Schema, rows: int) -> pa.Table | None:
+    """`data`'s `rows` rows parsed against `schema` (other fields inferred); None if arrow
+    refuses it or finds another number of rows."""
     if data.startswith(_BOM):
         return None
     options = pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
     try:
-        return pa_json.read_json(pa.py_buffer(data), parse_options=options)
+        table = pa_json.read_json(pa.py_buffer(data), parse_options=options)
     except (pa.ArrowInvalid, UnicodeDecodeError):
         return None
+    return table if table.num_rows == rows else None
+
+
+def _complete(table: pa.Table, required: Sequence[str], statuses: Sequence[str]) -> pa.Table | None:
+    """`table` if no `required` value is null and every status is one of `statuses`."""
+    if any(table.column(n).null_count for n in required):
+        return None
+    return None if set(pc.unique(table.column("status")).to_pylist()) - set(statuses) else table
 
 
 def without_blank_lines(data: bytes) -> tuple[bytes, Sequence[int]]:
@@ -314,11 +320,6 @@ class Answer:
     response: str | None = None
     error: str | None = None
 
-    @classmethod
-    def of(cls, generation: Generation) -> Answer:
-        g = generation
-        return cls(g.question_id, g.model, g.status, g.response, g.error)
-
 
 def read_answers(path: Path) -> list[Answer]:
     """Every row of a generations file, in file order (a bad one: `first_bad_line`)."""
@@ -335,20 +336,15 @@ def read_answers(path: Path) -> list[Answer]:
 
 def _answers_table(data: bytes, rows: int) -> pa.Table | None:
     """The read fields of every row, if each is what `Generation` accepts, else None."""
-    table = _arrow(data, pa.schema([(name, pa.string()) for name in ANSWER_FIELDS]))
-    if table is None or table.num_rows != rows:
+    table = _arrow(data, pa.schema([(name, pa.string()) for name in ANSWER_FIELDS]), rows)
+    if table is None:
         return None
     for name, kind in zip(table.column_names, table.schema.types, strict=True):
         if name not in ANSWER_FIELDS and not (
             name in _KINDS and (pa.types.is_null(kind) or any(ok(kind) for ok in _KINDS[name]))
         ):
             return None
-    table = table.select(list(ANSWER_FIELDS))
-    if any(table.column(name).null_count for name in ("question_id", "model", "status")):
-        return None
-    if set(pc.unique(table.column("status")).to_pylist()) - {"ok", "error"}:
-        return None
-    return table
+    return _complete(table.select(list(ANSWER_FIELDS)), ANSWER_FIELDS[:3], ("ok", "error"))
 
 
 @dataclass(frozen=True, slots=True)
