@@ -130,9 +130,10 @@ class _Chain:
 
 
 def _translate_chain(
-    service: TranslationService, texts: Sequence[str], path: Sequence[LanguageTag]
+    service: TranslationService, texts: Sequence[str], path: Sequence[LanguageTag], labelled: bool
 ) -> list[_Chain]:
-    """Translate every text along `path`; a text that fails at a hop stops there."""
+    """Translate every text along `path`; a text that fails at a hop stops there, its error
+    naming the hop where `labelled`."""
     chains = [_Chain() for _ in texts]
     current = dict(enumerate(texts))
     for a, b in zip(path, path[1:], strict=False):
@@ -144,7 +145,7 @@ def _translate_chain(
                 chains[k].steps.append(result.text)
                 current[k] = result.text
             else:
-                hop = f"{a.code}->{b.code}: " if len(path) > 2 else ""
+                hop = f"{a.code}->{b.code}: " if labelled else ""
                 chains[k].error = f"{hop}{result.error or 'empty translation'}"
     return chains
 
@@ -218,12 +219,11 @@ def _translate_group(
     source, target = path[0], path[-1]
     places = [(i, f, t) for i, q in enumerate(group) for f, t in _item_texts(q, contexts)]
     texts = [t for _, _, t in places]
-    forward = _translate_chain(service, texts, path)
-    back = _back_end_to_end if filtering == "end_to_end" else _back_per_hop
+    forward = _translate_chain(service, texts, path, len(path) > 2)
     fields: dict[int, list[FieldRoundTrip]] = defaultdict(list)
     errors: dict[int, str] = {}
     for (i, name, text), chain, (trip, error) in zip(
-        places, forward, back(service, texts, forward, path), strict=True
+        places, forward, _back_check(service, texts, forward, path, filtering), strict=True
     ):
         if error is not None:
             errors.setdefault(i, f"{name}: {error}")
@@ -263,66 +263,56 @@ def _score(back_translation: str | None, text: str, language: LanguageTag) -> fl
 BackChecked = tuple[dict[str, Any], str | None]
 
 
-def _back_end_to_end(
+def _back_check(
     service: TranslationService,
     texts: Sequence[str],
     forward: Sequence[_Chain],
     path: Sequence[LanguageTag],
+    filtering: Filtering,
 ) -> list[BackChecked]:
-    """Back the whole way (target -> pivot -> source), scored against the source text."""
-    ok = [k for k, chain in enumerate(forward) if chain.last is not None]
-    back_chains = _translate_chain(service, [forward[k].last or "" for k in ok], path[::-1])
-    backward: dict[int, _Chain] = dict(zip(ok, back_chains, strict=True))
+    """`end_to_end`: back the whole way (target -> pivot -> source), scored against the source
+    text. `per_hop`: each hop a -> b back by b -> a, scored against the text in a; the field's
+    chrF is its lowest hop's, or None when a hop is missing."""
+    last = len(path) - 1
+    spans = [(0, last)] if filtering == "end_to_end" else [(h, h + 1) for h in range(last)]
+    backs: list[list[_Chain]] = [[] for _ in texts]  # per text, one per span it reached
+    for i, j in spans:
+        reached = [k for k, chain in enumerate(forward) if len(chain.steps) >= j]
+        chains = _translate_chain(
+            service, [forward[k].steps[j - 1] for k in reached], path[i : j + 1][::-1], last > 1
+        )
+        for k, chain in zip(reached, chains, strict=True):
+            backs[k].append(chain)
     checked: list[BackChecked] = []
     for k, text in enumerate(texts):
-        back = backward.get(k, _Chain())
-        fields = {
-            "back_translation": back.last,
-            "chrf": _score(back.last, text, path[0]),
-            "pivot_back_translation": back.steps[0] if len(path) > 2 and back.steps else None,
-        }
-        checked.append((fields, forward[k].error or back.error))
-    return checked
-
-
-def _back_per_hop(
-    service: TranslationService,
-    texts: Sequence[str],
-    forward: Sequence[_Chain],
-    path: Sequence[LanguageTag],
-) -> list[BackChecked]:
-    """Each hop a -> b back by b -> a, scored against the text in a; the field's chrF is its
-    lowest hop's, or None when a hop is missing."""
-    hop_trips: list[list[HopRoundTrip]] = [[] for _ in texts]
-    back_errors: dict[int, str] = {}
-    for h, (a, b) in enumerate(zip(path, path[1:], strict=False)):
-        reached = [k for k, chain in enumerate(forward) if len(chain.steps) > h]
-        results = service.translate_texts([forward[k].steps[h] for k in reached], b, a)
-        for k, result in zip(reached, results, strict=True):
-            left = texts[k] if h == 0 else forward[k].steps[h - 1]
-            back_text = result.text if result.ok else None
-            if back_text is None:
-                hop = f"{b.code}->{a.code}: " if len(path) > 2 else ""
-                back_errors.setdefault(k, f"{hop}{result.error or 'empty translation'}")
-            hop_trips[k].append(
-                HopRoundTrip(
-                    hop=f"{a.code}->{b.code}",
-                    translation=forward[k].steps[h],
-                    back_translation=back_text,
-                    chrf=_score(back_text, left, a),
-                )
-            )
-    checked: list[BackChecked] = []
-    for k, trips in enumerate(hop_trips):
-        scores = [t.chrf for t in trips if t.chrf is not None]
-        fields = {
-            # back in the source language: the first hop's own back-translation
-            "back_translation": trips[0].back_translation if trips else None,
-            "chrf": min(scores) if len(scores) == len(path) - 1 else None,
-            "hops": trips,
-        }
         # a failed back-translation is on an earlier hop than a failed forward one
-        checked.append((fields, back_errors.get(k, forward[k].error)))
+        error = next((c.error for c in backs[k] if c.error), forward[k].error)
+        if filtering == "end_to_end":
+            back = backs[k][0] if backs[k] else _Chain()
+            fields: dict[str, Any] = {
+                "back_translation": back.last,
+                "chrf": _score(back.last, text, path[0]),
+                "pivot_back_translation": back.steps[0] if last > 1 and back.steps else None,
+            }
+        else:
+            left = [text, *forward[k].steps]  # the text in each language of the path
+            trips = [
+                HopRoundTrip(
+                    hop=f"{path[h].code}->{path[h + 1].code}",
+                    translation=forward[k].steps[h],
+                    back_translation=chain.last,
+                    chrf=_score(chain.last, left[h], path[h]),
+                )
+                for h, chain in enumerate(backs[k])
+            ]
+            scores = [t.chrf for t in trips if t.chrf is not None]
+            fields = {
+                # back in the source language: the first hop's own back-translation
+                "back_translation": trips[0].back_translation if trips else None,
+                "chrf": min(scores) if len(scores) == last else None,
+                "hops": trips,
+            }
+        checked.append((fields, error))
     return checked
 
 
