@@ -27,17 +27,6 @@ Link = tuple[str, str]  # (href, text)
 
 
 @dataclass(frozen=True)
-class ScoreLine:
-    """One judge row under an answer: an ok score as `value` ("1/2") with its justification,
-    else the status with its reason (`why` None: nothing to say)."""
-
-    status: str
-    metric: str
-    value: str
-    why: str | None
-
-
-@dataclass(frozen=True)
 class AnswerCard:
     """One system's answer to a question, with its scores; `kind` says what is there:
     `ok` (the answer `text`), `error` (the error `text`), `no-answer`, `no-file`."""
@@ -45,7 +34,7 @@ class AnswerCard:
     system: str
     kind: Literal["ok", "error", "no-answer", "no-file"]
     text: str = ""
-    scores: list[ScoreLine] = field(default_factory=list)
+    scores: list[ScoreRow] = field(default_factory=list)  # every row but the skipped ones
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (metrics, reason)
 
 
@@ -61,19 +50,14 @@ class ArticleView:
     cards: list[AnswerCard]
 
 
-def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreLine], list[tuple[str, str]]]:
-    """Each score with its justification; skipped metrics folded into one line per reason."""
+def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreRow], list[tuple[str, str]]]:
+    """The rows an answer card shows; skipped metrics folded into one line per reason."""
     skipped: dict[str, list[str]] = defaultdict(list)
-    lines = []
     for r in rows:
         if r.status == "skipped":
             skipped[r.reason or ""].append(r.metric)
-        elif r.status == "ok" and r.score is not None:
-            value = f"{r.score:g}/{r.scale_max:g}"
-            lines.append(ScoreLine(r.status, r.metric, value, r.justification or None))
-        else:
-            lines.append(ScoreLine(r.status, r.metric, r.status, r.reason or ""))
-    return lines, [(", ".join(metrics), reason) for reason, metrics in skipped.items()]
+    shown = [r for r in rows if r.status != "skipped"]
+    return shown, [(", ".join(metrics), reason) for reason, metrics in skipped.items()]
 
 
 MAX_PAGE_BYTES = 20_000_000
