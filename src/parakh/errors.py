@@ -67,16 +67,6 @@ _FS_ADVICE = {
 }
 
 
-def filesystem_error(e: OSError) -> FileSystemError | None:
-    """A `FileSystemError` naming the file for a permission, read-only or full-disk error;
-    None for other OS errors (a refused connection, a bug), which keep their traceback."""
-    advice = _FS_ADVICE.get(e.errno or 0)
-    if advice is None:
-        return None
-    where = e.filename if e.filename is not None else "a file Parakh writes"
-    return FileSystemError(f"{where}: {e.strerror or e}; {advice}")
-
-
 @contextmanager
 def reported_as_errors() -> Iterator[None]:
     """Around an entry point: a `ParakhError` (or a full disk, a refused write) prints as one
@@ -89,10 +79,11 @@ def reported_as_errors() -> Iterator[None]:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     except OSError as e:
-        error = filesystem_error(e)
-        if error is None:
+        advice = _FS_ADVICE.get(e.errno or 0)
+        if advice is None:  # a refused connection, a bug: keep the traceback
             raise
-        _exit(error)
+        where = e.filename if e.filename is not None else "a file Parakh writes"
+        _exit(FileSystemError(f"{where}: {e.strerror or e}; {advice}"))
 
 
 def _exit(error: ParakhError) -> NoReturn:

@@ -118,10 +118,6 @@ def scrubber_for(secrets: tuple[str, ...]) -> SecretScrubber:
     return SecretScrubber(secrets)
 
 
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    return scrubber_for(tuple(secrets))(text)
-
-
 def is_local_url(url: str) -> bool:
     """Whether `url` points at a server on this machine or a private network (see above)."""
     host = (urlsplit(url).hostname or "").rstrip(".").lower()
