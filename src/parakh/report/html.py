@@ -9,7 +9,6 @@ deterministic (no timestamps), so a re-run on the same inputs writes the same by
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -18,7 +17,7 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.report.agreement import FIGURES, MetricAgreement, RankingAgreement
 from parakh.report.judge_bias import bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
-from parakh.report.tables import format_cell, format_mean, metric_heading, weights_line
+from parakh.report.tables import format_cell, metric_heading, weights_line
 from parakh.report.templating import Markup, render
 
 if TYPE_CHECKING:
@@ -56,36 +55,6 @@ def colour(value: float | None) -> str:
 
 def is_light(value: float | None) -> bool:
     return value is None or value >= 0.6
-
-
-@dataclass(frozen=True)
-class ScoreCell:
-    """A leaderboard figure as the report shows it (templates/macros.html.j2 `score_cell`):
-    mean at display precision (None: no score), percent of its scale unless the scale is 0..1,
-    interval, and the (invalid, error, skipped) counts when any is not zero."""
-
-    mean: str | None
-    percent: str | None = None
-    interval: tuple[str, str] | None = None
-    counts: tuple[int, int, int] | None = None
-    best: bool = False
-
-
-def score_cell(cell: Cell | None, *, best: bool = False) -> ScoreCell:
-    """`cell` for the page; `best` marks the best mean of its column in the metric's direction."""
-    counts = None
-    if cell is not None and (cell.invalid or cell.errors or cell.skipped):
-        counts = (cell.invalid, cell.errors, cell.skipped)
-    if cell is None or cell.mean is None:
-        return ScoreCell(None, counts=counts, best=best)
-    percent = f"{cell.percent:.1f}" if (cell.scale_min, cell.scale_max) != (0.0, 1.0) else None
-    interval = None
-    if cell.ci_low is not None and cell.ci_high is not None:
-        interval = (
-            format_mean(cell.ci_low, cell.scale_max),
-            format_mean(cell.ci_high, cell.scale_max),
-        )
-    return ScoreCell(format_mean(cell.mean, cell.scale_max), percent, interval, counts, best)
 
 
 Bars = Sequence[tuple[float | None, float | None, float | None]]
@@ -147,9 +116,7 @@ def leaderboard_section(board: Leaderboard, primary: str) -> str:
             "place": place,
             "model": m,
             "ranks": ranks.get(m),
-            "cells": [
-                score_cell(board.get(m, metric), best=m in best[metric]) for metric in board.metrics
-            ],
+            "cells": [(board.get(m, metric), m in best[metric]) for metric in board.metrics],
         }
         for place, m in board.places(primary)
     ]
@@ -214,9 +181,7 @@ def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) 
     rows = [
         {
             "model": m,
-            "cells": [
-                score_cell(board.cell(m, primary, dimension, v), best=m in best[v]) for v in values
-            ],
+            "cells": [(board.cell(m, primary, dimension, v), m in best[v]) for v in values],
         }
         for m in board.ranking(primary)
     ]
@@ -251,8 +216,8 @@ def translate_test_section(board: Leaderboard, primary: str) -> str:
             {
                 "model": model,
                 "translator": translator,
-                "direct": score_cell(board.get(model, primary)),
-                "via": score_cell(board.get(system, primary)),
+                "direct": board.get(model, primary),
+                "via": board.get(system, primary),
                 "difference": f"{sign * c.result.difference:+.3f} (p={c.p_holm:.3g})" if c else "–",
             }
         )

@@ -21,6 +21,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from jinja2.ext import Extension
 from markupsafe import Markup
 
+from parakh.report.tables import format_mean
+
 __all__ = ["Markup", "render"]
 
 # Jinja tags ({% %}, {{ }}, {# #}) and the text between them
@@ -56,6 +58,7 @@ ENV = Environment(
     extensions=[JoinLines],
 )
 ENV.filters["compact_json"] = _compact_json
+ENV.filters["figure"] = format_mean  # a leaderboard figure at display precision
 
 
 def asset(name: str) -> Markup:
