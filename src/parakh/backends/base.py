@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from parakh import plugins
 from parakh.config.model import ModelConfig, Sampling
@@ -127,5 +127,4 @@ def estimate_tokens(text: str) -> int:
 def make_backend(cfg: ModelConfig) -> Backend:
     """The backend for a model config: the class registered as `cfg.backend` in the
     `parakh.backends` entry points (`parakh.plugins`), imported only now."""
-    backend: Backend = plugins.load("backends", cfg.backend)(cfg)
-    return backend
+    return cast(Backend, plugins.load("backends", cfg.backend)(cfg))

@@ -193,17 +193,15 @@ def run(
 
 
 def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> dict[str, Any]:
-    """The config part of the run spec (the backend identity: None when not known)."""
-    config: dict[str, Any] = {
+    """The run spec's config (`backend_identity` None: a merge, which loads no model)."""
+    return {
         "model": cfg.model.model_dump(),
         "prompt": answer_prompt(cfg),
         # `variant` names the output file, which the run spec sits beside; leaving it out
         # keeps a hand run of direct inference byte-identical to DVC's `variant=direct` one
         "generation": cfg.generation.model_dump(exclude={"variant"}),
+        "backend_identity": backend_identity,
     }
-    if backend_identity is not None:
-        config["backend_identity"] = backend_identity
-    return config
 
 
 def run_files(cfg: ParakhConfig, layout: Layout) -> tuple[dict[str, Path], Path]:
