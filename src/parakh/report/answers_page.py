@@ -38,18 +38,6 @@ class AnswerCard:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (metrics, reason)
 
 
-@dataclass(frozen=True)
-class ArticleView:
-    """One question's article: `question` None when the rows name a question not in the run;
-    `scaled` each metric's scores on 0..1 by system, for the page's score filter."""
-
-    qid: str
-    language: str
-    question: QuestionView | None
-    scaled: dict[str, dict[str, float]]
-    cards: list[AnswerCard]
-
-
 def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreRow], list[tuple[str, str]]]:
     """The rows an answer card shows; skipped metrics folded into one line per reason."""
     skipped: dict[str, list[str]] = defaultdict(list)
@@ -117,19 +105,23 @@ class AnswerArticles:
             return AnswerCard(system, "error", g.error or "", scores, skipped)
         return AnswerCard(system, "ok", g.response or "", scores, skipped)
 
-    def view(self, qid: str) -> ArticleView:
+    def article(self, qid: str) -> str:
+        """One question's article; `scaled` holds each metric's scores on 0..1 by system, for
+        the page's score filter."""
         by_system = self.rows.of_question(qid)
         scaled: dict[str, dict[str, float]] = defaultdict(dict)
         for system, rows in by_system.items():
             for r in rows:
                 if r.status == "ok" and r.score is not None:
                     scaled[r.metric][system] = round(r.score / r.scale_max, 6)
-        cards = [self.card(system, qid, by_system.get(system, [])) for system in self.ordered]
-        return ArticleView(qid, self.language(qid), self.known.get(qid), scaled, cards)
-
-    def article(self, qid: str) -> str:
-        view = self.view(qid)
-        return render("answers_article.html.j2", a=view, q=view.question)
+        return render(
+            "answers_article.html.j2",
+            qid=qid,
+            language=self.language(qid),
+            q=self.known.get(qid),  # None: the rows name a question not in the run
+            scaled=scaled,
+            cards=[self.card(system, qid, by_system.get(system, [])) for system in self.ordered],
+        )
 
     def page(
         self,

@@ -37,24 +37,19 @@ _VIRIDIS = [
     (253, 231, 37),
     (253, 231, 37),
 ]
-MISSING_COLOUR = "#e6e6e6"
 
 
 def colour(value: float | None) -> str:
     """viridis colour of a 0..1 value (grey when there is no value). Callers pass the value's
     goodness (1 - x for a lower-is-better metric), so bright yellow is always the good end."""
     if value is None:
-        return MISSING_COLOUR
+        return "#e6e6e6"
     x = min(1.0, max(0.0, value)) * 10.0
     i = min(9, int(x))
     t = x - i
     a, b = _VIRIDIS[i], _VIRIDIS[i + 1]
     r, g, bl = (round(a[k] + (b[k] - a[k]) * t) for k in range(3))
     return f"#{r:02x}{g:02x}{bl:02x}"
-
-
-def is_light(value: float | None) -> bool:
-    return value is None or value >= 0.6
 
 
 Bars = Sequence[tuple[float | None, float | None, float | None]]
@@ -140,7 +135,7 @@ def _heatmap_cell(board: Leaderboard, model: str, metric: str, language: str) ->
     # the good end has one colour for every metric
     good = None if value is None else (value if board.spec(metric).higher_is_better else 1 - value)
     return {
-        "cls": "hm light" if is_light(good) else "hm",
+        "cls": "hm light" if good is None or good >= 0.6 else "hm",
         "colour": colour(good),
         "tip": "no score" if cell is None else format_cell(cell),
         "text": "–" if value is None else f"{value:.2f}",
