@@ -12,7 +12,7 @@ from parakh.config import compose
 from parakh.errors import InputError
 from parakh.io import write_jsonl
 from parakh.report.aggregate_result import compute
-from parakh.report.human_grades import answer_grades
+from parakh.report.agreement import answer_grades
 from parakh.report.inputs import AggregateInputs
 from parakh.schema import Generation, HumanJudgment, Judgment
 from parakh.stage_outputs import Layout

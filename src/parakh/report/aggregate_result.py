@@ -18,16 +18,18 @@ from parakh.io import write_json, write_text
 from parakh.metrics.registry import metric_spec
 from parakh.report import plots, tables
 from parakh.report.agreement import (
+    CURATED_SOURCE,
     MetricAgreement,
     agreement_metrics,
     agreement_table,
+    answer_grades,
+    check_grades_file,
     judge_human_agreement,
 )
 from parakh.report.answers_page import write_answers
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.files import ReportFiles
 from parakh.report.html import render_report
-from parakh.report.human_grades import CURATED_SOURCE, answer_grades, check_grades_file
 from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_bias import JudgeBias, judge_bias
 from parakh.report.leaderboard import Leaderboard, Settings, build_leaderboard

@@ -16,21 +16,34 @@ the judge's, or the metric's `ScaleMapping` maps one side onto the other. Grades
 scale with no mapping are a `ConfigError` (`unmapped="error"`, for grades that name their
 metric) or get rank correlations only (`unmapped="ranks"`, for curated grades of whole answers,
 compared with every metric the judge scores, e.g. LiveQA-Med's 1..4 with chrF's 0..100).
+
+Human grades come from two sources. Curated grades of answers (curate/human_judgments.jsonl,
+`HumanJudgment` rows) grade an answer TEXT, not a model: one pairs with every judge row whose
+generation answered the same question with exactly that text (LiveQA-Med's answer sources
+replayed as models give the judged text verbatim), on every metric the judge scored, so with
+several models' rows when they gave the same text, and with nothing when no model gave it. A
+grades file (`aggregate.agreement.human_grades`, `HumanGrade` rows naming question, model and
+metric) is checked line by line against the run (`check_grades_file`): an unknown question id
+or metric, a grade outside its declared scale or its mapping, or grades on another scale than
+the judge's with no declared mapping are each an `InputError` naming the file, line and field.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from parakh.errors import ConfigError
+from parakh.config.loading import unknown_name_message
+from parakh.errors import ConfigError, InputError
 from parakh.report.items import system_name
 from parakh.report.leaderboard import Settings
-from parakh.schema import HumanGrade, Judgment
+from parakh.report.row_files import Answer
+from parakh.schema import HumanGrade, HumanJudgment, Judgment
 from parakh.stats import agreement as stats
 from parakh.stats.agreement import ScaleMapping
 from parakh.stats.bootstrap import derive_seed, percentile_interval
@@ -154,7 +167,7 @@ class MetricAgreement:
     human_grades: int = 0
     unpaired_human_grades: dict[str, int] = field(default_factory=dict)
     # "grades": a grades file naming each grade's metric; "answers": curated grades of answer
-    # texts, paired by text (parakh.report.human_grades)
+    # texts, paired by text (`answer_grades`)
     source: str = "grades"
     # Spearman and Kendall of the paired answers' lengths (characters) with their grades, over
     # exactly these pairs: what a judge that only rewarded long answers would get (None: no
@@ -471,3 +484,126 @@ def agreement_table(agreement: list[MetricAgreement]) -> dict[str, list[Any]]:
                 row += [getattr(s, figure), *s.intervals.get(figure, (None, None))]
             data.append(row)
     return {"columns": TABLE_COLUMNS, "data": data}
+
+
+CURATED_GRADES = "human_judgments.jsonl"
+CURATED_SOURCE = "answers"  # MetricAgreement.source of grades paired by answer text
+
+
+@dataclass(frozen=True)
+class PairedAnswerGrades:
+    """Curated grades as `HumanGrade` rows, one per (grade, judge row of the graded text)."""
+
+    grades: list[HumanGrade]
+    graded: int  # curated grades read
+    unmatched: int  # of them, grades of a text no model gave
+
+
+def answer_grades(
+    judgments: Iterable[HumanJudgment],
+    generations: Mapping[str, Sequence[Answer]],
+    rows: Mapping[str, list[Judgment]],
+) -> PairedAnswerGrades:
+    """Pair curated grades with judge rows by (question id, identical answer text).
+
+    `generations` and `rows` are keyed alike (the generations file stem: model or
+    `<model>@<variant>`); a row pairs through its own file's generation of the question.
+    """
+    by_answer: dict[tuple[str, str], list[HumanJudgment]] = defaultdict(list)
+    graded = 0
+    for human in judgments:
+        by_answer[(human.question_id, human.answer)].append(human)
+        graded += 1
+    grades: list[HumanGrade] = []
+    matched: set[str] = set()
+    for model in sorted(rows):
+        answers = {
+            g.question_id: g.response
+            for g in generations.get(model, [])
+            if g.status == "ok" and g.response is not None
+        }
+        for row in rows[model]:
+            text = answers.get(row.question_id)
+            if text is None:
+                continue
+            for human in by_answer.get((row.question_id, text), []):
+                matched.add(human.id)
+                grades.append(
+                    HumanGrade(
+                        question_id=row.question_id,
+                        model=system_name(row.model, row.translator),
+                        metric=row.metric,
+                        score=human.grade,
+                        scale_min=human.scale_min,
+                        scale_max=human.scale_max,
+                        rater=str(human.meta["rater"]) if "rater" in human.meta else None,
+                    )
+                )
+    return PairedAnswerGrades(grades, graded, graded - len(matched))
+
+
+def check_grades_file(
+    path: Path,
+    grades: list[HumanGrade],
+    lines: list[int],
+    rows: list[Judgment],
+    question_ids: set[str],
+    mappings: Mapping[str, ScaleMapping],
+) -> None:
+    """Refuse a grades file the run cannot compare, naming its file, line and field."""
+    known = question_ids | {r.question_id for r in rows}
+    scale_max: dict[str, float] = {}
+    for r in rows:
+        scale_max.setdefault(r.metric, r.scale_max)
+    for grade, line in zip(grades, lines, strict=True):
+        if grade.question_id not in known:
+            raise InputError(
+                path,
+                f"unknown question id '{grade.question_id}': no question of this run has it",
+                line=line,
+                field="question_id",
+            )
+        if grade.metric not in scale_max:
+            message = unknown_name_message("metric", grade.metric, sorted(scale_max))
+            raise InputError(
+                path, f"{message} (the metrics this judge scored)", line=line, field="metric"
+            )
+        low, high = grade.scale_min, grade.scale_max
+        if (low is not None and grade.score < low) or (high is not None and grade.score > high):
+            declared = (
+                f"{'-inf' if low is None else f'{low:g}'}..{'inf' if high is None else f'{high:g}'}"
+            )
+            raise InputError(
+                path,
+                f"grade {grade.score:g} is outside its declared scale {declared}",
+                line=line,
+                field="score",
+            )
+        _check_mapping(path, grade, line, scale_max[grade.metric], mappings.get(grade.metric))
+
+
+def _check_mapping(
+    path: Path, grade: HumanGrade, line: int, judge_max: float, mapping: ScaleMapping | None
+) -> None:
+    """Refuse a grade the judge's scale cannot take: without a mapping it must be on the
+    judge's scale; a mapping of human grades must accept it."""
+    if mapping is None:
+        if off_judge_scale(grade, judge_max) is not None:
+            raise InputError(
+                path,
+                f"'{grade.metric}' has no declared mapping and this grade is not on the "
+                f"judge's 0..{judge_max:g} scale: declare one in "
+                f"aggregate.agreement.mappings.{grade.metric}",
+                line=line,
+                field="metric",
+            )
+    elif mapping.applies_to == "human":
+        try:
+            mapping.apply(grade.score)
+        except ValueError as e:
+            raise InputError(
+                path,
+                f"aggregate.agreement.mappings.{grade.metric}: {e}",
+                line=line,
+                field="score",
+            ) from e

@@ -20,10 +20,10 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
 from parakh.project import project_root
+from parakh.report.agreement import CURATED_GRADES
 from parakh.report.answer_scores import TEXTS, AnswerScores
 from parakh.report.columns import JudgeColumns
 from parakh.report.curation_summary import CurationSummary
-from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.released_table import ReleasedTable
 from parakh.report.row_files import (
     STATS_COLUMNS,

@@ -21,8 +21,8 @@ from parakh.config.loading import unknown_name_message
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
 from parakh.report.aggregate_result import compute, write_reports
+from parakh.report.agreement import CURATED_GRADES
 from parakh.report.files import ReportFiles
-from parakh.report.human_grades import CURATED_GRADES
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout, report_folder
 from parakh.tracking.client import LEVEL, PARENT, open_client
