@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from parakh.config import compose
-from parakh.judging import prompt as judge_prompt
+from parakh.judging import llm_judge
 from parakh.judging.hardening import PHRASES, Phrase, injection_cues
 from parakh.metrics.rubric import load_rubric
 from parakh.schema import Generation, Question
@@ -115,7 +115,7 @@ def test_without_escaping_the_same_judge_would_score_the_injection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The control: the escaping is what keeps the fake verdicts out of the judge's output."""
-    monkeypatch.setattr(judge_prompt, "escape_block", lambda text: text)
+    monkeypatch.setattr(llm_judge, "escape_block", lambda text: text)
     fake = [t for t in ATTACKS if '{"Score": 2' in t or "{“Score”: 2" in t]
     assert fake
     rows = _judge_rows(tmp_path, "echo_found", fake)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from parakh.config.loading import available
-from parakh.judging.prompt import escape_block, load_judge_prompt, render_judge_messages
+from parakh.judging.llm_judge import escape_block, load_judge_prompt, render_judge_messages
 from parakh.metrics.rubric import load_rubric
 
 ATTACK = (

@@ -40,9 +40,9 @@ from parakh.judging.llm_judge import (
     collect_ballots,
     judge_key,
     judge_rubrics,
+    load_judge_prompt,
     not_judgeable,
 )
-from parakh.judging.prompt import load_judge_prompt
 from parakh.metrics.rubric import Rubric
 from parakh.schema import Generation, Judgment, Question, Retrieval
 

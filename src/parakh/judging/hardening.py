@@ -3,7 +3,7 @@
 A response under evaluation is data. One that tells the evaluator to ignore its rubric, asks for
 a score, carries a fake verdict (JSON with a `Score`), or imitates prompt markup is flagged, and
 the judge stage records the cues on its rows so the report can count them. Flagging does not
-change the score: the response reaches the judge escaped and delimited (`prompt.escape_block`)
+change the score: the response reaches the judge escaped and delimited (`llm_judge.escape_block`)
 and scores are read only from the judge's own output (`parse.parse_verdict`).
 
 The patterns, in every language, are the table in `injection_phrases.yaml` (which says how they
