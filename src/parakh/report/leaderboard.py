@@ -278,9 +278,7 @@ def build_leaderboard(
             _weighted_cells(board, index, system, weighted, slices, known)
         board.metrics = [WEIGHTED, *metrics]
     plans = [
-        MetricPlan(m, weighted, board.spec(m).higher_is_better, settings.weighted_scale)
-        if m == WEIGHTED
-        else MetricPlan(m, {m: 1.0}, board.spec(m).higher_is_better, 1.0)
+        MetricPlan(m, weighted if m == WEIGHTED else {m: 1.0}, board.spec(m).higher_is_better)
         for m in board.metrics
     ]
     board.ranks, board.paired = compare_models(

@@ -6,8 +6,7 @@ questions (all models, all metrics, the weighted aggregate) reads the same resam
 rank intervals reuse those draws; the paired tests of all metrics and pairs share one
 resampling and one matrix of sign patterns over the run's questions
 (`parakh.stats.shared_draws`); Holm's correction is applied within each metric, across its
-pairs. A study's aggregate draws a few hundred million numbers, not the hundreds of billions
-that drawing per cell and per pair would take (bench/results/scale.json).
+pairs.
 """
 
 from __future__ import annotations
@@ -132,14 +131,12 @@ def shared_ranks(
 
 @dataclass(frozen=True)
 class MetricPlan:
-    """What a metric's comparisons read: its weights (one metric: itself, 1.0), whether values
-    are 0..1 goodness (the weighted aggregate), the scale they are reported on, their
-    direction."""
+    """What a metric's comparisons read: its weights (one metric: itself, 1.0), its direction,
+    and whether values are 0..1 goodness (the weighted aggregate, reported on 0..weighted_scale)."""
 
     metric: str
     weights: dict[str, float]
     higher_is_better: bool
-    scale: float
 
     @property
     def goodness(self) -> bool:
@@ -155,7 +152,7 @@ def shared_paired(
     for plan, matrix in zip(metrics, values, strict=True):
         for i, system in enumerate(systems):  # on the reporting scale, NaN where none
             questions, value = index.per_item(system, plan.weights, goodness=plan.goodness)
-            matrix[i, questions] = value * plan.scale
+            matrix[i, questions] = value * (settings.weighted_scale if plan.goodness else 1.0)
     tests = [
         PairedTest(group, i, j, m.higher_is_better)
         for group, m in enumerate(metrics)
@@ -196,12 +193,8 @@ class Settings:
 
 @dataclass(frozen=True)
 class PairedComparison:
-    """Two models on the items both were scored on, for one metric (overall).
-
-    `result.difference` is A minus B on the metric's own values; `better` names the model whose
-    mean is better in the metric's direction (for a lower-is-better rate, the lower one), None
-    on a tie.
-    """
+    """Two models on the items both were scored on, for one metric (overall); `better` names
+    the model better in the metric's direction (`PairedResult.better`), None on a tie."""
 
     metric: str
     model_a: str

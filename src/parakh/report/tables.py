@@ -142,9 +142,6 @@ def directions_line(board: Leaderboard) -> str:
     return f"Lower is better: {', '.join(lower)}; higher is better on the other metrics."
 
 
-# --- markdown -------------------------------------------------------------------------------
-
-
 def format_mean(value: float | None, scale_max: float) -> str:
     """A figure at display precision: 3 decimals on 0..1 or 0..2 scales, 1 on 0..100."""
     if value is None:
