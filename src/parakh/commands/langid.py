@@ -40,9 +40,8 @@ def run(args: argparse.Namespace) -> int:
         value = record.values[column]
         if value is not None and not isinstance(value, str):
             raise record.error(column, f"expected text, got {type(value).__name__}")
-        text = value or ""
         row_id = record.values.get(args.id_column)
-        label = label_language(text, args.hint)
+        label = label_language(value or "", args.hint)
         rows.append(
             {
                 "id": str(row_id) if row_id not in (None, "") else str(record.line),

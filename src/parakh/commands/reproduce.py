@@ -35,14 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_out(parser, "folder for the rebuilt leaderboard files")
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:80]
-
-
 def run(args: argparse.Namespace) -> int:
     settings = take_overrides(args.overrides, ("dataset", "judge", "tracking.uri"))
     name = f"mlflow-{args.mlflow_run}" if args.mlflow_run else f"dvc-{args.dvc_exp}"
-    output = args.out or resolve("reports") / "reproduced" / _slug(name)
+    folder = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:80]
+    output = args.out or resolve("reports") / "reproduced" / folder
     with tempfile.TemporaryDirectory(prefix="parakh-reproduce-") as tmp:
         if args.mlflow_run:
             from parakh.tracking.client import tracking_uri
