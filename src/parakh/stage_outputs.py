@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.project import resolve
 
 
-class _StageFile:
-    """A Layout attribute: the file `name` in the folder of `stage`."""
+class PathUnder:
+    """A path attribute: `parts` under the instance's `root` (`Layout`, `ReportFiles`)."""
 
-    def __init__(self, stage: str, name: str) -> None:
-        self.stage, self.name = stage, name
+    def __init__(self, *parts: str) -> None:
+        self.parts = parts
 
-    def __get__(self, layout: Layout, owner: object = None) -> Path:
-        return layout.processed / self.stage / self.name
+    def __get__(self, folder: Any, owner: object = None) -> Path:
+        return Path(folder.root).joinpath(*self.parts)
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,15 @@ class Layout:
             reports=report_folder(resolve(cfg.paths.reports), cfg.dataset.name, cfg.judge.name),
         )
 
-    curated_questions = _StageFile("curate", "questions.jsonl")
-    curated_kb = _StageFile("curate", "kb.jsonl")
-    curation_report = _StageFile("curate", "report.json")
-    chunks = _StageFile("index", "chunks.jsonl")
-    retrieval = _StageFile("index", "retrieval.jsonl")
+    curated_questions = PathUnder("curate", "questions.jsonl")
+    curated_kb = PathUnder("curate", "kb.jsonl")
+    curation_report = PathUnder("curate", "report.json")
+    chunks = PathUnder("index", "chunks.jsonl")
+    retrieval = PathUnder("index", "retrieval.jsonl")
+
+    @property
+    def root(self) -> Path:
+        return self.processed
 
     # translate (translate-test variants only; direct inference reads curate and index)
     def translated(self, variant: str) -> Path:

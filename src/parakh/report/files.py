@@ -8,39 +8,30 @@ from pathlib import Path
 from typing import Any
 
 from parakh.errors import ConfigError
-
-
-class _File:
-    """A path under the report folder, read as an attribute of `ReportFiles`."""
-
-    def __init__(self, *parts: str) -> None:
-        self.parts = parts
-
-    def __get__(self, files: ReportFiles, owner: type | None = None) -> Path:
-        return files.root.joinpath(*self.parts)
+from parakh.stage_outputs import PathUnder, report_folder
 
 
 @dataclass(frozen=True)
 class ReportFiles:
     root: Path
-    leaderboard_md = _File("leaderboard.md")
-    leaderboard_csv = _File("leaderboard.csv")
-    leaderboard_json = _File("leaderboard.json")
-    runspec = _File("leaderboard.runspec.json")
-    metrics_json = _File("metrics.json")
-    report_html = _File("report.html")
-    answers_html = _File("answers.html")  # the side-by-side answers, or the index of its pages
+    leaderboard_md = PathUnder("leaderboard.md")
+    leaderboard_csv = PathUnder("leaderboard.csv")
+    leaderboard_json = PathUnder("leaderboard.json")
+    runspec = PathUnder("leaderboard.runspec.json")
+    metrics_json = PathUnder("metrics.json")
+    report_html = PathUnder("report.html")
+    answers_html = PathUnder("answers.html")  # the side-by-side answers, or the index of its pages
     # the pages of an answers page too large for one (`report.answers_page.write_answers`):
     # `<language>-<k>.html`; empty when `answers.html` holds every answer
-    answers_pages = _File("answers")
+    answers_pages = PathUnder("answers")
     # every agreement figure as a table (MLflow table JSON), written only with human grades and
     # logged with the report; not a DVC output (a dataset without grades has none)
-    agreement_json = _File("agreement.json")
-    plots = _File("plots")
-    heatmap_png = _File("plots", "heatmap.png")
-    categories_png = _File("plots", "categories.png")
-    model_language_json = _File("plots", "model_language.json")
-    model_category_json = _File("plots", "model_category.json")
+    agreement_json = PathUnder("agreement.json")
+    plots = PathUnder("plots")
+    heatmap_png = PathUnder("plots", "heatmap.png")
+    categories_png = PathUnder("plots", "categories.png")
+    model_language_json = PathUnder("plots", "model_language.json")
+    model_category_json = PathUnder("plots", "model_category.json")
 
     def answer_pages(self) -> list[Path]:
         """The pages there now, by language, then page number."""
@@ -55,7 +46,7 @@ class ReportFiles:
 def read_leaderboard(reports: Path, dataset: str, judge: str, hint: str) -> dict[str, Any]:
     """reports/<dataset>/<judge>/leaderboard.json; missing, a ConfigError ending in `hint`
     (what to run to make it)."""
-    path = ReportFiles(reports / dataset / judge).leaderboard_json
+    path = ReportFiles(report_folder(reports, dataset, judge)).leaderboard_json
     if not path.is_file():
         raise ConfigError(
             f"no leaderboard for dataset '{dataset}', judge '{judge}' ({path}): {hint}"
