@@ -20,8 +20,10 @@ from pathlib import Path
 import pytest
 
 from parakh.report import answers_page as answers  # a module, as --capture reads it
-from parakh.report.answer_scores import AnswerScores
+from parakh.report.answer_scores import TEXTS, AnswerScores
+from parakh.report.columns import JudgeColumns
 from parakh.report.files import ReportFiles
+from parakh.report.row_files import STATS_COLUMNS, JudgeFile
 from parakh.schema import Generation, Judgment, Question
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "answers"
@@ -81,11 +83,16 @@ def judgments(n: int, models: list[str]) -> list[Judgment]:
     return rows
 
 
+def answer_scores(rows: list[Judgment]) -> AnswerScores:
+    read = JudgeFile.of_rows(rows)
+    return AnswerScores(JudgeColumns.of_table(read.columns(STATS_COLUMNS)), read.columns(TEXTS))
+
+
 def inputs(n: int, words: int = 1, models: list[str] = MODELS) -> dict:
     return {
         "questions": questions(n),
         "generations": {m: generations(n, m, words) for m in models if m != "gamma"},
-        "judgments": AnswerScores.of_rows(judgments(n, models)),
+        "judgments": answer_scores(judgments(n, models)),
         "models": models,
     }
 

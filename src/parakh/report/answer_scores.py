@@ -8,7 +8,6 @@ of first row).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,8 +16,7 @@ import pyarrow.compute as pc
 
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import row_systems
-from parakh.report.row_files import STATS_COLUMNS, STATUSES, JudgeFile
-from parakh.schema import Judgment
+from parakh.report.row_files import STATUSES
 
 TEXTS = ("justification", "reason")  # the judge-row texts an answer card shows
 
@@ -58,12 +56,6 @@ class AnswerScores:
             self.system_names[c]: columns.models[columns.model[i]]
             for c, i in zip(code[first].tolist(), first.tolist(), strict=True)
         }
-
-    @classmethod
-    def of_rows(cls, rows: Sequence[Judgment]) -> AnswerScores:
-        """From rows held as objects (tests, notebooks, a small project)."""
-        read = JudgeFile.of_rows(rows)
-        return cls(JudgeColumns.of_table(read.columns(STATS_COLUMNS)), read.columns(TEXTS))
 
     @property
     def question_ids(self) -> list[str]:
