@@ -39,7 +39,9 @@ def _atomic_file(path: str | Path, mode: str) -> Iterator[tuple[IO[Any], Path]]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     binary = "b" in mode
-    os.chmod(tmp_name, 0o666 & ~_umask())
+    umask = os.umask(0)  # reading the umask sets it: put it back at once
+    os.umask(umask)
+    os.chmod(tmp_name, 0o666 & ~umask)
     try:
         f: IO[Any] = (
             os.fdopen(fd, mode) if binary else os.fdopen(fd, mode, encoding="utf-8", newline="\n")
@@ -56,12 +58,6 @@ def _atomic_file(path: str | Path, mode: str) -> Iterator[tuple[IO[Any], Path]]:
             # a write or fsync refused (a full disk) names no file: name the one being written
             raise OSError(e.errno, e.strerror, str(target)) from e
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def dumps(obj: Any) -> str:

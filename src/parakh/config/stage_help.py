@@ -23,11 +23,12 @@ HELP_FLAGS = frozenset({"--help", "-h"})
 _PLACEHOLDER = re.compile(r"\$\{(?:item\.)?(?:variant\.)?([a-z_]+)\}")
 
 
-def stage_help(stage: str, doc: str | None) -> str:
-    """The help text of `stage` (curate, index, generate, ...), `doc` its module docstring."""
+def print_stage_help_and_exit(stage: str) -> None:
+    """Print the help text of `stage` (curate, index, generate, ...) and exit."""
+    module = sys.modules.get(f"parakh.stages.{stage}") or sys.modules.get("__main__")
     parts = [
         f"usage: parakh {stage} [key=value ...]    (or: python -m parakh.stages.{stage} ...)",
-        (doc or "").strip(),
+        (getattr(module, "__doc__", None) or "").strip(),
     ]
     for dvc_stage, spec in _dvc_stages(stage):
         parts.append(_io_section(dvc_stage, spec))
@@ -37,12 +38,7 @@ def stage_help(stage: str, doc: str | None) -> str:
         "as [a,b]).\nSee the composed config with `parakh info <the same overrides>`; run the "
         "whole pipeline with `dvc repro`."
     )
-    return "\n\n".join(p for p in parts if p)
-
-
-def print_stage_help_and_exit(stage: str) -> None:
-    module = sys.modules.get(f"parakh.stages.{stage}") or sys.modules.get("__main__")
-    print(stage_help(stage, getattr(module, "__doc__", None)))
+    print("\n\n".join(p for p in parts if p))
     sys.exit(0)
 
 

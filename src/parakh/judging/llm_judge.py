@@ -242,12 +242,8 @@ def repair_request(
 ) -> ChatRequest:
     """The original conversation, the judge's unusable reply, and what was wrong with it."""
     follow_up = REPAIR_MESSAGE.format(reason=reason, output_format=rubric.output_format())
-    return ChatRequest(
-        key=f"{request.key}::repair{attempt}",
-        messages=(*request.messages, ("assistant", raw or ""), ("user", follow_up)),
-        sampling=request.sampling,
-        json_schema=request.json_schema,
-    )
+    messages = (*request.messages, ("assistant", raw or ""), ("user", follow_up))
+    return replace(request, key=f"{request.key}::repair{attempt}", messages=messages)
 
 
 @dataclass(frozen=True)
