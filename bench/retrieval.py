@@ -35,8 +35,7 @@ from parakh.config.retrieval import BM25Params, EmbedderConfig, RetrieverConfig
 from parakh.io import write_json
 from parakh.retrieval.chunking import chunk_documents
 from parakh.retrieval.embedders import Embedder, make_embedder
-from parakh.retrieval.evaluation import evaluate_kb
-from parakh.retrieval.kb_versions import VersionedKB
+from parakh.retrieval.kb_versions import VersionedKB, evaluate_kb
 from parakh.retrieval.retrievers import QueryBatch
 from parakh.schema import KBDocument, Passage, Question
 from parakh.text.langid import label_language

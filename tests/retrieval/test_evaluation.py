@@ -7,8 +7,7 @@ from datetime import date
 from parakh.config.retrieval import EmbedderConfig, RetrieverConfig
 from parakh.retrieval.chunking import chunk_documents
 from parakh.retrieval.embedders import HashingEmbedder
-from parakh.retrieval.evaluation import evaluate_kb, gold_documents
-from parakh.retrieval.kb_versions import VersionedKB
+from parakh.retrieval.kb_versions import VersionedKB, evaluate_kb, gold_documents
 from parakh.retrieval.retrievers import QueryBatch
 from parakh.schema import KBDocument, Passage, Question
 

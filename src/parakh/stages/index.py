@@ -21,8 +21,7 @@ from parakh.project import resolve
 from parakh.retrieval.chunking import chunk_documents
 from parakh.retrieval.embedders import Embedder, make_embedder
 from parakh.retrieval.embedding_cache import beside_response_cache
-from parakh.retrieval.evaluation import evaluate_kb
-from parakh.retrieval.kb_versions import VersionedKB
+from parakh.retrieval.kb_versions import VersionedKB, evaluate_kb
 from parakh.retrieval.metrics import flat_metrics
 from parakh.retrieval.retrievers import QueryBatch
 from parakh.schema import Chunk, KBDocument, Question, Retrieval
