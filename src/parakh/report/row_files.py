@@ -49,6 +49,7 @@ STATS_COLUMNS += ("status", "score", "scale_max", "categories")
 _BLANK_INSIDE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")  # a literal first: a fast scan
 _BLANKS = b" \t\r\x0b\x0c"
 _BOM = b"\xef\xbb\xbf"  # json.loads refuses it, arrow would not
+_Parse = Callable[[bytes, int], pa.Table | None]  # (text, rows) -> the table, None if bad
 
 
 @dataclass
@@ -63,7 +64,7 @@ class JudgeFile:
     def of_rows(cls, rows: Sequence[Judgment]) -> JudgeFile:
         """Rows built in memory (tests, notebooks), read as the judge stage writes them."""
         data = "".join(r.model_dump_json() + "\n" for r in rows).encode("utf-8")
-        return parse_judge_rows(data, Path("<judge rows in memory>"))
+        return read_judge_file(Path("<judge rows in memory>"), data)
 
     def judgments(self) -> list[Judgment]:
         return _objects(self.table)
@@ -73,16 +74,11 @@ class JudgeFile:
         return pa.table([_plain(self.table.column(n)) for n in names], list(names))
 
 
-def read_judge_file(path: Path) -> JudgeFile:
-    """Read a judge JSONL file by schema; a bad one is an error naming file, line and field."""
-    return parse_judge_rows(path.read_bytes(), path)
-
-
-def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
-    text, lines = without_blank_lines(data)
-    table = _judge_table(text, len(lines)) if lines else _SCHEMA.empty_table()
-    if table is None:
-        raise _bad(data, path, Judgment)
+def read_judge_file(path: Path, data: bytes | None = None) -> JudgeFile:
+    """Read a judge JSONL file (`data`: its bytes, when in memory) by schema; a bad one is an
+    error naming file, line and field."""
+    data = path.read_bytes() if data is None else data
+    table, lines = _read_rows(data, path, Judgment, _judge_table)
     if "votes" in table.column_names or any(table.column(n).null_count for n in _DEFAULTS):
         table = _defaults_filled(data, path, table)
     compact = _compact(table)
@@ -91,8 +87,23 @@ def parse_judge_rows(data: bytes, path: Path) -> JudgeFile:
     return JudgeFile(compact, lines)
 
 
+def _read_rows(
+    data: bytes, path: Path, row_type: type[BaseModel], parse: _Parse
+) -> tuple[pa.Table, Sequence[int]]:
+    """A row file's table as `parse` reads it (its text without blank lines, and their count),
+    and each row's line; `parse` finding it bad (None) is the error of its first bad line."""
+    text, lines = without_blank_lines(data)
+    table = parse(text, len(lines))
+    if table is None:
+        found = first_bad_line(data, path, row_type)
+        raise found or InputError(path, f"not readable as {row_type.__name__} rows")
+    return table, lines
+
+
 def _judge_table(data: bytes, rows: int) -> pa.Table | None:
     """The file's rows if each is a `Judgment` row of JSON types, else None."""
+    if not rows:
+        return _SCHEMA.empty_table()
     table = _arrow(data, _SCHEMA, rows)
     if table is None or set(table.column_names) - set(FIELDS):
         return None
@@ -208,11 +219,6 @@ def first_bad_line(data: bytes, path: Path, row_type: type[BaseModel]) -> InputE
     return None
 
 
-def _bad(data: bytes, path: Path, row_type: type[BaseModel]) -> InputError:
-    found = first_bad_line(data, path, row_type)
-    return found or InputError(path, f"not readable as {row_type.__name__} rows")
-
-
 def _compact(table: pa.Table) -> pa.Table:
     """Repeated strings stored once (dictionary-encoded): a fraction of the memory."""
     for name in _REPEATED:
@@ -323,13 +329,9 @@ class Answer:
 
 def read_answers(path: Path) -> list[Answer]:
     """Every row of a generations file, in file order (a bad one: `first_bad_line`)."""
-    data = path.read_bytes()
-    text, lines = without_blank_lines(data)
-    table = _answers_table(text, len(lines))
-    if table is None:
-        raise _bad(data, path, Generation)
+    table, _ = _read_rows(path.read_bytes(), path, Generation, _answers_table)
     values = [table.column(name).to_pylist() for name in ANSWER_FIELDS]
-    del table, data
+    del table
     pa.default_memory_pool().release_unused()
     return [Answer(*row) for row in zip(*values, strict=True)]
 
