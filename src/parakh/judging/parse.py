@@ -38,10 +38,6 @@ class Verdict:
         return self.reason is None and bool(self.scores)
 
 
-def invalid(reason: str) -> Verdict:
-    return Verdict(reason=reason)
-
-
 class _Refused(ValueError):
     """A JSON value the decoder refuses (a duplicate key, NaN or infinity); says why."""
 
@@ -130,31 +126,31 @@ def verdict_from_object(
         by_id.setdefault(key_id(key), []).append(key)
     for keys in by_id.values():
         if len(keys) > 1:
-            return invalid(f"keys {keys} name the same field")
+            return Verdict(reason=f"keys {keys} name the same field")
     scores: dict[str, float] = {}
     expected = {key_id(c.key) for c in rubric.criteria_list()} | {key_id(JUSTIFICATION_KEY)}
     unexpected = [k for ident, (k, *_) in by_id.items() if ident not in expected]
     if unexpected:
-        return invalid(f"unexpected key(s) {unexpected} in the JSON object")
+        return Verdict(reason=f"unexpected key(s) {unexpected} in the JSON object")
     for criterion in rubric.criteria_list():
         found = by_id.get(key_id(criterion.key))
         if not found:
-            return invalid(f"JSON object has no {criterion.key!r}")
+            return Verdict(reason=f"JSON object has no {criterion.key!r}")
         score = _number(obj[found[0]], rubric, criterion.key)
         if isinstance(score, str):
-            return invalid(score)
+            return Verdict(reason=score)
         scores[criterion.name] = score
     justification_keys = by_id.get(key_id(JUSTIFICATION_KEY))
     justification = obj[justification_keys[0]] if justification_keys else None
     if justification is None and rubric.justification:
-        return invalid(f"JSON object has no {JUSTIFICATION_KEY!r}")
+        return Verdict(reason=f"JSON object has no {JUSTIFICATION_KEY!r}")
     if justification is not None and not isinstance(justification, str):
-        return invalid(f"{JUSTIFICATION_KEY} is not a string: {justification!r}")
+        return Verdict(reason=f"{JUSTIFICATION_KEY} is not a string: {justification!r}")
     limit = max_justification_chars
     if justification is not None and limit is not None and len(justification) > limit:
-        return invalid(
-            f"{JUSTIFICATION_KEY} is {len(justification)} characters, over the limit of {limit} "
-            "(judge.max_justification_chars)"
+        return Verdict(
+            reason=f"{JUSTIFICATION_KEY} is {len(justification)} characters, over the limit of "
+            f"{limit} (judge.max_justification_chars)"
         )
     return Verdict(scores=scores, justification=justification)
 
@@ -164,27 +160,27 @@ def parse_verdict(
 ) -> Verdict:
     """The verdict in a judge's raw output, or an invalid verdict saying why there is none."""
     if raw is None or not raw.strip():
-        return invalid("empty output")
+        return Verdict(reason="empty output")
     scan = _scan_json(raw)
     objects = [(s, e, v) for s, e, v in scan.values if isinstance(v, dict)]
     arrays_with_objects = [
         v for _, _, v in scan.values if isinstance(v, list) and any(isinstance(x, dict) for x in v)
     ]
     if scan.problems:
-        return invalid(scan.problems[0])
+        return Verdict(reason=scan.problems[0])
     if arrays_with_objects:
-        return invalid("a JSON array where one JSON object was expected")
+        return Verdict(reason="a JSON array where one JSON object was expected")
     if len(objects) > 1:
-        return invalid(f"{len(objects)} JSON objects in output; expected exactly one")
+        return Verdict(reason=f"{len(objects)} JSON objects in output; expected exactly one")
     if not objects:
         if scan.truncated:
-            return invalid("truncated output: the JSON object is not closed")
-        return invalid("no JSON object in output")
+            return Verdict(reason="truncated output: the JSON object is not closed")
+        return Verdict(reason="no JSON object in output")
     start, end, obj = objects[0]
     if scan.truncated:
-        return invalid("a second, truncated JSON object follows the first")
+        return Verdict(reason="a second, truncated JSON object follows the first")
     outside = _outside_text(raw, start, end)
     if outside:
         shown = outside if len(outside) <= 60 else outside[:57] + "..."
-        return invalid(f"text outside the JSON object: {shown!r}")
+        return Verdict(reason=f"text outside the JSON object: {shown!r}")
     return verdict_from_object(obj, rubric, max_justification_chars)
