@@ -442,19 +442,15 @@ def _describe(mapping: ScaleMapping | None, scale_max: float, ranks_only: bool =
     return f"{text} ({mapping.description})" if mapping.description else text
 
 
-def agreement_label(a: MetricAgreement) -> str:
-    """`<metric>` for a grades file, `<source>.<metric>` otherwise (`answers.chrf`)."""
-    return a.metric if a.source == "grades" else f"{a.source}.{a.metric}"
-
-
 def agreement_metrics(agreement: list[MetricAgreement]) -> dict[str, dict[str, float]]:
-    """The overall figures and the ranking's, per metric, for DVC metrics (None left out)."""
+    """The overall figures and the ranking's for DVC metrics (None left out), per metric:
+    `<metric>` for a grades file, `<source>.<metric>` otherwise (`answers.chrf`)."""
     out: dict[str, dict[str, float]] = {}
     for a in agreement:
         figures = {"n_pairs": float(a.overall.n_pairs), **_figures(a.overall, FIGURES)}
         if a.ranking is not None:
             figures |= _figures(a.ranking, ("spearman", "kendall_tau"), "ranking_")
-        out[agreement_label(a)] = figures
+        out[a.metric if a.source == "grades" else f"{a.source}.{a.metric}"] = figures
     return out
 
 

@@ -31,18 +31,11 @@ def cell_records(board: Leaderboard) -> list[dict[str, Any]]:
     """Every cell, ordered by model, metric, dimension and slice value."""
     model_order = {m: i for i, m in enumerate(board.models)}
     metric_order = {m: i for i, m in enumerate(board.metrics)}
-
-    def key(k: tuple[str, str, str, str]) -> tuple[int, int, int, str]:
-        model, metric, dimension, value = k
-        return (
-            model_order.get(model, len(model_order)),
-            metric_order.get(metric, len(metric_order)),
-            _DIMENSION_ORDER.get(dimension, len(_DIMENSION_ORDER)),
-            value,
-        )
-
     records = []
-    for k in sorted(board.cells, key=key):
+    for k in sorted(
+        board.cells,
+        key=lambda k: (model_order[k[0]], metric_order[k[1]], _DIMENSION_ORDER[k[2]], k[3]),
+    ):
         record: dict[str, Any] = dict(zip(KEY, k, strict=True))
         for name in (*FIGURES, "scale_min", "scale_max"):
             value = getattr(board.cells[k], name)
