@@ -3,11 +3,9 @@
 python -m parakh.stages.backtranslate dataset=demo model=smollm2 translator=dictionary_demo
 
 Reads the English answers generate wrote to `pivot/<name>.jsonl` and writes
-`generate/<name>.jsonl`, the file judge reads: `response` is the back-translated answer and
-`translation` keeps the English query and answer. A question whose query, passage or chunk
-failed to translate, an answer that failed, or a failed back-translation is an `error` row
-with its reason. Direct inference (`translator=none`) has no back-translation: its generate
-stage writes `generate/<name>.jsonl` itself.
+`generate/<name>.jsonl`, the file judge reads (`parakh.translation.translate_test.back_translate`
+says what each row holds and when it is an error row). Direct inference (`translator=none`)
+has no back-translation: its generate stage writes `generate/<name>.jsonl` itself.
 """
 
 from __future__ import annotations

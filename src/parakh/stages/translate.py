@@ -3,13 +3,10 @@
 python -m parakh.stages.translate dataset=demo translator=dictionary_demo
 python -m parakh.stages.translate dataset=demo translator=indictrans2 generation.variant=tt-it2
 
-Puts each question (and its passages, if `translate_context`) into English on
-`Question.translation`, and the chunks `index` retrieved for it with the question as asked
-(so retrieval is that of direct runs). Writes, under `translate/<variant>/`, the questions as
-the model is asked them (English where translated, each keeping its record), the English
-chunks and a per-language report. A question whose translation fails keeps the reason on its
-record and its generation becomes an error row at back-translation. Direct inference
-(`translator=none`) has nothing to translate: its generate stage reads curate and index.
+Writes, under `translate/<variant>/`, the questions as the model is asked them (English where
+translated, each keeping its record), the chunks index retrieved for them in English, and a
+per-language report; `parakh.translation.translate_test` says what is translated and how a
+failure travels. Direct inference (`translator=none`) has nothing to translate.
 """
 
 from __future__ import annotations
