@@ -30,14 +30,12 @@ NO_CHUNKS = "(none)"
 CONTEXT_CUT = "context_cut"  # the Judgment flag
 
 
-def _line(chunk: RetrievedChunk, text: str) -> str:
-    if chunk.kind == "update":
-        return f"KBUpdateChunk (added {chunk.added_at}): {text}"
-    return f"RawChunk: {text}"
-
-
 def _render(chunks: list[RetrievedChunk], texts: list[str | None]) -> str:
-    lines = [_line(c, t) for c, t in zip(chunks, texts, strict=True) if t is not None]
+    lines = [
+        f"KBUpdateChunk (added {c.added_at}): {t}" if c.kind == "update" else f"RawChunk: {t}"
+        for c, t in zip(chunks, texts, strict=True)
+        if t is not None
+    ]
     return "\n".join(lines) or NO_CHUNKS
 
 
