@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,19 +21,16 @@ from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.errors import ConfigError
 from parakh.project import resolve
 from parakh.text.languages import ENGLISH, LanguageTag
+from parakh.text.tokenize import is_word_char
 from parakh.translation.base import Translated, Translator
 
 PhraseTable = dict[tuple[str, ...], str]
 
 
-def _is_word_char(ch: str) -> bool:
-    # Combining marks (matras, viramas) are part of Indic words but not `isalnum()`.
-    return ch.isalnum() or unicodedata.category(ch).startswith("M")
-
-
 def _tokens(text: str) -> list[tuple[bool, str]]:
-    """(is_word, text) runs that concatenate back to `text`."""
-    return [(k, "".join(g)) for k, g in itertools.groupby(text, key=_is_word_char)]
+    """(is_word, text) runs that concatenate back to `text`; words as `parakh.text.tokenize`
+    reads them, matras and viramas inside."""
+    return [(k, "".join(g)) for k, g in itertools.groupby(text, key=is_word_char)]
 
 
 def _table(pairs: dict[str, str], invert: bool) -> PhraseTable:
