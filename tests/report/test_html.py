@@ -7,6 +7,7 @@ import json
 import re
 
 from tests.report import synthetic_project as synth
+from tests.report.judge_columns import judge_columns
 
 from parakh.report.files import ReportFiles
 
@@ -68,7 +69,6 @@ def test_answers_page_lists_every_question_with_answers_and_scores(
 
 
 def test_translate_test_entries_get_their_own_comparison_table() -> None:
-    from parakh.report.columns import JudgeColumns
     from parakh.report.html import translate_test_section
     from parakh.report.leaderboard import build_leaderboard
 
@@ -77,11 +77,9 @@ def test_translate_test_entries_get_their_own_comparison_table() -> None:
         r.model_copy(update={"model": "alpha", "translator": "nllb"})
         for r in synth.judgments("beta")
     ]
-    board = build_leaderboard(
-        JudgeColumns.of_rows(direct + via), ["alpha"], {"factual_correctness": 1.0}
-    )
+    board = build_leaderboard(judge_columns(direct + via), ["alpha"], {"factual_correctness": 1.0})
     html = translate_test_section(board, "chrf")
     assert '<table id="translate-test">' in html
     assert "nllb" in html and "(p=" in html
-    alone = build_leaderboard(JudgeColumns.of_rows(direct), ["alpha"], {"factual_correctness": 1.0})
+    alone = build_leaderboard(judge_columns(direct), ["alpha"], {"factual_correctness": 1.0})
     assert "All rows are direct inference" in translate_test_section(alone, "chrf")

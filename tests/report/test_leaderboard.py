@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from tests.report import synthetic_project as synth
+from tests.report.judge_columns import judge_columns
 
 from parakh.errors import InputError
-from parakh.report.columns import JudgeColumns
 from parakh.report.items import UNCATEGORISED
 from parakh.report.leaderboard import ALL, WEIGHTED, Settings, build_leaderboard
 from parakh.schema import Judgment
@@ -22,7 +22,7 @@ def _rows(models: list[str] = synth.MODELS) -> list[Judgment]:
 
 @pytest.fixture(scope="module")
 def board():
-    return build_leaderboard(JudgeColumns.of_rows(_rows()), synth.MODELS, WEIGHTS, domains=DOMAINS)
+    return build_leaderboard(judge_columns(_rows()), synth.MODELS, WEIGHTS, domains=DOMAINS)
 
 
 def _mean(rows: list[Judgment]) -> float:
@@ -64,20 +64,18 @@ def test_every_cell_has_a_seeded_interval_around_its_mean(board) -> None:
     for cell in board.cells.values():
         assert cell.mean is not None and cell.ci_low is not None and cell.ci_high is not None
         assert cell.ci_low - 1e-12 <= cell.mean <= cell.ci_high + 1e-12
-    again = build_leaderboard(JudgeColumns.of_rows(_rows()), synth.MODELS, WEIGHTS, domains=DOMAINS)
+    again = build_leaderboard(judge_columns(_rows()), synth.MODELS, WEIGHTS, domains=DOMAINS)
     assert {k: (c.ci_low, c.ci_high) for k, c in again.cells.items()} == {
         k: (c.ci_low, c.ci_high) for k, c in board.cells.items()
     }
 
 
 def test_a_cells_interval_depends_only_on_its_own_rows(board) -> None:
-    alone = build_leaderboard(
-        JudgeColumns.of_rows(_rows(["alpha"])), ["alpha"], WEIGHTS, domains=DOMAINS
-    )
+    alone = build_leaderboard(judge_columns(_rows(["alpha"])), ["alpha"], WEIGHTS, domains=DOMAINS)
     for key, cell in alone.cells.items():
         assert (cell.ci_low, cell.ci_high) == (board.cells[key].ci_low, board.cells[key].ci_high)
     other_seed = build_leaderboard(
-        JudgeColumns.of_rows(_rows(["alpha"])),
+        judge_columns(_rows(["alpha"])),
         ["alpha"],
         WEIGHTS,
         domains=DOMAINS,
@@ -112,7 +110,7 @@ def test_translate_test_rows_are_their_own_entry() -> None:
         r.model_copy(update={"translator": "indictrans2"}) for r in synth.judgments("beta")
     ]
     translated = [r.model_copy(update={"model": "alpha"}) for r in translated]
-    board = build_leaderboard(JudgeColumns.of_rows(direct + translated), ["alpha"], WEIGHTS)
+    board = build_leaderboard(judge_columns(direct + translated), ["alpha"], WEIGHTS)
     assert board.models == ["alpha", "alpha via indictrans2"]
     assert board.systems["alpha via indictrans2"] == ("alpha", "indictrans2")
     assert board.get("alpha", "chrf").mean == pytest.approx(
@@ -130,13 +128,13 @@ def test_a_translate_test_variant_has_no_empty_direct_entry() -> None:
         for r in synth.judgments("beta")
     ]
     board = build_leaderboard(
-        JudgeColumns.of_rows(synth.judgments("alpha") + translated), ["alpha", variant], WEIGHTS
+        judge_columns(synth.judgments("alpha") + translated), ["alpha", variant], WEIGHTS
     )
     assert board.models == ["alpha", f"{variant} via indictrans2"]
 
 
 def test_a_model_without_rows_stays_on_the_board_without_cells() -> None:
-    board = build_leaderboard(JudgeColumns.of_rows(_rows(["alpha"])), ["alpha", "missing"], WEIGHTS)
+    board = build_leaderboard(judge_columns(_rows(["alpha"])), ["alpha", "missing"], WEIGHTS)
     assert board.models == ["alpha", "missing"]
     assert board.get("missing", "chrf") is None
     assert "missing" not in board.ranks["chrf"]
@@ -146,11 +144,11 @@ def test_one_metric_on_two_scales_is_an_error() -> None:
     rows = synth.judgments("alpha")
     rows[2] = rows[2].model_copy(update={"scale_max": 10.0})
     with pytest.raises(InputError, match="two scales"):
-        build_leaderboard(JudgeColumns.of_rows(rows), ["alpha"], WEIGHTS)
+        build_leaderboard(judge_columns(rows), ["alpha"], WEIGHTS)
 
 
 def test_no_categories_means_no_category_slices() -> None:
     rows = [r.model_copy(update={"categories": []}) for r in synth.judgments("alpha")]
-    board = build_leaderboard(JudgeColumns.of_rows(rows), ["alpha"], WEIGHTS)
+    board = build_leaderboard(judge_columns(rows), ["alpha"], WEIGHTS)
     assert board.categories == [] and board.domains == []
     assert board.get("alpha", "chrf", ALL) is not None

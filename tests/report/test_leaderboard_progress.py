@@ -4,20 +4,20 @@ over the rank intervals and paired tests, by metric; none unless asked."""
 from __future__ import annotations
 
 import pytest
+from tests.report.judge_columns import judge_columns
 from tests.report.synthetic_project import MODELS, judgments
 
-from parakh.report.columns import JudgeColumns
 from parakh.report.leaderboard import build_leaderboard
 
 
 def test_bars_over_the_bootstrap_and_the_tests(capsys: pytest.CaptureFixture[str]) -> None:
     rows = [row for model in MODELS for row in judgments(model)]
     quiet = build_leaderboard(
-        JudgeColumns.of_rows(rows), MODELS, {"factual_correctness": 1.0, "coherence": 1.0}
+        judge_columns(rows), MODELS, {"factual_correctness": 1.0, "coherence": 1.0}
     )
     assert capsys.readouterr().err == ""
     shown = build_leaderboard(
-        JudgeColumns.of_rows(rows),
+        judge_columns(rows),
         MODELS,
         {"factual_correctness": 1.0, "coherence": 1.0},
         progress=True,

@@ -8,11 +8,11 @@ import re
 import matplotlib
 import pytest
 from tests.report import synthetic_project as synth
+from tests.report.judge_columns import judge_columns
 
 from parakh.config import compose
 from parakh.report import plots, tables
 from parakh.report.aggregate_result import compute, render_markdown
-from parakh.report.columns import JudgeColumns
 from parakh.report.html import colour, heatmap_section, render_report
 from parakh.report.inputs import AggregateInputs
 from parakh.report.leaderboard import WEIGHTED, Cell, build_leaderboard, weighted_cell
@@ -55,7 +55,7 @@ def _label(metric: str, wrong: bool) -> str:
 @pytest.fixture(scope="module")
 def nomiracl_board():
     rows = [r for m in MODELS for r in nomiracl_rows(m)]
-    return build_leaderboard(JudgeColumns.of_rows(rows), MODELS, {}, settings=_settings())
+    return build_leaderboard(judge_columns(rows), MODELS, {}, settings=_settings())
 
 
 def _settings():
@@ -135,7 +135,7 @@ def test_plot_rows_say_the_direction(nomiracl_board) -> None:
 def test_a_lower_is_better_metric_counts_as_one_minus_in_the_weighted_score() -> None:
     rows = [r for m in MODELS for r in nomiracl_rows(m)]
     board = build_leaderboard(
-        JudgeColumns.of_rows(rows), MODELS, {HALLUCINATION: 1.0}, settings=_settings()
+        judge_columns(rows), MODELS, {HALLUCINATION: 1.0}, settings=_settings()
     )
     assert board.get("careful", WEIGHTED).mean == pytest.approx(0.9)
     assert board.ranking(WEIGHTED) == ["careful", "reckless"]
@@ -210,7 +210,7 @@ def test_weighted_cell_scales_with_the_minimum() -> None:
     assert cell is not None and cell.mean == pytest.approx(0.5)
     rows = indicquest_rows("a", [3.0, 3.0]) + indicquest_rows("b", [5.0, 1.0])
     board = build_leaderboard(
-        JudgeColumns.of_rows(rows), ["a", "b"], {"iq_overall": 1.0}, settings=_settings()
+        judge_columns(rows), ["a", "b"], {"iq_overall": 1.0}, settings=_settings()
     )
     assert board.get("a", WEIGHTED).mean == pytest.approx(0.5)
 
@@ -249,7 +249,7 @@ def test_rows_on_another_scale_than_declared_are_an_error() -> None:
     rows = indicquest_rows("a", [3.0])
     rows = [r.model_copy(update={"scale_max": 10.0}) for r in rows]
     with pytest.raises(InputError, match="iq_overall.*1..5"):
-        build_leaderboard(JudgeColumns.of_rows(rows), ["a"], {})
+        build_leaderboard(judge_columns(rows), ["a"], {})
 
 
 def test_html_marks_the_best_cell_in_the_metric_direction(nomiracl_board) -> None:
@@ -269,7 +269,7 @@ def test_a_rate_row_that_is_not_a_0_1_event_is_an_error() -> None:
     rows = nomiracl_rows("careful")
     rows[3] = rows[3].model_copy(update={"score": 0.5})
     with pytest.raises(InputError, match="is a rate.*question hal03, model careful"):
-        build_leaderboard(JudgeColumns.of_rows(rows), ["careful"], {})
+        build_leaderboard(judge_columns(rows), ["careful"], {})
 
 
 def test_a_misspelt_judge_primary_metric_is_an_error_not_a_fallback() -> None:
@@ -344,9 +344,9 @@ def test_the_weighted_aggregate_on_the_papers_0_2_scale() -> None:
 
     data = rows("a", [2, 1, 2, 0, 2]) + rows("b", [1, 0, 1, 0, 2])
     weights = {"factual_correctness": 0.4, "coherence": 0.15}
-    unit = build_leaderboard(JudgeColumns.of_rows(data), ["a", "b"], weights, settings=_settings())
+    unit = build_leaderboard(judge_columns(data), ["a", "b"], weights, settings=_settings())
     settings = Settings(resamples=200, permutations=200, weighted_scale=2.0)
-    paper = build_leaderboard(JudgeColumns.of_rows(data), ["a", "b"], weights, settings=settings)
+    paper = build_leaderboard(judge_columns(data), ["a", "b"], weights, settings=settings)
     for model in ("a", "b"):
         one, two = unit.get(model, WEIGHTED), paper.get(model, WEIGHTED)
         assert two.mean == pytest.approx(2 * one.mean) and two.scale_max == 2.0

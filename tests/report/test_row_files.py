@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from tests.report import synthetic_project as synth
+from tests.report.judge_columns import judge_columns
 
 from parakh.errors import InputError
 from parakh.io import iter_json_objects, read_jsonl, validate_row
@@ -67,7 +68,7 @@ def _same_as_pydantic(path: Path) -> None:
     assert list(read.lines) == lines
     got = read.judgments()
     assert [r.model_dump() for r in got] == [r.model_dump() for r in rows]
-    _same_columns(JudgeColumns.of_table(read.columns(STATS_COLUMNS)), JudgeColumns.of_rows(rows))
+    _same_columns(JudgeColumns.of_table(read.columns(STATS_COLUMNS)), judge_columns(rows))
 
 
 def _same_columns(a: JudgeColumns, b: JudgeColumns) -> None:
@@ -172,7 +173,7 @@ def test_objects_are_built_when_asked_for_and_not_kept(tmp_path: Path) -> None:
     first, again = files["alpha"], files["alpha"]
     assert first == again and first is not again and first[0] is not again[0]
     assert "alpha" in files and "beta" not in files and list(files) == ["alpha"]
-    _same_columns(JudgeColumns.of_rows(first), JudgeColumns.of_rows(again))
+    _same_columns(judge_columns(first), judge_columns(again))
 
 
 def test_loaded_inputs_give_the_rows_columns_and_answers_of_the_files(tmp_path: Path) -> None:
@@ -186,7 +187,7 @@ def test_loaded_inputs_give_the_rows_columns_and_answers_of_the_files(tmp_path: 
         assert inputs.generations[model] == [_answer(g) for g in answers]
         # no prompt held: an Answer has the five fields aggregate shows, nothing else
         assert Answer.__slots__ == ("question_id", "model", "status", "response", "error")
-    _same_columns(inputs.columns(), JudgeColumns.of_rows(inputs.rows))
+    _same_columns(inputs.columns(), judge_columns(inputs.rows))
 
 
 def test_blank_lines_are_found_first_middle_and_last() -> None:

@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 from pydantic import ValidationError
 from tests.report import synthetic_project as synth
+from tests.report.judge_columns import judge_columns
 
 from parakh.config.aggregate import StatisticsConfig
 from parakh.report import tables
-from parakh.report.columns import JudgeColumns
 from parakh.report.items import OVERALL, ItemIndex
 from parakh.report.leaderboard import DIMENSIONS, WEIGHTED, Settings, build_leaderboard
 from parakh.report.shared_statistics import items_seed
@@ -33,7 +33,7 @@ def rows():
 @pytest.fixture(scope="module")
 def board(rows):
     return build_leaderboard(
-        JudgeColumns.of_rows(rows), synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS
+        judge_columns(rows), synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS
     )
 
 
@@ -55,7 +55,7 @@ def _uncertainty(board):
 
 def test_the_same_rows_and_seed_give_the_same_leaderboard(rows, board) -> None:
     again = build_leaderboard(
-        JudgeColumns.of_rows(rows), synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS
+        judge_columns(rows), synth.MODELS, WEIGHTS, domains=DOMAINS, settings=SETTINGS
     )
     assert _figures(again) == _figures(board)
     assert _uncertainty(again) == _uncertainty(board)
@@ -63,7 +63,7 @@ def test_the_same_rows_and_seed_give_the_same_leaderboard(rows, board) -> None:
 
 def test_another_seed_moves_only_intervals_and_sampled_p_values(rows, board) -> None:
     other = build_leaderboard(
-        JudgeColumns.of_rows(rows),
+        judge_columns(rows),
         synth.MODELS,
         WEIGHTS,
         domains=DOMAINS,
@@ -75,7 +75,7 @@ def test_another_seed_moves_only_intervals_and_sampled_p_values(rows, board) -> 
 
 
 def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, board) -> None:
-    index = ItemIndex.of(JudgeColumns.of_rows(rows), DOMAINS)
+    index = ItemIndex.of(judge_columns(rows), DOMAINS)
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     checked = 0
     for system in board.models:
@@ -101,7 +101,7 @@ def test_each_interval_is_the_cells_bootstrap_from_its_questions_seed(rows, boar
 def test_a_models_intervals_do_not_depend_on_the_other_models(rows, board) -> None:
     first = synth.MODELS[0]
     alone = build_leaderboard(
-        JudgeColumns.of_rows([r for r in rows if r.model == first]),
+        judge_columns([r for r in rows if r.model == first]),
         [first],
         WEIGHTS,
         domains=DOMAINS,

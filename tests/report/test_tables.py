@@ -7,9 +7,9 @@ import io
 
 import pytest
 from tests.report import synthetic_project as synth
+from tests.report.judge_columns import judge_columns
 
 from parakh.report import tables
-from parakh.report.columns import JudgeColumns
 from parakh.report.leaderboard import WEIGHTED, build_leaderboard
 
 WEIGHTS = {"factual_correctness": 0.4, "coherence": 0.15}
@@ -18,7 +18,7 @@ WEIGHTS = {"factual_correctness": 0.4, "coherence": 0.15}
 @pytest.fixture(scope="module")
 def board():
     rows = [r for m in synth.MODELS for r in synth.judgments(m)]
-    return build_leaderboard(JudgeColumns.of_rows(rows), synth.MODELS, WEIGHTS)
+    return build_leaderboard(judge_columns(rows), synth.MODELS, WEIGHTS)
 
 
 def test_csv_rows_equal_the_records(board) -> None:

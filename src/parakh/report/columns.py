@@ -7,7 +7,6 @@ metric, language, status, category) is coded into its own small vocabulary.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from parakh.report.row_files import STATS_COLUMNS, STATUSES, JudgeFile
-from parakh.schema import Judgment
+from parakh.report.row_files import STATUSES
 
 
 @dataclass(frozen=True)
@@ -41,10 +39,6 @@ class JudgeColumns:
 
     def __len__(self) -> int:
         return int(self.question.size)
-
-    @classmethod
-    def of_rows(cls, rows: Sequence[Judgment]) -> JudgeColumns:
-        return cls.of_table(JudgeFile.of_rows(rows).columns(STATS_COLUMNS))
 
     @classmethod
     def of_table(cls, table: pa.Table) -> JudgeColumns:

@@ -245,7 +245,7 @@ def build_leaderboard(
     """Every cell of every slice, the weighted aggregate, rank intervals and paired tests;
     `progress`: a bar on stderr over the bootstrap (by model) and the tests (by metric).
 
-    `columns` are the judge rows' (`AggregateInputs.columns`, `JudgeColumns.of_rows`). `domains`
+    `columns` are the judge rows' (`AggregateInputs.columns`). `domains`
     maps question ids to their domain (from the questions file); rows whose question has none
     are left out of the domain slices only. Metric specs come from `metric_specs_of`.
     """
