@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import pandas as pd
 
@@ -28,9 +27,8 @@ from parakh.io import read_jsonl
 from parakh.project import resolve
 from parakh.report.aggregate_result import AGREEMENT_METRICS
 from parakh.report.files import ReportFiles, read_leaderboard
-from parakh.report.inputs import models_to_aggregate
+from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.partial import PARTIAL_KEY
-from parakh.report.row_files import read_judge_file
 from parakh.report.tables import CSV_FIELDS
 from parakh.schema import Judgment, Question
 from parakh.stage_outputs import Layout
@@ -143,22 +141,15 @@ def samples(
     `model` is one model (its generations name, e.g. `smollm2` or `smollm2@tt-nllb`), several,
     or None for every model the aggregate stage reads (params.yaml's models and variants). A
     model with no judge file is an InputError naming the stage to run; a malformed row, an
-    InputError naming its file and line.
+    InputError naming its file and line (read as the aggregate stage reads them).
     """
     cfg = config(dataset, judge)
-    layout = Layout.of(cfg)
     if model is None:
         models = models_to_aggregate(cfg)
     else:
         models = [model] if isinstance(model, str) else list(model)
-    rows: list[dict[str, Any]] = []
-    for name in models:
-        path = layout.judgments(cfg.judge.name, name)
-        if not path.is_file():
-            raise InputError(
-                path, f"no judge output for model '{name}': run `dvc repro` or the judge stage"
-            )
-        rows += [row.model_dump() for row in read_judge_file(path).judgments()]
+    inputs = AggregateInputs.load(Layout.of(cfg), cfg.judge.name, models, with_generations=False)
+    rows = [row.model_dump() for row in inputs.rows]
     return pd.DataFrame(rows, columns=list(Judgment.model_fields))
 
 
