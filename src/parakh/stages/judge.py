@@ -110,43 +110,30 @@ def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[J
     reference metrics for each question, then rubric rows for each (the judge models called
     through `calls`); translate-test rows carry their translator."""
     shard = ShardSpec.of(cfg)
-    answers = inputs.answers
-    judged = len(answers) if shard is None else sum(map(shard.holds, answers))
-    scored = (q for q in iter_jsonl(inputs.questions, Question) if _in(shard, q))
-    yield from _tagged(cfg, reference_rows(cfg, scored, answers, judged))
-    if not cfg.judge.rubrics:
+    judge, answers = cfg.judge, inputs.answers
+    metrics = resolve_metrics(judge.reference_metrics)
+    if metrics:
+        scored = tqdm(
+            (q for q in iter_jsonl(inputs.questions, Question) if _in(shard, q)),
+            total=len(answers) if shard is None else sum(map(shard.holds, answers)),
+            desc=f"judge {cfg.model.name}: {', '.join(metrics)}",
+            unit="answer",
+            disable=not cfg.progress,
+            dynamic_ncols=True,
+        )
+        for q in scored:
+            rows = reference_judgments(metrics, judge.name, q, answers[q.id], judge.parser)
+            yield from _tagged(cfg, rows)
+    if not judge.rubrics:
         return
     questions = read_jsonl(inputs.questions, Question)
     mine = [q for q in questions if _in(shard, q)]
     # drawn from the whole dataset, so that a shard samples as a single run does
-    sample = sample_per_language(questions, cfg.judge.sample_per_language, cfg.seed)
+    sample = sample_per_language(questions, judge.sample_per_language, cfg.seed)
     wanted = {q.id for q in mine} & sample
     chunks = judge_chunks(cfg, inputs.generations, inputs.retrieval, wanted)
-    rows = judge_with_rubrics(cfg.judge, cfg.model, mine, answers, chunks, sample, calls)
+    rows = judge_with_rubrics(judge, cfg.model, mine, answers, chunks, sample, calls)
     yield from _tagged(cfg, rows)
-
-
-def reference_rows(
-    cfg: ParakhConfig,
-    questions: Iterable[Question],
-    answers: Mapping[str, Generation],
-    total: int,
-) -> Iterator[Judgment]:
-    """The reference-metric rows of each of `total` questions, in their order, as scored."""
-    judge = cfg.judge
-    metrics = resolve_metrics(judge.reference_metrics)
-    if not metrics:
-        return
-    scored = tqdm(
-        questions,
-        total=total,
-        desc=f"judge {cfg.model.name}: {', '.join(metrics)}",
-        unit="answer",
-        disable=not cfg.progress,
-        dynamic_ncols=True,
-    )
-    for q in scored:
-        yield from reference_judgments(metrics, judge.name, q, answers[q.id], judge.parser)
 
 
 def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
