@@ -75,12 +75,8 @@ class Layout:
         stage folders that DVC and later stages hash:
         `generate/m.jsonl` -> `shards/generate/m.shard-0-of-4.jsonl`."""
         relative = output.relative_to(self.processed)
-        stem = relative.name.rsplit(".", 1)[0]
-        return self.shards / relative.parent / f"{stem}.shard-{index}-of-{count}.jsonl"
-
-    @property
-    def shards(self) -> Path:
-        return self.processed / "shards"
+        name = f"{relative.name.rsplit('.', 1)[0]}.shard-{index}-of-{count}.jsonl"
+        return self.processed / "shards" / relative.parent / name
 
 
 def report_folder(reports: Path, dataset: str, judge: str) -> Path:
