@@ -13,8 +13,7 @@ from parakh.backends.extractive import CLOSED_BOOK, ExtractiveBackend
 from parakh.backends.runner import generate_all
 from parakh.config.model import ExtractiveModel, Sampling
 from parakh.config.retrieval import EmbedderConfig
-from parakh.retrieval.embedders import CachedEmbedder, HashingEmbedder
-from parakh.retrieval.embedding_cache import EmbeddingCache
+from parakh.retrieval.embedders import CachedEmbedder, EmbeddingCache, HashingEmbedder
 
 from .conftest import complete_one
 
@@ -188,7 +187,7 @@ def test_the_run_settings_place_its_embedding_cache_beside_the_response_cache(
     baseline keeps its embeddings where the index stage does for that `paths.cache`."""
     from parakh.backends.base import make_backend
     from parakh.config.model import ExtractiveModel
-    from parakh.retrieval.embedding_cache import beside_response_cache
+    from parakh.retrieval.embedders import beside_response_cache
 
     backend = make_backend(ExtractiveModel(name="extractive", backend="extractive"))
     backend.use_run_settings(tmp_path / "elsewhere" / "cache.sqlite", show_progress=False)

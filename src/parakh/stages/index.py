@@ -19,8 +19,7 @@ from parakh.config import ParakhConfig, hydra_entry
 from parakh.io import read_jsonl, write_json, write_jsonl
 from parakh.project import resolve
 from parakh.retrieval.chunking import chunk_documents
-from parakh.retrieval.embedders import Embedder, make_embedder
-from parakh.retrieval.embedding_cache import beside_response_cache
+from parakh.retrieval.embedders import Embedder, beside_response_cache, make_embedder
 from parakh.retrieval.kb_versions import VersionedKB, evaluate_kb
 from parakh.retrieval.metrics import flat_metrics
 from parakh.retrieval.retrievers import QueryBatch
