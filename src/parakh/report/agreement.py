@@ -17,15 +17,10 @@ scale with no mapping are a `ConfigError` (`unmapped="error"`, for grades that n
 metric) or get rank correlations only (`unmapped="ranks"`, for curated grades of whole answers,
 compared with every metric the judge scores, e.g. LiveQA-Med's 1..4 with chrF's 0..100).
 
-Human grades come from two sources. Curated grades of answers (curate/human_judgments.jsonl,
-`HumanJudgment` rows) grade an answer TEXT, not a model: one pairs with every judge row whose
-generation answered the same question with exactly that text (LiveQA-Med's answer sources
-replayed as models give the judged text verbatim), on every metric the judge scored, so with
-several models' rows when they gave the same text, and with nothing when no model gave it. A
-grades file (`aggregate.agreement.human_grades`, `HumanGrade` rows naming question, model and
-metric) is checked line by line against the run (`check_grades_file`): an unknown question id
-or metric, a grade outside its declared scale or its mapping, or grades on another scale than
-the judge's with no declared mapping are each an `InputError` naming the file, line and field.
+Human grades come from two sources: curate's grades of answer TEXTS (human_judgments.jsonl),
+paired with every model row whose answer is exactly that text (LiveQA-Med's answer sources
+replayed as models give it verbatim; `answer_grades`), and a grades file naming question, model
+and metric (`aggregate.agreement.human_grades`), checked line by line (`check_grades_file`).
 """
 
 from __future__ import annotations

@@ -289,11 +289,6 @@ class JuryAgreement(BaseModel):
     pairs: list[PairAgreement]
 
 
-def _pair_share(votes: list[float]) -> float:
-    pairs = list(itertools.combinations(votes, 2))
-    return sum(a == b for a, b in pairs) / len(pairs)
-
-
 def jury_agreement(
     rows: Iterable[Judgment], jurors: Sequence[str], integer_scale: Mapping[str, bool]
 ) -> list[JuryAgreement]:
@@ -305,7 +300,8 @@ def jury_agreement(
     out = []
     for metric, items in sorted(by_metric.items()):
         voted = [[v[j] for j in jurors if v.get(j) is not None] for v in items]
-        shares = [_pair_share([x for x in vs if x is not None]) for vs in voted if len(vs) >= 2]
+        agreeing = [list(itertools.combinations(vs, 2)) for vs in voted if len(vs) >= 2]
+        shares = [sum(a == b for a, b in pairs) / len(pairs) for pairs in agreeing]
         pairs = []
         for a, b in itertools.combinations(jurors, 2):
             both = [(v[a], v[b]) for v in items if v.get(a) is not None and v.get(b) is not None]
