@@ -25,6 +25,9 @@ ChunkKind = Literal["raw", "update"]
 # though stored answers to it exist (NoMIRACL rows whose upstream prompt is null): replay
 # scores those answers, a new model is not asked.
 PROMPT_UNAVAILABLE = "prompt_unavailable"
+# How a replayed answer that is blank in its file begins its error (a summary tells these
+# stored-but-blank answers from answers the file does not hold).
+BLANK_ANSWER = "blank answer at"
 
 
 # Judge scores are written at a fixed precision: a score computed through float arithmetic

@@ -12,7 +12,7 @@ from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
 from parakh.judging.ballot_rows import INJECTION, REPAIRED, SELF_JUDGED
 from parakh.judging.judge_context import CONTEXT_CUT
 from parakh.judging.llm_judge import EMPTY_ANSWER
-from parakh.judging.nomiracl_summary import nomiracl_summary
+from parakh.metrics.nomiracl import nomiracl_summary
 from parakh.schema import Judgment
 from parakh.stats.agreement import jury_agreement
 

@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 from parakh.config.judge import NomiraclParser
+from parakh.schema import BLANK_ANSWER, Judgment
 from parakh.text.normalize import canonical_text
 
 NomiraclLabel = Literal["i_dont_know", "answer_present", "invalid"]
@@ -44,6 +46,9 @@ ANSWER_PRESENT: NomiraclLabel = "answer_present"
 INVALID: NomiraclLabel = "invalid"
 SUBSETS: tuple[str, ...] = get_args(NomiraclSubset)
 LABELS: tuple[str, ...] = get_args(NomiraclLabel)
+# each subset's wrong verdict (a hallucination, an error) and its right one
+_WRONG = {"non_relevant": ANSWER_PRESENT, "relevant": I_DONT_KNOW}
+_RIGHT = {"non_relevant": I_DONT_KNOW, "relevant": ANSWER_PRESENT}
 
 # Phrases that state a verdict, matched on case-folded text with straight quotes. Where two
 # phrases overlap, the one starting first wins, then the longer ("no answer is present" is IDK,
@@ -227,20 +232,10 @@ _CITATION = re.compile(r"\[(\d+|10)\]")
 
 
 def classify_released(output: str) -> NomiraclLabel:
-    """Classify `output` exactly as the released `VanillaTemplate.postprocess` does.
-
-    The output's newlines and tabs become spaces and it is lower-cased (`str.lower`, no other
-    normalisation: a curly apostrophe in "I don’t know" does not match). Then, in this order:
-    1. both "yes, answer is present" and "i don't know" occur: "answer_present" if the first
-       occurs more than once as a whitespace-separated word (never, for a phrase), else "invalid";
-    2. "i don't know" occurs: "i_dont_know";
-    3. "yes, answer is present" occurs: "answer_present";
-    4. "answer is present" occurs: "answer_present";
-    5. "answer is not present" occurs: "i_dont_know";
-    6. a citation "[n]" occurs and the whole output is under 10 characters: "answer_present";
-    7. otherwise "invalid" (an empty output too).
-    The released code fails on a null output; callers count a missing output themselves.
-    """
+    """Classify `output` exactly as the released `VanillaTemplate.postprocess` does: newlines
+    and tabs to spaces, `str.lower` and nothing else (a curly apostrophe in "I don’t know" does
+    not match), then its substring tests in its order; an empty output is "invalid". The
+    released code fails on a null output; callers count a missing output themselves."""
     response = output.replace("\n", " ").replace("\t", " ").lower()
     if _NO_ANSWER in response and _ANSWER in response:
         # `nomiracl.util.count_word`: whitespace tokens equal to the phrase, so never
@@ -405,8 +400,7 @@ def verdict_score(subset: str, label: NomiraclLabel) -> float | None:
         raise ValueError(f"unknown subset {subset!r}, expected one of {SUBSETS}")
     if label == INVALID:
         return None
-    wrong = ANSWER_PRESENT if subset == "non_relevant" else I_DONT_KNOW
-    return 1.0 if label == wrong else 0.0
+    return 1.0 if label == _WRONG[subset] else 0.0
 
 
 def nomiracl_rates_from_rows(rows: Iterable[tuple[str, str, str | None]]) -> NomiraclRates:
@@ -423,12 +417,8 @@ def nomiracl_rates_from_rows(rows: Iterable[tuple[str, str, str | None]]) -> Nom
 
 
 class ReleasedRate(Rate):
-    """numerator / denominator as the released code reports it.
-
-    `value` is what the released table shows: numerator / denominator, except 0.0 when the
-    model never gave the subset's correct label (`zeroed`, see `released_code_rates`), and None
-    when the subset has no outputs at all (the released script has no file to read then).
-    """
+    """numerator / denominator as the released table shows it: 0.0 when `zeroed` (see
+    `released_code_rates`), None when the subset has no outputs (the script has no file then)."""
 
     zeroed: bool = False
 
@@ -451,15 +441,10 @@ def _rate(numerator: int, denominator: int, *, zeroed: bool = False) -> Released
 
 def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedCodeRates:
     """Rates of outcomes labelled by `classify_released`, as `ConfusionMetric.evaluate` gives
-    them: every output of the subset is in the denominator, invalid ones included.
-
-    hallucination = "answer present" / all outputs (non-relevant subset); error = "I don't know"
-    / all outputs (relevant subset). The released code computes a subset's error rate only when
-    the model gave that subset's correct label at least once ("I don't know" on non-relevant,
-    "answer present" on relevant); otherwise its table shows 0.0 whatever the model said. That
-    0.0 is reproduced and marked `zeroed`. A missing output should be passed as "invalid": the
-    released runs stored failures as text ("Unable to generate response.") that parses so.
-    """
+    them: the subset's wrong verdicts over all its outputs, invalid ones included. The released
+    code computes a subset's error rate only when the model gave that subset's right verdict at
+    least once; otherwise its table shows 0.0, reproduced here and marked `zeroed`. Pass a
+    missing output as "invalid": the released runs stored failures as text that parses so."""
     counts = subset_counts(released_labels)
     non_relevant, relevant = counts["non_relevant"], counts["relevant"]
     return ReleasedCodeRates(
@@ -472,10 +457,8 @@ def released_code_rates(released_labels: Iterable[NomiraclOutcome]) -> ReleasedC
     )
 
 
-# ConfusionMetric's name for the wrong verdict on each subset, and the subset's right one.
+# ConfusionMetric's name for the wrong verdict on each subset.
 ERROR_NAME = {"non_relevant": "Hallucination", "relevant": "Error"}
-_RIGHT = {"non_relevant": I_DONT_KNOW, "relevant": ANSWER_PRESENT}
-_WRONG = {"non_relevant": ANSWER_PRESENT, "relevant": I_DONT_KNOW}
 RELEASED_TABLE_UNITS = (
     "percent of the model's outputs in the subset's file, rounded to 4 places, 0.0 where the "
     "released ConfusionMetric sets no value (as examples/hallucination_evaluation.py writes it)"
@@ -489,13 +472,10 @@ def _percent(count: int, total: int) -> float:
 
 def released_table_row(subset: str, labels: Iterable[NomiraclLabel]) -> dict[str, float | int]:
     """One model's cells for one language and subset, from its outputs' `classify_released`
-    labels: {"outputs", "Accuracy", "Hallucination" or "Error", "Invalid"}.
-
-    As ConfusionMetric.evaluate: Accuracy and the error cell are set only when the model gave
-    the subset's right verdict at least once (else the script writes 0.0), the error cell 0.0
-    when it never gave the wrong one; Invalid whenever it gave an invalid output. ValueError on
-    an unknown subset or on no outputs (the script has nothing to divide by then).
-    """
+    labels: {"outputs", "Accuracy", "Hallucination" or "Error", "Invalid"}. As
+    ConfusionMetric.evaluate, the error cell is 0.0 unless the model gave both the subset's right
+    and wrong verdicts, Invalid 0.0 unless it gave an invalid output. ValueError on an unknown
+    subset or on no outputs (the script has nothing to divide by then)."""
     if subset not in ERROR_NAME:
         raise ValueError(f"unknown subset {subset!r}; expected one of {tuple(ERROR_NAME)}")
     outcomes = [NomiraclOutcome(subset, label) for label in labels]  # type: ignore[arg-type]
@@ -508,4 +488,74 @@ def released_table_row(subset: str, labels: Iterable[NomiraclLabel]) -> dict[str
         "Accuracy": _percent(right, total),
         ERROR_NAME[subset]: _percent(wrong, total) if right and wrong else 0.0,
         "Invalid": _percent(counts.invalid, total) if counts.invalid else 0.0,
+    }
+
+
+# The NoMIRACL part of a judge summary, per language and `all`, from the verdict rows alone:
+# the chosen parser's rates at the top level, the other parser's (`other_parser`), the released
+# code's rates and table (`released_code`, `released_table`), `parser_disagreements`, and
+# `missing_outputs`: queries whose row is an `error`, by subset, in no paper-style rate
+# (docs/judges.md describes each). The released figures are over the outputs the released code
+# would read: a replayed output stored blank is one ("" parses as invalid there), while a query
+# with no output (none stored, not asked, a failed request) is in none of them.
+ALL = "all"
+
+
+def _language_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[str, Any]:
+    other = other_parser(parser)
+    by_parser: dict[str, list[NomiraclOutcome]] = {name: [] for name in PARSERS}
+    blank: list[NomiraclOutcome] = []  # stored, but blank: the released code reads them
+    missing = dict.fromkeys(SUBSET_OF_METRIC.values(), 0)
+    disagreements = 0
+    for r in rows:
+        subset = SUBSET_OF_METRIC[r.metric]
+        if r.status == "error":
+            missing[subset] += 1
+            if BLANK_ANSWER in (r.reason or ""):
+                blank.append(NomiraclOutcome(subset, INVALID))
+            continue
+        if r.label is None:
+            raise ValueError(f"{r.metric} row of {r.question_id!r} ({r.status}) has no label")
+        labels = labels_of_row(r.label, r.flags)
+        disagreements += labels["lenient"] != labels["released"]
+        for name, label in labels.items():
+            by_parser[name].append(NomiraclOutcome(subset, label))  # type: ignore[arg-type]
+    released = by_parser["released"] + blank
+    # the released script's cells per subset; None for a subset with no outputs
+    by_subset = {s: [o.label for o in released if o.subset == s] for s in SUBSETS}
+    table = {s: released_table_row(s, got) if got else None for s, got in by_subset.items()}
+    return {
+        **nomiracl_rates(by_parser[parser]).model_dump(),
+        "parser": parser,
+        "other_parser": {"parser": other, **nomiracl_rates(by_parser[other]).model_dump()},
+        "released_code": released_code_rates(released).model_dump(),
+        "released_table": table,
+        "parser_disagreements": disagreements,
+        "missing_outputs": missing,
+    }
+
+
+def nomiracl_summary(rows: Sequence[Judgment], parser: NomiraclParser) -> dict[str, Any] | None:
+    """`{"by_language": {...}, "parsers": {...}}` for the NoMIRACL verdict rows among `rows`;
+    None when there are none. `parser` is the judge's `parser`, the one that scored the rows."""
+    by_language: dict[str, list[Judgment]] = defaultdict(list)
+    for r in rows:
+        if r.metric in SUBSET_OF_METRIC:
+            by_language[r.language].append(r)
+            by_language[ALL].append(r)
+    if not by_language:
+        return None
+    summaries = {
+        language: _language_summary(group, parser)
+        for language, group in sorted(by_language.items())
+    }
+    overall = summaries[ALL]
+    return {
+        "by_language": summaries,
+        "parsers": {
+            "parser": parser,
+            "disagreements": overall["parser_disagreements"],
+            "missing_outputs": sum(overall["missing_outputs"].values()),
+            "released_table_units": RELEASED_TABLE_UNITS,
+        },
     }

@@ -1,6 +1,6 @@
 """NoMIRACL's released-code table for a leaderboard, from the judge summaries beside the rows.
 
-Each model's judge summary (`<model>.summary.json`, `parakh.judging.nomiracl_summary`) holds,
+Each model's judge summary (`<model>.summary.json`, `parakh.metrics.nomiracl`) holds,
 per language and subset, the cells the authors' `examples/hallucination_evaluation.py` writes:
 Accuracy, Hallucination (non-relevant subset) or Error (relevant), and Invalid, in percent to 4
 places. The leaderboard shows them beside the paper-style rates so a reader can set them against
