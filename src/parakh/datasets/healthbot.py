@@ -67,13 +67,10 @@ class HealthbotOptions(AdapterOptions):
 def read_document(path: Path) -> str:
     """A KB text file's content; an undecodable byte names the line and the field."""
     text = decode(path)
-    found = first_bad_byte(text)
-    if found:
-        index, byte = found
-        line = text[:index].count("\n") + 1
-        raise RowError(
-            path, f"invalid UTF-8 (byte {byte})", line=line, field="text", reason="invalid_utf8"
-        )
+    if found := first_bad_byte(text):
+        line = text[: found[0]].count("\n") + 1
+        message = f"invalid UTF-8 (byte {found[1]})"
+        raise RowError(path, message, line=line, field="text", reason="invalid_utf8")
     return text
 
 
@@ -99,40 +96,27 @@ def load_raw_document(path: Path, sink: RowSink) -> None:
 
 def parse_kb_update_entries(text: str, path: Path) -> list[tuple[int, str, str]]:
     """Split `## question` / answer entries; returns (line, question, answer) triples."""
-    entries: list[tuple[int, str, str]] = []
-    question: str | None = None
-    start = 0
-    answer_lines: list[str] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if line.startswith("## "):
-            if question is not None:
-                entries.append((start, question, "\n".join(answer_lines).strip()))
-            question, start, answer_lines = line[3:].strip(), lineno, []
-        elif question is None:
-            if line.strip():
-                raise RowError(
-                    path, "text before the first '## ' question", line=lineno, field="question"
-                )
-        else:
-            answer_lines.append(line)
-    if question is not None:
-        entries.append((start, question, "\n".join(answer_lines).strip()))
-    for lineno, q, a in entries:
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    for i, line in enumerate(lines[: starts[0] if starts else None]):
+        if line.strip():
+            message = "text before the first '## ' question"
+            raise RowError(path, message, line=i + 1, field="question")
+    entries = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=False):
+        q, a = lines[start][3:].strip(), "\n".join(lines[start + 1 : end]).strip()
         if not (q and a):
             field = "answer" if q else "question"
             message = f"question {q!r} has no answer" if q else "empty question after '## '"
-            raise RowError(path, message, line=lineno, field=field, reason="empty_text")
+            raise RowError(path, message, line=start + 1, field=field, reason="empty_text")
+        entries.append((start + 1, q, a))
     return entries
 
 
 def update_date(path: Path) -> date:
     if not _DATE_NAME.match(path.stem):
-        raise RowError(
-            path,
-            "KB-update files must be named YYYY-MM-DD.md",
-            field="added_at",
-            reason="bad_date",
-        )
+        message = "KB-update files must be named YYYY-MM-DD.md"
+        raise RowError(path, message, field="added_at", reason="bad_date")
     try:
         return date.fromisoformat(path.stem)
     except ValueError as e:

@@ -12,14 +12,13 @@ the cut is recorded; ids and other values over their limit are always errors.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel
 
 from parakh.config.dataset import LengthLimits
-from parakh.datasets.rows import FieldPlace, Origin, RowError
+from parakh.datasets.rows import FieldPlace, Origin, RowError, strings
 from parakh.schema import HumanJudgment, KBDocument, Passage, Question
 
 Row = TypeVar("Row", Question, KBDocument, HumanJudgment)
@@ -85,7 +84,7 @@ class TextRules:
         with its main texts cut (truncate) or a `RowError` naming the first offending field."""
         kinds = _KINDS[type(row)]
         over: list[tuple[str, int, int]] = []  # (field, length, limit) of texts to cut
-        for path, value in _strings(row):
+        for path, value in strings(row):
             kind = kinds.get(_INDEX.sub("[]", path), "other")
             limit = getattr(self.limits, kind)
             if len(value) > limit:
@@ -102,24 +101,6 @@ class TextRules:
             truncated = {**row.meta.get("truncated", {}), **{p: n for p, n, _ in over}}
             row = row.model_copy(update={"meta": {**row.meta, "truncated": truncated}})
         return row
-
-
-def _strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
-    """(field path, string) of every string in a row, dict keys included, in field order."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _strings(getattr(value, name), f"{path}.{name}" if path else name)
-    elif isinstance(value, dict):
-        for key, inner in value.items():
-            name = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str):
-                yield name, key
-            yield from _strings(inner, name)
-    elif isinstance(value, list | tuple):
-        for i, inner in enumerate(value):
-            yield from _strings(inner, f"{path}[{i}]")
 
 
 def _cut(row: Row, path: str, limit: int) -> Row:

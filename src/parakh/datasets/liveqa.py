@@ -1,6 +1,6 @@
 """TREC-2017 LiveQA-Med test questions x MedQuAD answers, with human grades 1-4.
 
-Two layouts are read.
+Two layouts are read, giving the same questions and judgments.
 
 Upstream (what `parakh import-data liveqa_judgments` brings, two `dvc import`s):
 - `QA-TestSet-LiveQA-Med-Qrels-2479-Answers.zip` from github.com/abachaa/MedQuAD, holding the
@@ -13,15 +13,13 @@ Upstream (what `parakh import-data liveqa_judgments` brings, two `dvc import`s):
   `Original-Question/SUBJECT`, `MESSAGE`, `NIST-PARAPHRASE` and `NLM-Summary`; qrels question
   `n` is `TQ<n>`.
 Each qrels line becomes one judged pair with the fields of the parsed layout below, and the
-question's reference answers from the XML (`ReferenceAnswers/*/ANSWER`, "selected from trusted
-resources and validated by medical experts", upstream's readme; 167 for the 104 questions) as
+question's reference answers from the XML (`ReferenceAnswers/*/ANSWER`, expert-validated
+answers from trusted sources, per upstream's readme; 167 for the 104 questions) become its
 `reference_answers` (option `reference_answers`), so reference metrics can score the answers.
-Answers from the three MedlinePlus collections whose text MedQuAD removed from its own XML "to
-respect the MedlinePlus copyright" (its readme: A.D.A.M., drugs, herbs and supplements; `ADAM_`,
-`MPlusDrugs_`, `MPlusHerbsSuppls_`) are left out by default (`exclude_answer_prefixes`), though
-the zip's CSV still holds them: 565 of the 2,479 judged pairs remain, on 86 of 104 questions.
-The layouts give the same questions and judgments; the parsed one has reference answers only
-where its rows carry them (`reference_answers`, a list).
+Answers from the three MedlinePlus collections whose text MedQuAD's own XML withholds for
+copyright (`ADAM_`, `MPlusDrugs_`, `MPlusHerbsSuppls_`) are left out by default
+(`exclude_answer_prefixes`), though the zip's CSV holds them: 565 of the 2,479 judged pairs
+remain, on 86 of 104 questions.
 
 Parsed: `file` (judgments.jsonl), one judged pair a line (`Question_ID`, `liveqa_qid`,
 `SUBJECT`, `MESSAGE`, `NIST-PARAPHRASE`, `NLM-Summary`, `judgment`, `score`, `Answer_ID`,
@@ -31,8 +29,6 @@ any judgment file. The layout is the parsed one when `file` exists, else the ups
 
 from __future__ import annotations
 
-import csv
-import io
 import xml.etree.ElementTree as ET
 import zipfile
 from dataclasses import dataclass
@@ -42,7 +38,7 @@ from typing import Any
 from pydantic import Field
 
 from parakh.datasets.judgments import JudgmentOptions, JudgmentReader, load_judgments
-from parakh.datasets.records import Record
+from parakh.datasets.records import Record, csv_rows
 from parakh.datasets.rows import RowError, RowSink
 
 
@@ -137,19 +133,13 @@ def question_fields(source: SourceText, references: bool) -> dict[str, dict[str,
 
 
 def answer_texts(source: SourceText) -> dict[str, str]:
-    """AnswerID -> Answer, verbatim; the header must name both columns."""
-    reader = csv.reader(io.StringIO(source.text.removeprefix("\ufeff"), newline=""))
-    header = next(reader, [])
-    for column in ("AnswerID", "Answer"):
-        if column not in header:
-            raise RowError(
-                source.path, f"missing column (header has {', '.join(header)})", line=1,
-                field=column, reason="missing_field",
-            )  # fmt: skip
-    at = {name: header.index(name) for name in ("AnswerID", "Answer")}
-    return {
-        cells[at["AnswerID"]]: cells[at["Answer"]] for cells in reader if len(cells) == len(header)
-    }
+    """AnswerID -> Answer, verbatim, from the rows as long as the header; the header must name
+    both columns."""
+    rows = csv_rows(source.path, ("AnswerID", "Answer"), source.text)
+    pairs = (
+        dict(zip(r.header, r.cells, strict=True)) for r in rows if len(r.cells) == len(r.header)
+    )
+    return {pair["AnswerID"]: pair["Answer"] for pair in pairs}
 
 
 def judged_pair(

@@ -11,11 +11,9 @@ nomiracl` brings):
 `prompt` is the whole vanilla prompt: the instruction, `QUESTION:` and the query, `CONTEXTS:` and
 the passages as `[1] <title>: <text>` .. `[10] ...`, then `OUTPUT:`; the query and the passages
 are parsed back out of it. `results` holds the authors' 11 models' outputs. A row whose prompt is
-null upstream (421 of hi/te/bn's 1,250 rows) still carries every model's
-output, so it is kept: its text is a placeholder naming the query id, it has no passages, and
-`meta.prompt_unavailable` says why and lists its docids (the passages it was asked with are
-unknown). A replayed model is evaluated on it; a new model is not asked
-(`parakh.backends.replay.unasked_reason`), and curate's report counts such questions.
+null upstream (421 of hi/te/bn's 1,250 rows) is kept for those outputs: its text a placeholder
+naming the query id, no passages, `meta.prompt_unavailable` saying why and listing its docids.
+A replayed model is evaluated on it; a new model is not asked (`replay.unasked_reason`).
 
 Parsed (a folder made from upstream, the layout of a hand-made subset):
 
@@ -26,14 +24,9 @@ Parsed (a folder made from upstream, the layout of a hand-made subset):
 The layout is the parsed one when `queries` exists, else the upstream one.
 
 Passages are cut to their first `options.passage_tokens` whitespace-separated words (default
-375; null: whole). The authors' generation script cuts each passage to `--max_passage_tokens`
-tokens of the answering model's own tokenizer (default 380, 370 in its usage example,
-examples/repro_nomiracl_generation.py); the paper cuts each passage to its first 375 tokens
-(§4.3, nomiracl-summary.txt line 108). A
-subword tokenizer counts an Indic word as several tokens, so this word budget cuts no more
-than theirs: the stored upstream passages, already cut by the authors, have at most 273 words
-(205 in hi/te/bn) and pass unchanged. A question whose passages were cut lists them in
-`meta.cut_passages`.
+375, as the paper's 375 tokens, §4.3, nomiracl-summary.txt line 108; null: whole); a subword
+tokenizer counts an Indic word as several tokens, so this cuts no more than the authors' token
+cut (docs/fidelity.md). A question whose passages were cut lists them in `meta.cut_passages`.
 
 `subset = relevant`: at least one passage answers the query, so a RAG system should answer;
 `non_relevant`: none does, so it should abstain (`answerable = False`). Which passage is
@@ -56,8 +49,8 @@ from parakh.schema import PROMPT_UNAVAILABLE, KBDocument, Passage, Question
 
 SUBSETS = ("relevant", "non_relevant")
 
-# Upstream file names: <language>.<split>.<template>_prompt.jsonl, e.g. hi.test.vanilla_prompt.jsonl
 _WORD = re.compile(r"\S+")
+# Upstream file names: <language>.<split>.<template>_prompt.jsonl, e.g. hi.test.vanilla_prompt.jsonl
 UPSTREAM_FILE = re.compile(
     r"^(?P<language>[a-z]{2,3})\.(?P<split>[a-z]+)\.(?P<template>\w+)_prompt\.jsonl$"
 )
@@ -180,6 +173,21 @@ class _Collector:
         previous = self.passages.get((language, docid))
         return previous if previous is not None and previous.text == passage.text else passage
 
+    def read_passages(self, path: Path) -> None:
+        """The parsed layout's passages by (language, docid), cut to the word budget; a docid
+        given twice must have one text."""
+        for line in jsonl_lines(path):
+            with self.sink.guard(line.text):
+                record = line.parse()
+                key = (record.language("language"), record.text("docid"))
+                whole = record.text("passage", strip=False)
+                passage = _passage(key[1], whole, self.options.passage_tokens)
+                if self.passages.setdefault(key, passage).text != passage.text:
+                    message = f"docid {key[1]!r} repeats with other text"
+                    raise record.error("passage", message, "duplicate_id_conflict")
+                if passage.text != whole:
+                    self.cut.add(key)
+
     def add(
         self, record: Record, *, language: str, subset: str, split: object, query: str,
         contexts: list[Passage], source: str, unavailable: dict[str, object] | None = None,
@@ -234,34 +242,10 @@ class _Collector:
             )
 
 
-def load_passages(
-    path: Path, sink: RowSink, max_words: int | None = None
-) -> tuple[dict[tuple[str, str], Passage], set[tuple[str, str]]]:
-    """The passages by (language, docid), cut to `max_words`, and which of them were cut."""
-    passages: dict[tuple[str, str], Passage] = {}
-    cut: set[tuple[str, str]] = set()
-    for line in jsonl_lines(path):
-        with sink.guard(line.text):
-            record = line.parse()
-            language, docid = record.language("language"), record.text("docid")
-            whole = record.text("passage", strip=False)
-            passage = _passage(docid, whole, max_words)
-            previous = passages.get((language, docid))
-            if previous is not None and previous.text != passage.text:
-                raise record.error(
-                    "passage", f"docid {docid!r} repeats with other text", "duplicate_id_conflict"
-                )
-            passages[(language, docid)] = passage
-            if passage.text != whole:
-                cut.add((language, docid))
-    return passages, cut
-
-
 def load_parsed(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
     """queries.jsonl + passages.jsonl: the prompts already parsed into fields."""
-    passages, cut = load_passages(root / options.passages, sink, options.passage_tokens)
     collector = _Collector(options, sink)
-    collector.cut |= cut
+    collector.read_passages(root / options.passages)
     for line in jsonl_lines(root / options.queries):
         with sink.guard(line.text):
             record = line.parse()
@@ -271,7 +255,7 @@ def load_parsed(root: Path, options: NoMiraclOptions, sink: RowSink) -> None:
                 raise record.error("subset", f"expected one of {SUBSETS}, got {subset!r}")
             contexts = []
             for i, docid in enumerate(_docids(record)):
-                passage = passages.get((language, docid))
+                passage = collector.passages.get((language, docid))
                 if passage is None:
                     raise record.error(
                         f"docids[{i}]",

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from parakh.datasets.rows import Origin, RowError
+from parakh.datasets.rows import Origin, RowError, strings
 from parakh.errors import did_you_mean, first_field_error
 from parakh.text.languages import LANGUAGE_ALIASES, LANGUAGES, normalize_language
 
@@ -33,25 +33,6 @@ def first_bad_byte(text: str) -> tuple[int, str] | None:
     """(index, `0xNN`) of the first undecodable byte of a surrogateescape-decoded string."""
     match = _BAD_BYTE.search(text)
     return (match.start(), f"0x{ord(match.group()) - 0xDC00:02x}") if match else None
-
-
-def _find_bad_field(value: Any, prefix: str = "") -> tuple[str, str] | None:
-    """(field path, byte) of the first string holding an undecodable byte, searching nested data."""
-    if isinstance(value, str):
-        bad = first_bad_byte(value)
-        return (prefix or "(value)", bad[1]) if bad else None
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            name = f"{prefix}.{key}" if prefix else str(key)
-            found = _find_bad_field(str(key), name) or _find_bad_field(inner, name)
-            if found:
-                return found
-    if isinstance(value, list):
-        for i, inner in enumerate(value):
-            found = _find_bad_field(inner, f"{prefix}[{i}]")
-            if found:
-                return found
-    return None
 
 
 def decode(path: Path) -> str:
@@ -94,10 +75,9 @@ class Record:
         return RowError(self.path, message, line=self.line, field=name, reason=reason)
 
     def check_utf8(self) -> None:
-        found = _find_bad_field(self.values)
-        if found:
-            field, byte = found
-            raise self.error(field, f"invalid UTF-8 (byte {byte})", "invalid_utf8")
+        for field, value in strings(self.values):
+            if bad := first_bad_byte(value):
+                raise self.error(field, f"invalid UTF-8 (byte {bad[1]})", "invalid_utf8")
 
     def raw(self, field: str) -> Any:
         if field not in self.values or self.values[field] is None:
@@ -182,7 +162,7 @@ class Line:
     text: str
 
     def parse(self) -> Record:
-        obj = _parse_json(self.path, self.text, self.line)
+        obj = parse_json(self.path, self.text, self.line)
         if not isinstance(obj, dict):
             raise RowError(
                 self.path,
@@ -199,9 +179,10 @@ class Line:
 _KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 
 
-def _parse_json(path: Path, text: str, line: int | None) -> Any:
-    """`text` parsed; a syntax error names `line` (else the error's own) and the field being
-    written when it broke: the last JSON key before it."""
+def parse_json(path: Path, text: str, line: int | None) -> Any:
+    """`text` (a JSONL line, or a whole JSON document when `line` is None) parsed; a syntax
+    error names `line` (else the error's own) and the field being written when it broke: the
+    last JSON key before it."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -266,9 +247,11 @@ def file_records(path: Path, required: Sequence[str]) -> Iterator[Record]:
     return (row.parse() for row in file_rows(path, required))
 
 
-def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:
-    """Rows of a CSV file with a header; a missing required column fails the whole file."""
-    reader = csv.reader(io.StringIO(decode(path), newline=""))
+def csv_rows(path: Path, required: Sequence[str], text: str | None = None) -> Iterator[CsvRow]:
+    """Rows of a CSV file with a header (`text`, else read from `path`); a missing required
+    column fails the whole file."""
+    text = decode(path) if text is None else text.removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = tuple(name.strip() for name in next(reader))
     except StopIteration:
@@ -289,8 +272,3 @@ def csv_rows(path: Path, required: Sequence[str]) -> Iterator[CsvRow]:
         start, previous = previous + 1, reader.line_num
         if any(cell.strip() for cell in cells):
             yield CsvRow(path, start, header, tuple(cells))
-
-
-def read_json_document(path: Path) -> Any:
-    """A whole-file JSON document (SQuAD/XQuAD); a syntax error names line and column."""
-    return _parse_json(path, decode(path), None)

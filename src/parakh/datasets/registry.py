@@ -11,7 +11,6 @@ is added.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -33,21 +32,14 @@ class AdapterOptions(Strict):
 AdapterFn = Callable[[Path, Any, RowSink], None]
 
 
-@dataclass(frozen=True)
-class AdapterSpec:
-    name: str
-    load: AdapterFn
-    options: type[AdapterOptions]
-
-
 def adapter_names() -> list[str]:
     return plugins.names("adapters")
 
 
 @cache
-def spec(name: str) -> AdapterSpec:
-    """The adapter registered as `name` (entry-point group `parakh.adapters`), with the
-    options class its `options` parameter is annotated with."""
+def spec(name: str) -> tuple[AdapterFn, type[AdapterOptions]]:
+    """The adapter registered as `name` (entry-point group `parakh.adapters`), and the options
+    class its `options` parameter is annotated with."""
     load = plugins.load("adapters", name)
     options = get_type_hints(load).get("options") if callable(load) else None
     if not (isinstance(options, type) and issubclass(options, AdapterOptions)):
@@ -55,12 +47,12 @@ def spec(name: str) -> AdapterSpec:
             f"dataset adapter '{name}' ({load!r}) is not a function "
             "(root, options: <an AdapterOptions subclass>, sink)"
         )
-    return AdapterSpec(name, load, options)
+    return load, options
 
 
 def parse_options(name: str, options: Mapping[str, Any] | None) -> AdapterOptions:
     """Validate `dataset.options` against the adapter's schema, naming the offending key."""
-    schema = spec(name).options
+    schema = spec(name)[1]
     try:
         return schema.model_validate(dict(options or {}))
     except ValidationError as e:
@@ -82,10 +74,9 @@ def load_dataset(
 ) -> LoadedDataset:
     """Load `root` with adapter `name`; strict fails on the first bad row, lenient collects them.
     Texts over `limits` (default `LengthLimits()`) fail their row, or are cut (`truncate`)."""
-    adapter = spec(name)
     parsed = parse_options(name, options)
     rules = TextRules(limits or LengthLimits(), over_length)
     sink = RowSink(strict=strict, root=root, check=rules.apply)
-    adapter.load(root, parsed, sink)
+    spec(name)[0](root, parsed, sink)
     sink.dataset.cut = [cut.as_dict() for cut in rules.cuts]
     return sink.dataset

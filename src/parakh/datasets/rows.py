@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from parakh.errors import InputError
 from parakh.schema import HumanJudgment, KBDocument, Question
 
@@ -45,6 +47,25 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
     if isinstance(value, list):
         return [map_strings(v, fn) for v in value]
     return value
+
+
+def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """(field path, string) of every string in a row or a record's values, dict keys included,
+    in field order."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from strings(getattr(value, name), f"{path}.{name}" if path else name)
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            name = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str):
+                yield name, key
+            yield from strings(inner, name)
+    elif isinstance(value, list | tuple):
+        for i, inner in enumerate(value):
+            yield from strings(inner, f"{path}[{i}]")
 
 
 def writable(text: str) -> str:

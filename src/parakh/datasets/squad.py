@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import Field
 
-from parakh.datasets.records import Record, parse_language, read_json_document, source_files
+from parakh.datasets.records import Record, decode, parse_json, parse_language, source_files
 from parakh.datasets.registry import AdapterOptions
 from parakh.datasets.rows import RowError, RowSink
 from parakh.hashing import canonical_json
@@ -100,7 +100,7 @@ def _question(
 
 def load_file(path: Path, options: SquadOptions, sink: RowSink) -> None:
     language = _language_of(path, options)
-    document = read_json_document(path)
+    document = parse_json(path, decode(path), None)
     if not isinstance(document, dict):
         raise RowError(
             path, "expected a SQuAD object with 'data'", field="data", reason="missing_field"
