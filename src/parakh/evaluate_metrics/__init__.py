@@ -32,8 +32,3 @@ def path(name: str) -> Path:
 
         raise ValueError(unknown_name_message("evaluate module", name, MODULES))
     return Path(__file__).with_name(f"{name}.py")
-
-
-def paths() -> dict[str, Path]:
-    """Every module's file by name."""
-    return {name: path(name) for name in MODULES}

@@ -7,6 +7,4 @@ from parakh.evaluate_metrics import _reference
 
 
 class Chrf(_reference.ReferenceMetricModule):
-    """Parakh's `chrf`: the mean over predictions, each against its best reference."""
-
     metric_name = "chrf"

@@ -7,6 +7,4 @@ from parakh.evaluate_metrics import _reference
 
 
 class ExactMatch(_reference.ReferenceMetricModule):
-    """Parakh's `exact_match`: the mean over predictions, each against its best reference."""
-
     metric_name = "exact_match"

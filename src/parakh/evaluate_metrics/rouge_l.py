@@ -7,6 +7,4 @@ from parakh.evaluate_metrics import _reference
 
 
 class RougeL(_reference.ReferenceMetricModule):
-    """Parakh's `rouge_l`: the mean over predictions, each against its best reference."""
-
     metric_name = "rouge_l"

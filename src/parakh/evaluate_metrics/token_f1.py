@@ -7,6 +7,4 @@ from parakh.evaluate_metrics import _reference
 
 
 class TokenF1(_reference.ReferenceMetricModule):
-    """Parakh's `token_f1`: the mean over predictions, each against its best reference."""
-
     metric_name = "token_f1"
