@@ -62,10 +62,8 @@ class AgreementPairs:
     systems: list[str] = field(default_factory=list)
 
     def subset(self, keep: list[bool]) -> AgreementPairs:
-        out = AgreementPairs()
-        for name in ("judge", "human", "items", "raters", "languages", "systems"):
-            setattr(out, name, [v for v, k in zip(getattr(self, name), keep, strict=True) if k])
-        return out
+        columns = vars(self).values()  # every field, in order
+        return AgreementPairs(*([v for v, k in zip(c, keep, strict=True) if k] for c in columns))
 
 
 def _seed(settings: Settings, *key: str) -> int:
