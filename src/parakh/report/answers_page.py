@@ -24,6 +24,7 @@ from parakh.report.row_files import Answer, QuestionView
 from parakh.report.templating import Markup, render
 
 Link = tuple[str, str]  # (href, text)
+Written = list[tuple[Path, list[str]]]  # pages written, each with its question ids
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,11 @@ class AnswerArticles:
         generations: Mapping[str, Sequence[Answer]],
         judgments: AnswerScores,
         models: list[str],
+        *,
+        title: str,
+        partial: str | None,
     ) -> None:
+        self.title, self.partial = title, partial
         self.answers = {m: {g.question_id: g for g in rows} for m, rows in generations.items()}
         self.rows = judgments
         self.systems: dict[str, str] = dict(judgments.model_of)
@@ -125,9 +130,8 @@ class AnswerArticles:
 
     def page(
         self,
-        title: str,
-        partial: str | None,
         articles: str,
+        title: str | None = None,
         nav: Sequence[Link] = (),
         languages: list[str] | None = None,
     ) -> str:
@@ -140,9 +144,9 @@ class AnswerArticles:
         }
         return render(
             "answers.html.j2",
-            title=title,
+            title=self.title if title is None else title,
             script="answers_filter.js",
-            partial=partial,
+            partial=self.partial,
             nav=nav,
             filters=filters,
             articles=Markup(articles),  # rendered by `article`
@@ -165,23 +169,23 @@ def write_answers(
     that alone on its page) under `answers/`, and `answers.html` an index linking every page.
     The folder is always there (dvc.yaml declares it); pages of an earlier run are removed.
     Returns the files written, the pages first."""
-    articles = AnswerArticles(questions, generations, judgments, models)
+    articles = AnswerArticles(
+        questions, generations, judgments, models, title=title, partial=partial
+    )
     files.answers_pages.mkdir(parents=True, exist_ok=True)
     for stale in files.answer_pages():
         stale.unlink()
     write_text(files.answers_pages / FOLDER_NOTE, FOLDER_TEXT.format(mb=max_bytes / 1e6))
-    whole = _whole_page(articles, title, partial, max_bytes)
+    whole = _whole_page(articles, max_bytes)
     if whole is not None:
         write_text(files.answers_html, whole)
         return [files.answers_html]
-    pages: list[tuple[str, list[tuple[Path, list[str]]]]] = []
+    pages: list[tuple[str, Written]] = []
     slugs: set[str] = set()
     for language in sorted({articles.language(qid) for qid in articles.question_ids}):
-        slug = _slug(language, slugs)
-        ids = [qid for qid in articles.question_ids if articles.language(qid) == language]
-        written = _write_language(files, articles, language, slug, ids, title, partial, max_bytes)
+        written = _write_language(files, articles, language, _slug(language, slugs), max_bytes)
         pages.append((language, written))
-    write_text(files.answers_html, _index(files, title, partial, pages, max_bytes))
+    write_text(files.answers_html, _index(files, articles, pages, max_bytes))
     return [path for _, written in pages for path, _ in written] + [files.answers_html]
 
 
@@ -189,18 +193,16 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def _whole_page(
-    articles: AnswerArticles, title: str, partial: str | None, max_bytes: int
-) -> str | None:
+def _whole_page(articles: AnswerArticles, max_bytes: int) -> str | None:
     """The whole page, or None as soon as it would pass `max_bytes`."""
     held: list[str] = []
-    size = _size(articles.page(title, partial, ""))
+    size = _size(articles.page(""))
     for qid in articles.question_ids:
         held.append(articles.article(qid))
         size += _size(held[-1])
         if size > max_bytes:
             return None
-    return articles.page(title, partial, "".join(held))
+    return articles.page("".join(held))
 
 
 def _slug(language: str, taken: set[str]) -> str:
@@ -213,41 +215,36 @@ def _slug(language: str, taken: set[str]) -> str:
 
 
 def _write_language(
-    files: ReportFiles,
-    articles: AnswerArticles,
-    language: str,
-    slug: str,
-    ids: list[str],
-    title: str,
-    partial: str | None,
-    max_bytes: int,
-) -> list[tuple[Path, list[str]]]:
+    files: ReportFiles, articles: AnswerArticles, language: str, slug: str, max_bytes: int
+) -> Written:
     """One language's pages, filled in question order; each page with its question ids."""
-    written: list[tuple[Path, list[str]]] = []
+    written: Written = []
 
     def shell(k: int, more: bool) -> tuple[str, list[Link]]:
         nav = [("../answers.html", "all answers")]
         nav += [(f"{slug}-{k - 1}.html", "previous page")] if k > 1 else []
         nav += [(f"{slug}-{k + 1}.html", "next page")] if more else []
-        return f"{title}: {language}, page {k}", nav
+        return f"{articles.title}: {language}, page {k}", nav
 
     def budget(k: int) -> int:
         """What page k's articles may take: the cap less its page around them (a next link
         assumed)."""
         page_title, nav = shell(k, True)
-        return max_bytes - _size(articles.page(page_title, partial, "", nav, [language]))
+        return max_bytes - _size(articles.page("", page_title, nav, [language]))
 
     def flush(held: list[tuple[str, str]], more: bool) -> None:
         k = len(written) + 1
         page_title, nav = shell(k, more)
-        text = articles.page(page_title, partial, "".join(a for _, a in held), nav, [language])
+        text = articles.page("".join(a for _, a in held), page_title, nav, [language])
         path = files.answers_pages / f"{slug}-{k}.html"
         write_text(path, text)
         written.append((path, [qid for qid, _ in held]))
 
     held: list[tuple[str, str]] = []
     size, room = 0, budget(1)
-    for qid in ids:
+    for qid in articles.question_ids:
+        if articles.language(qid) != language:
+            continue
         article = articles.article(qid)
         if held and size + _size(article) > room:
             flush(held, more=True)
@@ -259,11 +256,7 @@ def _write_language(
 
 
 def _index(
-    files: ReportFiles,
-    title: str,
-    partial: str | None,
-    pages: list[tuple[str, list[tuple[Path, list[str]]]]],
-    max_bytes: int,
+    files: ReportFiles, articles: AnswerArticles, pages: list[tuple[str, Written]], max_bytes: int
 ) -> str:
     """`answers.html` of a split page: per language, its questions and a link to each page."""
     rows = [
@@ -276,9 +269,9 @@ def _index(
     ]
     return render(
         "answers_index.html.j2",
-        title=title,
+        title=articles.title,
         script=None,
-        partial=partial,
+        partial=articles.partial,
         folder=files.answers_pages.name,
         pages=rows,
         questions=sum(n for _, n, _ in rows),
