@@ -6,7 +6,7 @@ import pytest
 
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.errors import ConfigError
-from parakh.translation import ENGLISH, LanguageTag
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.dictionary import DictionaryTranslator
 
 HI, TA = LanguageTag.of("hi"), LanguageTag.of("ta")

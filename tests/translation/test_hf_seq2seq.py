@@ -14,8 +14,9 @@ import pytest
 from parakh.backends.cache import ResponseCache
 from parakh.config.translator import IndicTrans2Config, NLLBConfig, WeightsRef
 from parakh.errors import ConfigError
-from parakh.translation import ENGLISH, LanguageTag, make_service
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.hf import Seq2SeqModel, weights_fingerprint
+from parakh.translation.service import make_service
 
 pytestmark = pytest.mark.slow  # imports torch (~10 s on 2 cores)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parakh.translation import ENGLISH, LanguageTag
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.indic_processing import (
     ascii_digits,
     convert_script,

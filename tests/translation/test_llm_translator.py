@@ -11,8 +11,9 @@ from parakh.backends.cache import ResponseCache
 from parakh.config import compose
 from parakh.config.model import OpenAIModel, Sampling, ScriptedModel
 from parakh.config.translator import LLMTranslatorConfig
-from parakh.translation import ENGLISH, LanguageTag, make_service
+from parakh.text.languages import ENGLISH, LanguageTag
 from parakh.translation.llm import LLMTranslator, clean_reply
+from parakh.translation.service import make_service
 
 HINDI = LanguageTag.of("hi")
 

@@ -10,8 +10,8 @@ from sacrebleu.metrics import CHRF
 
 from parakh.config.translator import DictionaryTranslatorConfig
 from parakh.schema import Question
-from parakh.translation import TranslationService, make_service
 from parakh.translation.roundtrip import distribution, passes, report, round_trip
+from parakh.translation.service import TranslationService, make_service
 from tests.translation.fakes import TableTranslator
 
 SOURCE = "Use the eye drops four times a day for two weeks."

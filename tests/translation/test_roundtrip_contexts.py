@@ -8,8 +8,8 @@ import pytest
 
 from parakh.schema import Passage, Question
 from parakh.text.languages import LanguageTag
-from parakh.translation import TranslationService
 from parakh.translation.roundtrip import hops, report, round_trip
+from parakh.translation.service import TranslationService
 from tests.translation.fakes import TableTranslator
 
 Q = "When may I wash my head?"

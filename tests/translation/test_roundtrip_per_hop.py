@@ -14,8 +14,8 @@ from parakh.cli import main
 from parakh.errors import ConfigError
 from parakh.io import write_jsonl
 from parakh.schema import Question
-from parakh.translation import TranslationService
 from parakh.translation.roundtrip import report, round_trip
+from parakh.translation.service import TranslationService
 from tests.translation.fakes import TableTranslator
 
 # Item "hop": its English -> Hindi hop comes back as a poor English sentence, yet the whole way

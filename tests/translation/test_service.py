@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from parakh.backends.cache import ResponseCache
-from parakh.translation import ENGLISH, LanguageTag, TranslationService
+from parakh.text.languages import ENGLISH, LanguageTag
+from parakh.translation.service import TranslationService
 from tests.translation.fakes import TableTranslator
 
 HI = LanguageTag.of("hi")
