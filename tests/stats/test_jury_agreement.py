@@ -69,16 +69,8 @@ def test_alpha_is_undefined_without_pairs_or_variation() -> None:
 
 
 def _row(question: str, metric: str, votes: dict[str, float | None]) -> Judgment:
-    return Judgment(
-        question_id=question,
-        model="m",
-        judge="jury",
-        metric=metric,
-        language="hi",
-        status="ok",
-        score=1.0,
-        votes=votes,
-    )
+    fixed = {"model": "m", "judge": "jury", "language": "hi", "status": "ok", "score": 1.0}
+    return Judgment(question_id=question, metric=metric, votes=votes, **fixed)
 
 
 def test_jury_agreement_per_metric_and_pair() -> None:
