@@ -36,9 +36,7 @@ KappaWeights = Literal["linear", "quadratic"]
 AlphaLevel = Literal["nominal", "ordinal", "interval", "ratio"]
 
 
-def _pair(
-    a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def _pair(a: Scores, b: Scores) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if x.shape != y.shape or x.ndim != 1:
