@@ -67,11 +67,29 @@ class JudgeFile:
         return read_judge_file(Path("<judge rows in memory>"), data)
 
     def judgments(self) -> list[Judgment]:
-        return _objects(self.table)
+        """The rows as `Judgment` objects, built without validating again: the schema has
+        checked every value, and pydantic's own `model_construct` is slower than validation."""
+        table = self.table
+        columns = [_values(table.column(n)) if n != "votes" else _votes(table) for n in FIELDS]
+        new, assign = Judgment.__new__, object.__setattr__
+        # Every field is set, so one set serves every row (pydantic adds a field's name to it on
+        # assignment: already there); a set per row would add 700 bytes to each.
+        fields_set = set(FIELDS)
+        rows = []
+        for values in zip(*columns, strict=True):
+            row = new(Judgment)
+            assign(row, "__dict__", dict(zip(FIELDS, values, strict=True)))
+            assign(row, "__pydantic_fields_set__", fields_set)
+            assign(row, "__pydantic_extra__", None)
+            assign(row, "__pydantic_private__", None)
+            rows.append(row)
+        return rows
 
     def columns(self, names: Sequence[str]) -> pa.Table:
         """The named columns (any field but `votes`) as plain (not dictionary) arrays."""
-        return pa.table([_plain(self.table.column(n)) for n in names], list(names))
+        found = [self.table.column(n) for n in names]
+        plain = [c.cast(c.type.value_type) if pa.types.is_dictionary(c.type) else c for c in found]
+        return pa.table(plain, list(names))
 
 
 def read_judge_file(path: Path, data: bytes | None = None) -> JudgeFile:
@@ -225,31 +243,6 @@ def _compact(table: pa.Table) -> pa.Table:
         index = table.column_names.index(name)
         table = table.set_column(index, name, pc.dictionary_encode(table.column(name)))
     return table
-
-
-def _plain(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    if pa.types.is_dictionary(column.type):
-        return column.cast(column.type.value_type)
-    return column
-
-
-def _objects(table: pa.Table) -> list[Judgment]:
-    """The rows as `Judgment` objects, built without validating again: the schema has checked
-    every value, and pydantic's own `model_construct` is slower than validation."""
-    columns = [_values(table.column(n)) if n != "votes" else _votes(table) for n in FIELDS]
-    new, assign = Judgment.__new__, object.__setattr__
-    # Every field is set, so one set serves every row (pydantic adds a field's name to it on
-    # assignment: already there); a set per row would add 700 bytes to each.
-    fields_set = set(FIELDS)
-    rows = []
-    for values in zip(*columns, strict=True):
-        row = new(Judgment)
-        assign(row, "__dict__", dict(zip(FIELDS, values, strict=True)))
-        assign(row, "__pydantic_fields_set__", fields_set)
-        assign(row, "__pydantic_extra__", None)
-        assign(row, "__pydantic_private__", None)
-        rows.append(row)
-    return rows
 
 
 def _votes(table: pa.Table) -> list[dict[str, float | None]]:
