@@ -301,17 +301,15 @@ def judge_human_agreement(
     `settings`: seeded bootstrap intervals (None: none); `source` keys their seeds.
     `answer_lengths` ((question id, model) -> characters): adds the length baseline."""
     mappings = mappings or {}
-    judged: dict[tuple[str, str, str], Judgment] = {}
-    for j in judgments:  # keyed by leaderboard entry: translate-test rows are their own
-        judged[(j.question_id, system_name(j.model, j.translator), j.metric)] = j
+    # keyed by leaderboard entry: translate-test rows are their own
+    judged = {(j.question_id, system_name(j.model, j.translator), j.metric): j for j in judgments}
     by_metric: dict[str, list[HumanGrade]] = defaultdict(list)
     for g in grades:
         by_metric[g.metric].append(g)
     results = []
     for metric in sorted(by_metric):
         mapping = mappings.get(metric)
-        metric_rows = [j for j in judgments if j.metric == metric]
-        scale_max = metric_rows[0].scale_max if metric_rows else 1.0
+        scale_max = next((j.scale_max for j in judgments if j.metric == metric), 1.0)
         off = [why for g in by_metric[metric] if (why := off_judge_scale(g, scale_max))]
         if off and mapping is None and unmapped == "error":
             raise ConfigError(
