@@ -160,16 +160,11 @@ def _keep(hygiene: Hygiene, keep: list[bool], reason: str) -> None:
     hygiene.dropped[reason] += before - len(hygiene.questions)
 
 
-def quarantine_path(cfg: ParakhConfig, layout: Layout) -> Path:
-    if cfg.dataset.quarantine:
-        return resolve(cfg.dataset.quarantine)
-    return layout.curated_questions.with_name("quarantine.jsonl")
-
-
 def main_task(cfg: ParakhConfig) -> None:
     ds = cfg.dataset
     layout = Layout.of(cfg)
     source = resolve(ds.path)
+    quarantine = resolve(ds.quarantine or layout.curated_questions.with_name("quarantine.jsonl"))
     parse_options(ds.adapter, ds.options)  # a bad option fails before anything is read
     if ds.relevance_filter:
         load_relevance_filter(ds.relevance_filter)
@@ -189,7 +184,7 @@ def main_task(cfg: ParakhConfig) -> None:
     if curated.judgments:
         write_jsonl(judgments_path, curated.judgments)
     if not ds.strict:
-        write_jsonl(quarantine_path(cfg, layout), curated.quarantine)
+        write_jsonl(quarantine, curated.quarantine)
     write_json(layout.curation_report, curated.report)
     write_run_spec(
         spec_path(layout.curated_questions),
@@ -208,7 +203,7 @@ def main_task(cfg: ParakhConfig) -> None:
     if not curated.questions:  # lenient, every row quarantined (`check_loaded`)
         print(
             f"curate: warning: all {report['quarantined']} rows were quarantined; no questions "
-            f"to evaluate (see {quarantine_path(cfg, layout)})",
+            f"to evaluate (see {quarantine})",
             file=sys.stderr,
         )
     print(

@@ -52,10 +52,6 @@ def embedding_cache_path(cfg: ParakhConfig) -> Path:
     return beside_response_cache(resolve(cfg.paths.cache))
 
 
-def metrics_path(layout: Layout) -> Path:
-    return layout.retrieval.with_name("retrieval_metrics.json")
-
-
 def _log_metrics(cfg: ParakhConfig, metrics: dict[str, Any], inputs: dict[str, Path]) -> None:
     """One MLflow run per (dataset, retriever, embedder): `<side>.<metric>.<language>`."""
     from parakh.tracking.client import tracking_uri
@@ -88,8 +84,9 @@ def main_task(cfg: ParakhConfig) -> None:
     inputs = {"questions": layout.curated_questions, "kb": layout.curated_kb}
     write_jsonl(layout.chunks, out.chunks)
     write_jsonl(layout.retrieval, out.retrievals)
+    metrics_path = layout.retrieval.with_name("retrieval_metrics.json")
     if out.metrics is None:
-        metrics_path(layout).unlink(missing_ok=True)
+        metrics_path.unlink(missing_ok=True)
     else:
         summary = {
             "dataset": cfg.dataset.name,
@@ -98,7 +95,7 @@ def main_task(cfg: ParakhConfig) -> None:
             "depth": cfg.retriever.eval_depth,
             **out.metrics,
         }
-        write_json(metrics_path(layout), summary)
+        write_json(metrics_path, summary)
         _log_metrics(cfg, out.metrics, inputs)
     write_run_spec(
         spec_path(layout.retrieval),
@@ -106,7 +103,7 @@ def main_task(cfg: ParakhConfig) -> None:
         config={"embedder": cfg.embedder.model_dump(), "retriever": cfg.retriever.model_dump()},
         inputs=inputs,
     )
-    scored = "" if out.metrics is None else f"; retrieval metrics -> {metrics_path(layout)}"
+    scored = "" if out.metrics is None else f"; retrieval metrics -> {metrics_path}"
     print(
         f"index ({cfg.embedder.name}, {cfg.retriever.name}): {len(out.chunks)} chunks, "
         f"top-{cfg.retriever.top_k} for {len(out.retrievals)} questions -> {layout.retrieval}"
