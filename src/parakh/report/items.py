@@ -126,15 +126,12 @@ class ItemIndex:
                     found |= (self.counts[s] > 0) | self.unscored[s].any(axis=0)
         return np.flatnonzero(found & inside)
 
-    def ids(self, questions: np.ndarray) -> list[str]:
-        return [self.questions[q] for q in questions.tolist()]
-
     def digest(self, questions: np.ndarray) -> str:
         """sha256 of the ids of `questions` (codes), computed once per distinct list: what a
         statistic's seed is derived from."""
         key = np.asarray(questions, dtype=np.intp).tobytes()
         if key not in self._digests:
-            self._digests[key] = sha256_obj(self.ids(questions))
+            self._digests[key] = sha256_obj([self.questions[q] for q in questions.tolist()])
         return self._digests[key]
 
     def table(
