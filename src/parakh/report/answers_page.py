@@ -60,9 +60,8 @@ FOLDER_TEXT = (
 
 
 class AnswerArticles:
-    """Each question's article of the answers page, built and rendered when asked for: at
-    N = 100,000 the page is ~450 MB of HTML, which is written a page at a time, never held
-    whole. The rows are indexed here once (`__init__`); `view` says what one article shows."""
+    """Each question's article of the answers page, rendered when asked for (pages are written
+    a page at a time, never held whole), from rows indexed here once."""
 
     def __init__(
         self,
@@ -164,11 +163,9 @@ def write_answers(
     partial: str | None = None,
     max_bytes: int = MAX_PAGE_BYTES,
 ) -> list[Path]:
-    """Write `answers.html`: the whole page when it fits in `max_bytes`;
-    else pages by language, in question order, each at most `max_bytes` (an article larger than
-    that alone on its page) under `answers/`, and `answers.html` an index linking every page.
-    The folder is always there (dvc.yaml declares it); pages of an earlier run are removed.
-    Returns the files written, the pages first."""
+    """Write `answers.html` whole or split by language (an article larger than `max_bytes` alone
+    on its page); `answers/` is always there (dvc.yaml declares it), an earlier run's pages
+    removed. Returns the files written, the pages first."""
     articles = AnswerArticles(
         questions, generations, judgments, models, title=title, partial=partial
     )

@@ -3,8 +3,7 @@
 Human grades come from curate (`curate/human_judgments.jsonl`, grades of answer texts, paired
 by text, so the answers are read too) and from an optional grades file
 (`aggregate.agreement.human_grades`). Loaded by path from a `Layout`, so the stage, `parakh
-reproduce` and notebooks all read results the same way. The statistics read `columns()`;
-`judgments` builds a model's `Judgment` objects only when a page asks for them.
+reproduce` and notebooks all read results the same way; the statistics read `columns()`.
 """
 
 from __future__ import annotations

@@ -4,10 +4,9 @@ pyarrow parses a judge or generations file against the schema (no object per row
 it whole: known fields only, required ones present, a status the schema allows, each value of
 its JSON type. A file that fails is bad input, and its first bad line (`first_bad_line`) names
 file, line and field. A field left out takes its default; a juror left out of a row's votes
-reads as no vote (None), as a juror whose call failed does. `Judgment` objects are built per
-model when a page asks (`JudgmentFiles`). Of a generations file only what aggregate shows is
-kept (`Answer`); its other fields are checked by name and kind only (the judge stage validated
-them whole).
+reads as no vote (None), as a juror whose call failed does. Of a generations file only what
+aggregate shows is kept (`Answer`); its other fields are checked by name and kind only (the
+judge stage validated them whole).
 """
 
 from __future__ import annotations

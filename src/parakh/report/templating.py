@@ -5,10 +5,9 @@ names, justifications, any text from the data), so no code escapes by hand. Mark
 package rendered itself (a section, a chart, an answer's article) is handed to another
 template as `Markup`, which the engine leaves as it is; nothing from the data is ever wrapped.
 
-Templates are package data (`templates/*.j2`); static CSS and scripts beside them are put into
-a page as they are (`asset`). Before a template is parsed, each line break with the blanks
-around it is dropped, so a page is one line of markup while its template is laid out to read;
-where text needs a space at a line break, the template writes `{{ " " }}`.
+Templates are package data (`templates/*.j2`), CSS and scripts beside them put into a page as
+they are (`asset`). A page is one line of markup (`JoinLines`) while its template is laid out to
+read; where text needs a space at a line break, the template writes `{{ " " }}`.
 """
 
 from __future__ import annotations
