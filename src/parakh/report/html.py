@@ -222,24 +222,6 @@ def translate_test_section(board: Leaderboard, primary: str) -> str:
     return render("translate_test.html.j2", header=header, rows=rows)
 
 
-def paired_section(board: Leaderboard, primary: str) -> str:
-    tests = sorted(board.paired, key=lambda c: (c.metric != primary, c.metric))
-    return render("paired.html.j2", tests=tests)
-
-
-def counts_section(board: Leaderboard) -> str:
-    rows = [(m, [board.get(m, metric) for metric in board.metrics]) for m in board.models]
-    return render("counts.html.j2", metrics=board.metrics, rows=rows)
-
-
-def config_section(provenance: dict[str, Any], config: dict[str, Any]) -> str:
-    return render(
-        "config.html.j2",
-        provenance=yaml.safe_dump(provenance, sort_keys=True, allow_unicode=True),
-        config=yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
-    )
-
-
 SOURCES = {"grades": "grades file", "answers": "curated grades of answers"}
 
 
@@ -314,11 +296,22 @@ def render_report(
         slice_section(board, primary, "category", "By query category"),
         slice_section(board, primary, "domain", "By domain"),
         translate_test_section(board, primary),
-        paired_section(board, primary),
+        render(
+            "paired.html.j2",
+            tests=sorted(board.paired, key=lambda c: (c.metric != primary, c.metric)),
+        ),
         agreement_section(result.agreement),
         bias_section(result.bias) if result.bias is not None else "",
-        counts_section(board),
-        config_section(provenance, cfg.model_dump(mode="json")),
+        render(
+            "counts.html.j2",
+            metrics=board.metrics,
+            rows=[(m, [board.get(m, metric) for metric in board.metrics]) for m in board.models],
+        ),
+        render(
+            "config.html.j2",
+            provenance=yaml.safe_dump(provenance, sort_keys=True, allow_unicode=True),
+            config=yaml.safe_dump(cfg.model_dump(mode="json"), sort_keys=False, allow_unicode=True),
+        ),
     ]
     return render(
         "report.html.j2",
