@@ -39,7 +39,7 @@ from parakh.datasets import LoadedDataset, RejectedRow, load_dataset, parse_opti
 from parakh.hashing import sha256_obj
 from parakh.io import write_json, write_jsonl
 from parakh.project import resolve
-from parakh.schema import PROMPT_UNAVAILABLE, HumanJudgment, KBDocument, Question
+from parakh.schema import PROMPT_UNAVAILABLE, HumanJudgment, Question
 from parakh.stage_outputs import Layout, spec_path
 from parakh.tracking.client import tracking_configured, tracking_uri
 from parakh.tracking.runspec import write_run_spec
@@ -49,7 +49,6 @@ from parakh.tracking.stage_runs import StageRun, log_stage_run
 @dataclass
 class Curated:
     questions: list[Question]
-    documents: list[KBDocument]
     judgments: list[HumanJudgment] = field(default_factory=list)
     quarantine: list[dict[str, Any]] = field(default_factory=list)
     report: dict[str, Any] = field(default_factory=dict)
@@ -121,7 +120,6 @@ def run(cfg: ParakhConfig, loaded: LoadedDataset) -> Curated:
     report.update(_without_prompt(questions))
     return Curated(
         questions=questions,
-        documents=loaded.documents,
         judgments=judgments,
         quarantine=_quarantine_rows(rejected, cfg),
         report=report,
@@ -179,7 +177,7 @@ def main_task(cfg: ParakhConfig) -> None:
     curated = run(cfg, loaded)
     # Everything is computed before the first write: a failure above leaves no output behind.
     write_jsonl(layout.curated_questions, curated.questions)
-    write_jsonl(layout.curated_kb, curated.documents)
+    write_jsonl(layout.curated_kb, loaded.documents)
     judgments_path = layout.curated_questions.with_name("human_judgments.jsonl")
     if curated.judgments:
         write_jsonl(judgments_path, curated.judgments)
@@ -208,7 +206,7 @@ def main_task(cfg: ParakhConfig) -> None:
         )
     print(
         f"curate: {report['rows_out']} of {report['rows_in']} questions kept "
-        f"(dropped: {report['dropped'] or 'none'}), {len(curated.documents)} KB documents"
+        f"(dropped: {report['dropped'] or 'none'}), {len(loaded.documents)} KB documents"
         + (f", {len(curated.judgments)} human judgments" if curated.judgments else "")
         + (f", {report['quarantined']} rows quarantined" if not ds.strict else "")
         + (f", {len(report['truncated'])} texts cut to size" if "truncated" in report else "")

@@ -16,9 +16,8 @@ that is the pivot is translated directly. Two filters:
 - `end_to_end`: one round trip, target -> pivot -> source, scored against the source text.
   Parakh's own variant: it also catches errors of the way back through the pivot.
 
-Without a pivot both are the same single round trip. Every (item, language) gets a row saying
-kept, dropped, error (a translation failed, with the reason) or skipped (already in that
-language), and the report gives kept and dropped counts and the chrF distribution per language.
+Without a pivot both are the same single round trip. Every (item, language) gets a row
+(`RoundTripRow`), and the report per language (`report`).
 """
 
 from __future__ import annotations
