@@ -98,10 +98,11 @@ def read_judge_file(path: Path, data: bytes | None = None) -> JudgeFile:
     table, lines = _read_rows(data, path, Judgment, _judge_table)
     if "votes" in table.column_names or any(table.column(n).null_count for n in _DEFAULTS):
         table = _defaults_filled(data, path, table)
-    compact = _compact(table)
-    del table
+    for name in _REPEATED:  # repeated strings stored once (dictionary-encoded): less memory
+        index = table.column_names.index(name)
+        table = table.set_column(index, name, pc.dictionary_encode(table.column(name)))
     pa.default_memory_pool().release_unused()  # the parser's buffers, back to the system
-    return JudgeFile(compact, lines)
+    return JudgeFile(table, lines)
 
 
 def _read_rows(
@@ -234,14 +235,6 @@ def first_bad_line(data: bytes, path: Path, row_type: type[BaseModel]) -> InputE
             field = ".".join(str(p) for p in err["loc"]) or None
             return InputError(path, err["msg"], line=number, field=field)
     return None
-
-
-def _compact(table: pa.Table) -> pa.Table:
-    """Repeated strings stored once (dictionary-encoded): a fraction of the memory."""
-    for name in _REPEATED:
-        index = table.column_names.index(name)
-        table = table.set_column(index, name, pc.dictionary_encode(table.column(name)))
-    return table
 
 
 def _votes(table: pa.Table) -> list[dict[str, float | None]]:
