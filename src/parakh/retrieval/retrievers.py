@@ -39,8 +39,6 @@ def reciprocal_rank_fusion(
 ) -> Ranking:
     """RRF (Cormack, Clarke and Buettcher, SIGIR 2009): (item, sum of `weight / (rrf_k +
     rank)` over the rankings), best first, ties broken by the lower item index."""
-    if len(rankings) != len(weights):
-        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
     fused: dict[int, float] = {}
     for ranking, weight in zip(rankings, weights, strict=True):
         for rank, (item, _score) in enumerate(ranking, start=1):
