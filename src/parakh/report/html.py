@@ -52,19 +52,16 @@ def colour(value: float | None) -> str:
     return f"#{r:02x}{g:02x}{bl:02x}"
 
 
-Bars = Sequence[tuple[float | None, float | None, float | None]]
-
-
 def bar_chart(
     groups: Sequence[str],
-    series: Sequence[tuple[str, Bars]],
+    series: Sequence[tuple[str, Sequence[Cell | None]]],
     *,
     chart_id: str,
     label: str,
 ) -> str:
     """Inline SVG of horizontal bars on 0..1: per group one bar per series, with intervals.
 
-    `series` is [(name, [(mean, low, high) per group])], values already scaled to 0..1.
+    `series` is [(name, [cell per group])], each cell placed on 0..1 by its scale.
     """
     width, left, bar_h, gap = 760, 170, 12, 10
     plot_w = width - left - 20
@@ -75,9 +72,10 @@ def bar_chart(
         y0 = 22 + g * group_h
         bars = []
         for k, (name, values) in enumerate(series):
-            mean, low, high = values[g]
-            if mean is None:
+            cell = values[g]
+            if cell is None or cell.mean is None:
                 continue
+            mean, low, high = cell.unit(cell.mean), cell.unit(cell.ci_low), cell.unit(cell.ci_high)
             y = y0 + k * bar_h
             whisker = None
             if low is not None and high is not None:
@@ -164,12 +162,6 @@ def heatmap_section(board: Leaderboard, primary: str) -> str:
     )
 
 
-def _scaled(cell: Cell | None) -> tuple[float | None, float | None, float | None]:
-    if cell is None or cell.mean is None:
-        return (None, None, None)
-    return (cell.unit(cell.mean), cell.unit(cell.ci_low), cell.unit(cell.ci_high))
-
-
 def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) -> str:
     values = board.slices(dimension)
     best = {v: board.best(primary, dimension, v) for v in values}
@@ -183,7 +175,7 @@ def slice_section(board: Leaderboard, primary: str, dimension: str, title: str) 
     chart = ""
     if dimension == "category" and values:
         series = [
-            (m, [_scaled(board.cell(m, primary, dimension, v)) for v in values])
+            (m, [board.cell(m, primary, dimension, v) for v in values])
             for m in board.ranking(primary)
         ]
         label = f"{primary} by {dimension}"
