@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from parakh.text.normalize import ZERO_WIDTH_SPACE, canonical_text
+from parakh.text.normalize import ZERO_WIDTH_SPACE, ascii_digits, canonical_text
 
 # Characters that render as nothing but are not format characters (category Cf, which
 # `canonical_text` already removes): the combining grapheme joiner, variation selectors,
@@ -47,11 +47,7 @@ _LATIN_LOOKALIKES = str.maketrans(
 
 def _plain_char(ch: str) -> str:
     # U+0300-U+036F, Combining Diacritical Marks: Latin accents, which no Indic script uses
-    if ch in _INVISIBLE or "\u0300" <= ch <= "\u036f":
-        return ""
-    if not ch.isascii() and unicodedata.category(ch) == "Nd":
-        return str(unicodedata.decimal(ch))  # "५", "৫", "۵" -> "5"
-    return ch
+    return "" if ch in _INVISIBLE or "\u0300" <= ch <= "\u036f" else ch
 
 
 def skeleton(text: str, *, zero_width_space: str = "") -> str:
@@ -61,7 +57,7 @@ def skeleton(text: str, *, zero_width_space: str = "") -> str:
     every script's decimal digits as ASCII, case folded."""
     text = canonical_text(text.replace(ZERO_WIDTH_SPACE, zero_width_space))
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
-    text = unicodedata.normalize("NFC", "".join(_plain_char(ch) for ch in text))
+    text = unicodedata.normalize("NFC", ascii_digits("".join(map(_plain_char, text))))
     return text.translate(_LATIN_LOOKALIKES).casefold()
 
 
