@@ -180,7 +180,11 @@ def write_answers(
     pages: list[tuple[str, Written]] = []
     slugs: set[str] = set()
     for language in sorted({articles.language(qid) for qid in articles.question_ids}):
-        written = _write_language(files, articles, language, _slug(language, slugs), max_bytes)
+        slug = re.sub(r"[^0-9A-Za-z_]+", "_", language) or "und"  # unlike any other page's
+        while slug in slugs:
+            slug += "_"
+        slugs.add(slug)
+        written = _write_language(files, articles, language, slug, max_bytes)
         pages.append((language, written))
     write_text(files.answers_html, _index(files, articles, pages, max_bytes))
     return [path for _, written in pages for path, _ in written] + [files.answers_html]
@@ -200,15 +204,6 @@ def _whole_page(articles: AnswerArticles, max_bytes: int) -> str | None:
         if size > max_bytes:
             return None
     return articles.page("".join(held))
-
-
-def _slug(language: str, taken: set[str]) -> str:
-    """A file-name part for a language code, unlike any other page's."""
-    slug = re.sub(r"[^0-9A-Za-z_]+", "_", language) or "und"
-    while slug in taken:
-        slug += "_"
-    taken.add(slug)
-    return slug
 
 
 def _write_language(
