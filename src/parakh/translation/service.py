@@ -26,17 +26,12 @@ from parakh.translation.base import Translated, Translator, make_translator
 
 
 @dataclass(frozen=True)
-class TextTranslation:
-    """A whole text's translation, or the reason there is none (the first failed sentence's)."""
+class TextTranslation(Translated):
+    """A whole text's translation, or the reason there is none (the first failed sentence's),
+    with how many of its sentences there were and how many came from the cache."""
 
-    text: str | None
-    error: str | None = None
     sentences: int = 0
     cached_sentences: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None and self.text is not None
 
 
 class TranslationService:
