@@ -228,8 +228,9 @@ def _ranked(ranking: RankingAgreement) -> list[tuple[str, int]]:
     return [(m, by_judge.index(m) + 1) for m in by_human]
 
 
-def correlation_chart(agreement: list[MetricAgreement]) -> str:
-    """Inline SVG: each metric's Spearman with the human grades on -1..1, with its interval."""
+def agreement_section(agreement: list[MetricAgreement]) -> str:
+    """The agreement figures, and above them an inline SVG of each metric's Spearman with the
+    human grades on -1..1, with its interval."""
     width, left, bar_h = 760, 220, 16
     plot_w = width - left - 20
     zero = left + plot_w / 2
@@ -247,7 +248,7 @@ def correlation_chart(agreement: list[MetricAgreement]) -> str:
             interval = a.overall.intervals.get("spearman")
             bar["whisker"] = (x(interval[0]), x(interval[1])) if interval else None
         bars.append(bar)
-    return render(
+    chart = render(
         "agreement_chart.svg.j2",
         width=width,
         height=34 + bar_h * len(agreement),
@@ -256,17 +257,13 @@ def correlation_chart(agreement: list[MetricAgreement]) -> str:
         ticks=[(x(tick), tick) for tick in (-1.0, -0.5, 0.0, 0.5, 1.0)],
         bars=bars,
     )
-
-
-def agreement_section(agreement: list[MetricAgreement]) -> str:
-    chart = Markup(correlation_chart(agreement)) if agreement else ""  # the SVG rendered above
     return render(
         "agreement.html.j2",
         agreement=agreement,
         label=_label,
         source=lambda a: SOURCES.get(a.source, a.source),
         ranked=_ranked,
-        chart=chart,
+        chart=Markup(chart if agreement else ""),  # the SVG rendered above
         figures=FIGURES,
     )
 
