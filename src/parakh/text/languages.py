@@ -121,11 +121,6 @@ def normalize_language(name_or_code: str) -> str | None:
     return LANGUAGE_ALIASES.get(key, LANGUAGE_ALIASES.get(key.split("-", 1)[0]))  # "hi-Latn"
 
 
-def _code_and_name(alias: str) -> str:
-    code = LANGUAGE_ALIASES[alias]
-    return f"'{code}' ({LANGUAGES[code].name})"
-
-
 def check_language(code: str) -> str:
     """Return our code for `code` (aliases accepted), or raise ConfigError naming close matches."""
     normalized = normalize_language(code)
@@ -136,7 +131,7 @@ def check_language(code: str) -> str:
         sorted(LANGUAGE_ALIASES),
         cutoff=0.6,
         candidates=5,
-        shown=_code_and_name,
+        shown=lambda a: f"'{LANGUAGE_ALIASES[a]}' ({LANGUAGES[LANGUAGE_ALIASES[a]].name})",
     )
     available = ", ".join(sorted(LANGUAGES))
     raise ConfigError(f"Unknown language '{code}'.{hint} Available: {available}")

@@ -101,6 +101,7 @@ class Seq2SeqModel:
     field: str
     folder: Path = dc_field(init=False)
     identity: dict[str, str | None] = dc_field(init=False)  # model id, revision, fingerprint
+    remote_code: bool = dc_field(init=False)  # the checkpoint's own modelling code is trusted
     loads: int = dc_field(default=0, init=False)  # times the weights were loaded
 
     def __post_init__(self) -> None:
@@ -108,12 +109,13 @@ class Seq2SeqModel:
         self.folder = resolve_weights(self.cfg.name, self.field, ref, self.cfg.allow_download)
         fingerprint = weights_fingerprint(self.folder)
         self.identity = {"model_id": ref.model_id, "revision": ref.revision, "weights": fingerprint}
+        self.remote_code = getattr(self.cfg, "trust_remote_code", False)
 
     @cached_property
     def tokenizer(self) -> Any:
         _, transformers = require_transformers()
         return transformers.AutoTokenizer.from_pretrained(
-            str(self.folder), local_files_only=True, trust_remote_code=self._remote_code
+            str(self.folder), local_files_only=True, trust_remote_code=self.remote_code
         )
 
     @cached_property
@@ -122,15 +124,11 @@ class Seq2SeqModel:
         model = transformers.AutoModelForSeq2SeqLM.from_pretrained(
             str(self.folder),
             local_files_only=True,
-            trust_remote_code=self._remote_code,
+            trust_remote_code=self.remote_code,
             dtype=getattr(torch, self.cfg.dtype),
         )
         self.loads += 1
         return model.to(self.cfg.device).eval()
-
-    @property
-    def _remote_code(self) -> bool:
-        return getattr(self.cfg, "trust_remote_code", False)
 
     def token_id(self, token: str) -> int | None:
         """The id of a single vocabulary token (a language tag), or None if it has none."""
