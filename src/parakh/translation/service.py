@@ -44,15 +44,11 @@ class TranslationService:
         segment_sentences: bool = True,
         show_progress: bool = True,
     ) -> None:
-        self.translator = translator
+        self.translator, self.name = translator, translator.name
         self.show_progress = show_progress  # a bar per language pair on stderr
         self.cache = cache
         self.segment_sentences = segment_sentences
         self.batch_size = translator.cfg.batch_size
-
-    @property
-    def name(self) -> str:
-        return self.translator.name
 
     def translate_texts(
         self, texts: Sequence[str], source: LanguageTag, target: LanguageTag
