@@ -179,22 +179,18 @@ def without_blank_lines(data: bytes) -> tuple[bytes, Sequence[int]]:
     """`data` without its blank lines (arrow refuses a line of form feeds or vertical tabs),
     and the number of each line kept."""
     end = len(data) - 1 if data.endswith(b"\n") else len(data)  # no line after a final newline
-    if not _has_blank_line(data, end):
+    first = data.find(b"\n", 0, end)
+    last = data.rfind(b"\n", 0, end)
+    blank = (  # the first, the last or a middle line holds only whitespace
+        not data[: end if first < 0 else first].strip(_BLANKS)
+        or (last >= 0 and not data[last + 1 : end].strip(_BLANKS))
+        or _BLANK_INSIDE.search(data, 0, end) is not None
+    )
+    if not blank:
         return data, range(1, data.count(b"\n", 0, end) + 2)
     parts = data[:end].split(b"\n")
     lines = [i for i, line in enumerate(parts, start=1) if line.strip()]
     return b"\n".join(parts[i - 1] for i in lines), lines
-
-
-def _has_blank_line(data: bytes, end: int) -> bool:
-    """Whether a line of `data[:end]` holds only whitespace (the first, a middle or the last)."""
-    first = data.find(b"\n", 0, end)
-    if not data[: end if first < 0 else first].strip(_BLANKS):
-        return True
-    last = data.rfind(b"\n", 0, end)
-    if last >= 0 and not data[last + 1 : end].strip(_BLANKS):
-        return True
-    return _BLANK_INSIDE.search(data, 0, end) is not None
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
