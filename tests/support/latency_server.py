@@ -6,7 +6,10 @@
 The fault server (Starlette on uvicorn) spends about 0.4 ms of CPU a request on this project's
 2-core machines, more than the client it is meant to measure, so at a thousand requests a
 second its own queue, not the client, decides how far a run falls behind the ideal. This one
-reads HTTP/1.1 keep-alive requests straight off asyncio's streams. It answers
+reads HTTP/1.1 keep-alive requests straight off asyncio's streams, on an event loop that waits
+with select(2): its timeout is in microseconds, where epoll's is in whole milliseconds rounded up,
+which made every answer up to a millisecond late (0.95 ms at the median, about 0.5% of a 200 ms
+latency and 2% of a 50 ms one). It answers
 `POST /v1/chat/completions` and `/v1/completions` with the fault server's deterministic answer,
 `GET /v1/models`, and `GET /stats` (`requests`, `ok`, `max_in_flight`). Loopback use only.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import selectors
 from collections import Counter
 
 from tests.support.fault_server import answer_text
@@ -81,4 +85,5 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--latency", type=float, default=0.0)
     args = parser.parse_args()
-    asyncio.run(main(args.host, args.port, args.latency))
+    loop = asyncio.SelectorEventLoop(selectors.SelectSelector())
+    loop.run_until_complete(main(args.host, args.port, args.latency))
