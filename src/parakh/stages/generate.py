@@ -242,12 +242,14 @@ def main_task(cfg: ParakhConfig) -> None:
     config = run_config(cfg, backend.identity())
     if shard is not None:
         config["shard"] = asdict(shard)
-    with atomic_jsonl(target) as written:  # the rows last: their file means a finished run
-        written.write_all(result.generations)
+    if shard is not None:  # a shard's spec and ledger first: its rows mean a finished shard
         write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
-        if shard is not None:  # a shard's ledger beside it, for the merge
-            ledger = _ledger(cfg, result.summary, result.items, shard=asdict(shard))
-            write_json(ledger_path(target), ledger)
+        ledger = _ledger(cfg, result.summary, result.items, shard=asdict(shard))
+        write_json(ledger_path(target), ledger)
+    with atomic_jsonl(target) as written:
+        written.write_all(result.generations)
+    if shard is None:  # a whole run's spec once its rows are written: a failed write leaves none
+        write_run_spec(spec_path(target), stage="generate", config=config, inputs=inputs)
     progress.unlink(missing_ok=True)
     if shard is None:  # the ledger and MLflow run of a whole run
         _account(cfg, result.summary, result.items)
