@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from parakh.stats import shared_draws as shared_draws_module
 from parakh.stats.bootstrap import (
     ItemScores,
     bootstrap_interval,
@@ -111,6 +112,24 @@ def test_complete_pairs_equal_paired_test_for_the_same_seed(n: int) -> None:
         assert own.interval is not None and shared.interval is not None
         assert shared.interval.low == pytest.approx(own.interval.low, abs=1e-12)
         assert shared.interval.high == pytest.approx(own.interval.high, abs=1e-12)
+
+
+def test_tests_in_batches_equal_tests_all_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A study's tests go a batch at a time, each on the same draws: the batches change no
+    p-value, and no interval beyond the order of additions."""
+    rng = np.random.default_rng(3)
+    values = rng.random((5, 300))
+    values[3, 250:] = np.nan
+    tests = _tests(values)
+    run = dict(seed=SEED, permutations=2000, resamples=500, confidence=0.95)
+    whole = shared_paired_tests([values], tests, **run)  # type: ignore[arg-type]
+    monkeypatch.setattr(shared_draws_module, "_BATCH_VALUES", 3 * 300)  # 3 tests a batch
+    batched = shared_paired_tests([values], tests, **run)  # type: ignore[arg-type]
+    for one, other in zip(whole, batched, strict=True):
+        assert (one.n, one.difference, one.p_value) == (other.n, other.difference, other.p_value)
+        assert one.interval is not None and other.interval is not None
+        assert one.interval.low == pytest.approx(other.interval.low, abs=1e-12)
+        assert one.interval.high == pytest.approx(other.interval.high, abs=1e-12)
 
 
 def test_a_pair_on_part_of_the_items_is_tested_on_its_own_items() -> None:

@@ -107,11 +107,15 @@ def resampled_totals(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (resamples, columns) totals of (items, columns) `sums` and `counts` over each
     resample of the items drawn from `seed` (`resample_blocks`, in larger blocks)."""
-    n_items, width = sums.shape
-    both = np.hstack([sums, counts])
-    blocks = resample_blocks(n_items, resamples, seed, _BLOCK_DRAWS, resamples)
-    totals = np.concatenate([multiplicities(block) @ both for block in blocks])
-    return totals[:, :width], totals[:, width:]
+    totals = resampled(np.hstack([sums, counts]), seed=seed, resamples=resamples)
+    return totals[:, : sums.shape[1]], totals[:, sums.shape[1] :]
+
+
+def resampled(columns: np.ndarray, *, seed: int, resamples: int) -> np.ndarray:
+    """The (resamples, columns) totals of (items, columns) values over each resample of the
+    items drawn from `seed` (`resample_blocks`, in larger blocks)."""
+    blocks = resample_blocks(columns.shape[0], resamples, seed, _BLOCK_DRAWS, resamples)
+    return np.concatenate([multiplicities(block) @ columns for block in blocks])
 
 
 def bootstrap_interval(

@@ -24,8 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled_totals
+from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled, resampled_totals
 from parakh.stats.paired import PairedResult, sampled_at_least, sign_flip_p_value, threshold_of
+
+# (items x tests) differences and masks a batch of paired tests holds: 2 x 8 bytes each.
+_BATCH_VALUES = 4 << 20
 
 
 def shared_draws(
@@ -122,17 +125,40 @@ def shared_paired_tests(
     at least 2 common items; all matrices are on the same items): the intervals from one
     resampling of the items drawn from `seed`, the sampled p-values from one matrix of sign
     patterns drawn from `seed + 1`. A test with 2^n at most `permutations` gets its exact
-    p-value by enumeration, as in `sign_flip_p_value`."""
+    p-value by enumeration, as in `sign_flip_p_value`. Tests go a few hundred at a time, each
+    batch on the same draws: a study's (items, tests) differences would take gigabytes."""
     n_items = values[0].shape[1] if values else 0
-    differences = np.zeros((n_items, len(tests)))
-    masks = np.zeros((n_items, len(tests)), dtype=bool)
-    for k, test in enumerate(tests):
-        a, b = values[test.group][test.a], values[test.group][test.b]
-        masks[:, k] = ~np.isnan(a) & ~np.isnan(b)
-        differences[masks[:, k], k] = a[masks[:, k]] - b[masks[:, k]]
-    sums, counts = resampled_totals(
-        differences, masks.astype(float), seed=seed, resamples=resamples
-    )
+    batch = max(1, _BATCH_VALUES // max(1, n_items))
+    results: list[PairedResult] = []
+    for start in range(0, len(tests), batch):
+        chunk = tests[start : start + batch]
+        differences = np.zeros((n_items, 2 * len(chunk)))  # then each test's item mask
+        for k, test in enumerate(chunk):
+            a, b = values[test.group][test.a], values[test.group][test.b]
+            common = ~np.isnan(a) & ~np.isnan(b)
+            differences[common, k] = a[common] - b[common]
+            differences[:, len(chunk) + k] = common
+        results += _paired_batch(
+            values, chunk, differences, seed, permutations, resamples, confidence
+        )
+    return results
+
+
+def _paired_batch(
+    values: Sequence[np.ndarray],
+    tests: Sequence[PairedTest],
+    both: np.ndarray,
+    seed: int,
+    permutations: int,
+    resamples: int,
+    confidence: float,
+) -> list[PairedResult]:
+    """`shared_paired_tests` of `tests`, given their (items, tests) differences beside their
+    (items, tests) masks as 0/1 in `both`."""
+    width = len(tests)
+    differences, masks = both[:, :width], both[:, width:] > 0
+    totals = resampled(both, seed=seed, resamples=resamples)
+    sums, counts = totals[:, :width], totals[:, width:]
     with np.errstate(invalid="ignore", divide="ignore"):  # each test's mean over its items
         draws = np.where(counts > 0, sums / counts, np.nan)
     n = masks.sum(axis=0)
