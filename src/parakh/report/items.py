@@ -38,12 +38,15 @@ def system_name(model: str, translator: str | None) -> str:
 def row_systems(columns: JudgeColumns) -> tuple[np.ndarray, list[str], set[tuple[str, str | None]]]:
     """Each row's leaderboard entry as a code into the entries' names, the names, and the
     (model, translator) pair of each entry (translator None for a direct row)."""
-    pairs = np.stack([columns.model, columns.translator], axis=1)
-    found, inverse = np.unique(pairs, axis=0, return_inverse=True)
+    width = len(columns.translators) + 1  # a pair's key: model, then translator (-1 first)
+    keys = columns.model.astype(np.int64) * width + columns.translator + 1
+    found, inverse = np.unique(keys, return_inverse=True)
     entries: set[tuple[str, str | None]] = set()
     names: list[str] = []
     code_of_pair = np.zeros(len(found), dtype=np.intp)
-    for i, (model, translator) in enumerate(found.tolist()):
+    for i, key in enumerate(found.tolist()):
+        model, translator = divmod(key, width)
+        translator -= 1
         name = columns.models[model]
         via = None if translator < 0 else columns.translators[translator]
         system = system_name(name, via)
