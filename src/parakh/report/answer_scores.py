@@ -8,30 +8,30 @@ of first row).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import defaultdict
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import row_systems
 from parakh.report.row_files import STATUSES
 
 TEXTS = ("justification", "reason")  # the judge-row texts an answer card shows
+ScoreRow = tuple[str, str, str, str | None]
+"""What an answer card shows of one judge row: its status, metric, figure (score/scale of an ok
+score, else the status) and why (an ok score's justification, None without one; any other row's
+reason, "" without one)."""
+FIGURE = "%g/%g"  # an ok score's figure: score/scale
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreRow:
-    """What an answer card shows of one judge row."""
+class QuestionRows(NamedTuple):
+    """A question's judge rows as its answer cards show them, by leaderboard entry."""
 
-    metric: str
-    language: str
-    status: str
-    score: float | None
-    scale_max: float
-    justification: str | None
-    reason: str | None
+    shown: dict[str, list[ScoreRow]]  # every row but the skipped ones
+    skipped: dict[str, dict[str, list[str]]]  # the metrics skipped, by reason
+    scaled: dict[str, dict[str, float]]  # each metric's ok scores on 0..1, by entry
 
 
 class AnswerScores:
@@ -46,10 +46,8 @@ class AnswerScores:
             columns.question[self.order], np.arange(len(columns.question_ids) + 1)
         )
         self.code_of = {qid: i for i, qid in enumerate(columns.question_ids)}
-        self.texts = {name: texts.column(name).combine_chunks() for name in TEXTS}
-        self.has_text = {
-            name: np.asarray(pc.is_valid(self.texts[name]), dtype=bool) for name in TEXTS
-        }
+        order = pa.array(self.order)  # the texts in question order: a question's are a slice
+        self.texts = {name: texts.column(name).take(order).combine_chunks() for name in TEXTS}
         code = self.system
         first = np.unique(code, return_index=True)[1] if code.size else np.zeros(0, dtype=int)
         self.model_of = {
@@ -71,39 +69,42 @@ class AnswerScores:
     def languages(self) -> set[str]:
         return {self.columns.languages[c] for c in np.unique(self.columns.language).tolist()}
 
-    def of_question(self, qid: str) -> dict[str, list[ScoreRow]]:
-        """The question's rows by leaderboard entry (entries in order of first row)."""
+    def language_of(self, qid: str) -> str:
+        """The language of the question's first row ("und" without rows)."""
+        q = self.code_of.get(qid)
+        if q is None or self.bounds[q] == self.bounds[q + 1]:
+            return "und"
+        return self.columns.languages[self.columns.language[self.order[self.bounds[q]]]]
+
+    def of_question(self, qid: str) -> QuestionRows:
+        """The question's rows as its answer cards show them (`QuestionRows`, in row order)."""
+        shown, skipped, scaled = found = QuestionRows({}, {}, defaultdict(dict))
         q = self.code_of.get(qid)
         if q is None:
-            return {}
-        rows = self.order[self.bounds[q] : self.bounds[q + 1]]
-        c = self.columns
-        found: dict[str, list[ScoreRow]] = {}
-        texts = {name: self._texts(name, rows) for name in TEXTS}
+            return found
+        lo, hi = self.bounds[q : q + 2].tolist()
+        rows = self.order[lo:hi]
+        c, names, status = self.columns, self.system_names, self.columns.status[rows]
         values = zip(
             self.system[rows].tolist(),
             c.metric[rows].tolist(),
-            c.language[rows].tolist(),
-            c.status[rows].tolist(),
+            status.tolist(),
+            ((status == STATUSES.index("ok")) & c.has_score[rows]).tolist(),
             c.score[rows].tolist(),
-            c.has_score[rows].tolist(),
             c.scale_max[rows].tolist(),
-            texts["justification"],
-            texts["reason"],
+            self.texts["justification"][lo:hi].to_pylist(),
+            self.texts["reason"][lo:hi].to_pylist(),
             strict=True,
         )
-        for system, metric, language, status, score, has_score, scale_max, why, reason in values:
-            names = (c.metrics[metric], c.languages[language], STATUSES[status])
-            row = ScoreRow(*names, score if has_score else None, scale_max, why, reason)
-            found.setdefault(self.system_names[system], []).append(row)
+        for system, metric, code, scored, score, scale_max, why, reason in values:
+            entry, name = names[system], c.metrics[metric]
+            if scored:
+                row: ScoreRow = ("ok", name, FIGURE % (score, scale_max), why or None)
+                scaled[name][entry] = round(score / scale_max, 6)
+            elif STATUSES[code] == "skipped":
+                skipped.setdefault(entry, {}).setdefault(reason or "", []).append(name)
+                continue
+            else:
+                row = (STATUSES[code], name, STATUSES[code], reason or "")
+            shown.setdefault(entry, []).append(row)
         return found
-
-    def _texts(self, name: str, rows: np.ndarray) -> list[str | None]:
-        """One text column at `rows`; only rows that have the text are read from arrow."""
-        present = self.has_text[name][rows]
-        values: list[str | None] = [None] * rows.size
-        if present.any():
-            taken = self.texts[name].take(pa.array(rows[present])).to_pylist()
-            for k, text in zip(np.flatnonzero(present).tolist(), taken, strict=True):
-                values[k] = text
-        return values

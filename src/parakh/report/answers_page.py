@@ -11,14 +11,12 @@ filters its questions as the whole page does. The markup is templates/answers*.h
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from parakh.io import write_text
-from parakh.report.answer_scores import AnswerScores, ScoreRow
+from parakh.report.answer_scores import AnswerScores, QuestionRows, ScoreRow
 from parakh.report.files import ReportFiles
 from parakh.report.row_files import Answer, QuestionView
 from parakh.report.templating import Markup, render
@@ -27,26 +25,15 @@ Link = tuple[str, str]  # (href, text)
 Written = list[tuple[Path, list[str]]]  # pages written, each with its question ids
 
 
-@dataclass(frozen=True)
-class AnswerCard:
+class AnswerCard(NamedTuple):
     """One system's answer to a question, with its scores; `kind` says what is there:
     `ok` (the answer `text`), `error` (the error `text`), `no-answer`, `no-file`."""
 
     system: str
     kind: Literal["ok", "error", "no-answer", "no-file"]
-    text: str = ""
-    scores: list[ScoreRow] = field(default_factory=list)  # every row but the skipped ones
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (metrics, reason)
-
-
-def score_lines(rows: Sequence[ScoreRow]) -> tuple[list[ScoreRow], list[tuple[str, str]]]:
-    """The rows an answer card shows; skipped metrics folded into one line per reason."""
-    skipped: dict[str, list[str]] = defaultdict(list)
-    for r in rows:
-        if r.status == "skipped":
-            skipped[r.reason or ""].append(r.metric)
-    shown = [r for r in rows if r.status != "skipped"]
-    return shown, [(", ".join(metrics), reason) for reason, metrics in skipped.items()]
+    text: str
+    scores: list[ScoreRow]  # every row but the skipped ones
+    skipped: list[tuple[str, str]]  # (metrics, reason)
 
 
 MAX_PAGE_BYTES = 20_000_000
@@ -89,16 +76,16 @@ class AnswerArticles:
         self.metrics = judgments.metrics
         self.languages = sorted({q.language for q in questions} | judgments.languages)
         self.categories = sorted({c for q in questions for c in q.categories})
+        self.kept: dict[str, str] = {}  # articles rendered for a page too large to write
 
     def language(self, qid: str) -> str:
         q = self.known.get(qid)
-        if q is not None:
-            return q.language
-        rows_by_system = self.rows.of_question(qid)
-        return next((r.language for rs in rows_by_system.values() for r in rs), "und")
+        return self.rows.language_of(qid) if q is None else q.language
 
-    def card(self, system: str, qid: str, rows: Sequence[ScoreRow]) -> AnswerCard:
-        scores, skipped = score_lines(rows)
+    def card(self, system: str, qid: str, rows: QuestionRows) -> AnswerCard:
+        """`system`'s card; its skipped metrics folded into one line per reason."""
+        scores = rows.shown.get(system, [])
+        skipped = [(", ".join(m), reason) for reason, m in rows.skipped.get(system, {}).items()]
         model = self.systems.get(system, system)
         if model not in self.answers:
             return AnswerCard(system, "no-file", "", scores, skipped)
@@ -111,20 +98,17 @@ class AnswerArticles:
 
     def article(self, qid: str) -> str:
         """One question's article; `scaled` holds each metric's scores on 0..1 by system, for
-        the page's score filter."""
-        by_system = self.rows.of_question(qid)
-        scaled: dict[str, dict[str, float]] = defaultdict(dict)
-        for system, rows in by_system.items():
-            for r in rows:
-                if r.status == "ok" and r.score is not None:
-                    scaled[r.metric][system] = round(r.score / r.scale_max, 6)
+        the page's score filter. An article `kept` is taken from there."""
+        if qid in self.kept:
+            return self.kept.pop(qid)
+        rows = self.rows.of_question(qid)
         return render(
             "answers_article.html.j2",
             qid=qid,
             language=self.language(qid),
             q=self.known.get(qid),  # None: the rows name a question not in the run
-            scaled=scaled,
-            cards=[self.card(system, qid, by_system.get(system, [])) for system in self.ordered],
+            scaled=rows.scaled,
+            cards=[self.card(system, qid, rows) for system in self.ordered],
         )
 
     def page(
@@ -195,15 +179,16 @@ def _size(text: str) -> int:
 
 
 def _whole_page(articles: AnswerArticles, max_bytes: int) -> str | None:
-    """The whole page, or None as soon as it would pass `max_bytes`."""
-    held: list[str] = []
+    """The whole page, or None as soon as it would pass `max_bytes` (the articles rendered then
+    `kept` for the split's pages)."""
+    held = articles.kept
     size = _size(articles.page(""))
     for qid in articles.question_ids:
-        held.append(articles.article(qid))
-        size += _size(held[-1])
+        held[qid] = articles.article(qid)
+        size += _size(held[qid])
         if size > max_bytes:
             return None
-    return articles.page("".join(held))
+    return articles.page("".join(held.values()))
 
 
 def _write_language(
