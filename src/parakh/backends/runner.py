@@ -22,6 +22,11 @@ from typing import Any
 
 from tqdm import tqdm
 
+try:
+    import uvloop
+except ImportError:  # Windows, which uvloop does not support
+    uvloop = None  # type: ignore[assignment]
+
 from parakh.backends.base import Backend, ChatRequest, Completion
 from parakh.backends.cache import ResponseCache, request_hash
 from parakh.hashing import canonical_json
@@ -144,8 +149,9 @@ def generate_all(
     take: Callable[[ChatRequest, Completion], None] | None = None,
 ) -> list[tuple[ChatRequest, Completion]]:
     """Every request with its completion, in the order they finished: the one place where
-    synchronous callers meet the async backends (`asyncio.run`). Each result goes to `take`
-    as it arrives, before the backend starts another request."""
+    synchronous callers meet the async backends, on uvloop's event loop where it is installed
+    (not on Windows): its C loop costs a fraction of asyncio's own CPU a request. Each result
+    goes to `take` as it arrives, before the backend starts another request."""
 
     async def drain() -> list[tuple[ChatRequest, Completion]]:
         results = []
@@ -160,4 +166,4 @@ def generate_all(
                 await answers.aclose()
         return results
 
-    return asyncio.run(drain())
+    return (asyncio.run if uvloop is None else uvloop.run)(drain())
