@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-
 # one encoder for every call: json.dumps builds one per call, a fifth of a small row's cost
 _CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 

@@ -67,4 +67,3 @@ def test_every_truncation_of_a_valid_output_is_invalid(case: dict[str, Any]) -> 
 def test_none_is_invalid() -> None:
     verdict = parse_verdict(None, _rubric("coherence"))
     assert not verdict.valid and verdict.reason == "empty output"
-
