@@ -52,6 +52,7 @@ def _compact_json(value: object) -> str:
 _LOADER = PackageLoader("parakh.report", "templates")
 ENV = Environment(
     loader=_LOADER,
+    auto_reload=False,  # package data: no file check a render (60 us each, 100,000 articles)
     autoescape=True,
     undefined=StrictUndefined,
     extensions=[JoinLines],
