@@ -123,7 +123,7 @@ def test_tests_in_batches_equal_tests_all_at_once(monkeypatch: pytest.MonkeyPatc
     tests = _tests(values)
     run = dict(seed=SEED, permutations=2000, resamples=500, confidence=0.95)
     whole = shared_paired_tests([values], tests, **run)  # type: ignore[arg-type]
-    monkeypatch.setattr(shared_draws_module, "_BATCH_VALUES", 3 * 300)  # 3 tests a batch
+    monkeypatch.setattr(shared_draws_module, "_BATCH_VALUES", 2 * 300 * 3)  # 3 tests a batch
     batched = shared_paired_tests([values], tests, **run)  # type: ignore[arg-type]
     for one, other in zip(whole, batched, strict=True):
         assert (one.n, one.difference, one.p_value) == (other.n, other.difference, other.p_value)

@@ -12,7 +12,6 @@ read; where text needs a space at a line break, the template writes `{{ " " }}`.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -20,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from jinja2.ext import Extension
 from markupsafe import Markup
 
+from parakh.hashing import canonical_json
 from parakh.report.tables import format_mean
 
 __all__ = ["Markup", "render"]
@@ -44,11 +44,6 @@ class JoinLines(Extension):
         )
 
 
-def _compact_json(value: object) -> str:
-    """JSON for a data-* attribute (the engine escapes it where it is printed)."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
 _LOADER = PackageLoader("parakh.report", "templates")
 ENV = Environment(
     loader=_LOADER,
@@ -57,7 +52,7 @@ ENV = Environment(
     undefined=StrictUndefined,
     extensions=[JoinLines],
 )
-ENV.filters["compact_json"] = _compact_json
+ENV.filters["compact_json"] = canonical_json  # a data-* attribute's JSON (escaped where printed)
 ENV.filters["figure"] = format_mean  # a leaderboard figure at display precision
 
 

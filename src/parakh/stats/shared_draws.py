@@ -27,8 +27,8 @@ import numpy as np
 from parakh.stats.bootstrap import ItemScores, percentile_interval, resampled, resampled_totals
 from parakh.stats.paired import PairedResult, sampled_at_least, sign_flip_p_value, threshold_of
 
-# (items x tests) differences and masks a batch of paired tests holds: 2 x 8 bytes each.
-_BATCH_VALUES = 4 << 20
+# (items x tests) differences and masks a batch of paired tests holds, at most: 8 bytes each.
+_BATCH_VALUES = 16 << 20
 
 
 def shared_draws(
@@ -125,10 +125,11 @@ def shared_paired_tests(
     at least 2 common items; all matrices are on the same items): the intervals from one
     resampling of the items drawn from `seed`, the sampled p-values from one matrix of sign
     patterns drawn from `seed + 1`. A test with 2^n at most `permutations` gets its exact
-    p-value by enumeration, as in `sign_flip_p_value`. Tests go a few hundred at a time, each
-    batch on the same draws: a study's (items, tests) differences would take gigabytes."""
+    p-value by enumeration, as in `sign_flip_p_value`. Tests go in as few batches as hold under
+    `_BATCH_VALUES`, each on the same draws: a study's differences would take gigabytes."""
     n_items = values[0].shape[1] if values else 0
-    batch = max(1, _BATCH_VALUES // max(1, n_items))
+    batches = -(-2 * n_items * len(tests) // _BATCH_VALUES) or 1  # each batch draws anew
+    batch = -(-len(tests) // batches) or 1
     results: list[PairedResult] = []
     for start in range(0, len(tests), batch):
         chunk = tests[start : start + batch]
