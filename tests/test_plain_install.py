@@ -41,8 +41,8 @@ def test_every_module_imports_without_the_dev_only_packages() -> None:
     assert done.stdout.strip() == "[]", done.stdout
 
 
-# The report's templates, the judge's phrase table, langid's and the categories' word lists,
-# read from the installed wheel, not the source tree.
+# The report's templates, the judge's phrase and red-flag tables, langid's and the categories'
+# word lists, read from the installed wheel, not the source tree.
 TEMPLATES = r"""
 import sys
 from parakh.report import templating
@@ -52,6 +52,8 @@ assert page.startswith("<!DOCTYPE html>\n") and "<title>&lt;t&gt;</title>" in pa
 assert "thead th{background:#1f3a5f" in page and "heatmap-metric" in page, page
 from parakh.judging.hardening import PHRASES
 assert len(PHRASES) > 50, PHRASES
+from parakh.judging.red_flags import FLAGS
+assert len(FLAGS) >= 10, FLAGS
 from parakh.text._lexicons import LATIN_LEXICONS
 assert len(LATIN_LEXICONS["hi"][0]) > 50, LATIN_LEXICONS
 from parakh.curation.categories import CONDITION_TERMS

@@ -53,8 +53,8 @@ def test_unknown_metric_names_close_matches_and_the_available_ones() -> None:
     assert str(excinfo.value) == (
         "Unknown metric 'rouge_lsum'. Did you mean 'rouge_l'? "
         "Available: ascii_rouge, chrf, chrf_pp, embedding_similarity, exact_match, language_match, "
-        "nomiracl, rouge_l, token_f1. A metric of another package is found once that package "
-        "is installed (entry-point group parakh.metrics): `pip install` it"
+        "nomiracl, red_flags, rouge_l, token_f1. A metric of another package is found once that "
+        "package is installed (entry-point group parakh.metrics): `pip install` it"
     )
 
 

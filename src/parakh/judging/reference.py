@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
 from parakh.metrics.registry import get_judge, is_judge, resolve_metric_name
 from parakh.metrics.scoring import MetricScore, ScoreItem, score_metric
-from parakh.metrics.specs import Judge, MetricSpec
+from parakh.metrics.specs import Judge, MetricSpec, NotApplicable, Verdict
 from parakh.schema import Generation, Judgment, Question
 
 
@@ -54,6 +54,7 @@ def reference_judgments(
             scale_max=s.scale_max,
             label=s.label,
             reason=s.reason,
+            justification=s.justification,
             flags=list(s.flags),
         )
         for s in scores
@@ -61,7 +62,8 @@ def reference_judgments(
 
 
 def judge_scores(judge: Judge, question: Question, generation: Generation) -> list[MetricScore]:
-    """A plugin judge's score of each of its metrics on one answer; failures are error rows."""
+    """A plugin judge's score of each of its metrics on one answer; failures are error rows, and
+    an answer the judge does not score (`NotApplicable`) gives skipped rows with its reason."""
 
     def failed(spec: MetricSpec, reason: str) -> MetricScore:
         return MetricScore(spec.name, "error", spec.scale_max, reason=reason)
@@ -70,14 +72,27 @@ def judge_scores(judge: Judge, question: Question, generation: Generation) -> li
         why = f"no response to score: {generation.error or 'prediction is missing'}"
         return [failed(spec, why) for spec in judge.metrics]
     try:
-        scores = judge.fn(question, generation)
+        found = judge.fn(question, generation)
+    except NotApplicable as e:  # not this judge's to score: counted apart, never a score
+        why = f"judge '{judge.name}': {e}"
+        return [MetricScore(s.name, "skipped", s.scale_max, reason=why) for s in judge.metrics]
     except ValueError as e:  # bad data for this answer, as the judge says
         return [failed(spec, f"judge '{judge.name}': {e}") for spec in judge.metrics]
+    verdict = found if isinstance(found, Verdict) else Verdict(found)
     out = []
     for spec in judge.metrics:
-        score = scores.get(spec.name)
+        score = verdict.scores.get(spec.name)
         if score is None or not spec.scale_min <= score <= spec.scale_max:
             out.append(failed(spec, f"judge '{judge.name}' gave {spec.name} = {score!r}"))
         else:
-            out.append(MetricScore(spec.name, "ok", spec.scale_max, score=round(float(score), 6)))
+            out.append(
+                MetricScore(
+                    spec.name,
+                    "ok",
+                    spec.scale_max,
+                    score=round(float(score), 6),
+                    flags=verdict.flags,
+                    justification=verdict.note,
+                )
+            )
     return out

@@ -22,7 +22,7 @@ from parakh.metrics.nomiracl import (
 )
 from parakh.metrics.registry import NOMIRACL, get_reference_metric, resolve_metric_name
 
-Status = Literal["ok", "invalid", "error"]
+Status = Literal["ok", "invalid", "error", "skipped"]  # skipped: a plugin judge's NotApplicable
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,8 @@ class ScoreItem:
 @dataclass(frozen=True)
 class MetricScore:
     """One metric on one item: `score` when `ok`, else the `reason`; a NoMIRACL verdict's
-    `label`, and `flags` where the other parser disagrees."""
+    `label`, and `flags` where the other parser disagrees; a plugin judge's flags and its
+    `justification` (`parakh.metrics.specs.Verdict`)."""
 
     metric: str
     status: Status
@@ -49,6 +50,7 @@ class MetricScore:
     score: float | None = None
     label: str | None = None
     reason: str | None = None
+    justification: str | None = None
 
 
 def resolve_metrics(names: Sequence[str]) -> list[str]:

@@ -102,15 +102,34 @@ class Metric(MetricSpec):
         return MetricSpec(**{f.name: getattr(self, f.name) for f in fields(MetricSpec)})
 
 
+class NotApplicable(Exception):
+    """Raised by a plugin judge's `fn` for an answer it does not score (a check of red-flag
+    questions, on a question that names none): each of its metrics gets a `skipped` row with the
+    message as the reason, counted beside the figures, never a score or an error."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A plugin judge's scores with what it found: `flags` (short codes, such as
+    `red_flag:chest_pain`) go on each of its scored rows and `note`, why in words, is their
+    `justification`. A judge that has nothing to add returns the scores alone."""
+
+    scores: Mapping[str, float]
+    flags: tuple[str, ...] = ()
+    note: str | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class Judge:
     """A plugin judge (group `parakh.judges`): `fn(question, generation)` scores one answer on
-    each of `metrics`; a metric it omits or puts off its scale is an error row, and a ValueError
-    it raises is the reason of every metric's error row."""
+    each of `metrics`, returning the scores or a `Verdict` (the scores with flags and a note).
+    A metric it omits or puts off its scale is an error row, and a ValueError it raises is the
+    reason of every metric's error row; `NotApplicable` makes every metric's row `skipped`, its
+    message the reason."""
 
     name: str
     metrics: tuple[MetricSpec, ...]
-    fn: Callable[[Question, Generation], Mapping[str, float]]
+    fn: Callable[[Question, Generation], Mapping[str, float] | Verdict]
 
 
 def undeclared_spec(name: str, scale_max: float) -> MetricSpec:
