@@ -22,6 +22,10 @@ _BLOCK = 200
 _BLOCK_ITEMS = 1 << 20
 # Indices per block of `resampled_totals`: a block's multiplicities are 16 MB at most.
 _BLOCK_DRAWS = 2 << 20
+# Resamples per matrix product of `resampled`. BLAS sums in an order that depends on the shape
+# of the product (on some CPUs), so every product has this many rows, the last padded with
+# zeros: a resample's totals never depend on the block it was drawn in.
+_PRODUCT_ROWS = 16
 
 
 def derive_seed(seed: int, *key: str) -> int:
@@ -113,9 +117,22 @@ def resampled_totals(
 
 def resampled(columns: np.ndarray, *, seed: int, resamples: int) -> np.ndarray:
     """The (resamples, columns) totals of (items, columns) values over each resample of the
-    items drawn from `seed` (`resample_blocks`, in larger blocks)."""
-    blocks = resample_blocks(columns.shape[0], resamples, seed, _BLOCK_DRAWS, resamples)
-    return np.concatenate([multiplicities(block) @ columns for block in blocks])
+    items drawn from `seed` (`resample_blocks`, in larger blocks of whole products)."""
+    n_items = columns.shape[0]
+    rows = max(1, _BLOCK_DRAWS // max(1, n_items) // _PRODUCT_ROWS) * _PRODUCT_ROWS
+    blocks = resample_blocks(n_items, resamples, seed, rows * n_items, rows)
+    return np.concatenate([_products(multiplicities(block), columns) for block in blocks])
+
+
+def _products(counts: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """`counts @ columns`, `_PRODUCT_ROWS` rows of `counts` a product."""
+    pieces = []
+    for start in range(0, len(counts), _PRODUCT_ROWS):
+        piece = counts[start : start + _PRODUCT_ROWS]
+        if len(piece) < _PRODUCT_ROWS:
+            piece = np.vstack([piece, np.zeros((_PRODUCT_ROWS - len(piece), counts.shape[1]))])
+        pieces.append(piece @ columns)
+    return np.concatenate(pieces)[: len(counts)]
 
 
 def bootstrap_interval(
