@@ -143,7 +143,7 @@ def hydra_entry(task: Callable[[ParakhConfig], None]) -> Callable[[], None]:
                 config = validate(cfg)
                 judge = config.judge
                 jurors: list[str] = []
-                if _stage_name(task) == "judge" and judge.rubrics:
+                if _stage_name(task) == "judge" and (judge.rubrics or judge.checks):
                     jurors = (
                         judge.jury.models if judge.jury else [m.name for m in [judge.model] if m]
                     )

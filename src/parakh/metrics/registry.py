@@ -121,13 +121,18 @@ def _loaded(kind: plugins.Kind, name: str, cls: type[_T]) -> _T:
 
 def judged_metrics(judge: JudgeConfig) -> list[str]:
     """Reference metrics (registry names, aliases resolved; a plugin judge's metrics in its
-    place), then rubric criteria, as the judge stage writes them; each appears once."""
+    place), then rubric criteria, then the checks' metrics, as the judge stage writes them;
+    each appears once."""
     from parakh.metrics.rubric import load_rubric  # rubric files: loaded only when asked
 
     names = []
     for name in map(resolve_metric_name, judge.reference_metrics):
         names += [s.name for s in get_judge(name).metrics] if is_judge(name) else [name]
     names += [metric for rubric in judge.rubrics for metric in load_rubric(rubric).metrics]
+    if judge.checks:
+        from parakh.judging.checks import check_metrics
+
+        names += check_metrics(judge.checks)
     return list(dict.fromkeys(names))
 
 
@@ -165,10 +170,14 @@ def rubric_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpe
 
 
 def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricSpec]:
-    """Every declared metric spec: reference metrics, NoMIRACL, rubric criteria, `weighted`."""
+    """Every declared metric spec: reference metrics, NoMIRACL, the checks' metrics, rubric
+    criteria, `weighted`."""
     specs = {name: metric.spec for name, metric in reference_metrics().items()}
     specs.update((s.name, s) for j in plugins.names("judges") for s in get_judge(j).metrics)
     specs.update(NOMIRACL_SPECS)
+    from parakh.judging.checks import check_specs  # imports the judging package: only here
+
+    specs.update(check_specs())
     specs[WEIGHTED] = WEIGHTED_SPEC
     for name, spec in rubric_specs(rubrics).items():
         if name in specs and specs[name] != spec:

@@ -1,4 +1,5 @@
-"""judge: per-sample scores for one model's answers: reference metrics and rubric LLM judges.
+"""judge: per-sample scores for one model's answers: reference metrics, rubric LLM judges and
+LLM checks (`parakh.judging.checks`).
 
 Writes one row per (question, model, metric) with the score, the raw judge output and the
 justification, or the reason there is no score, and a summary beside it (invalid reasons,
@@ -39,6 +40,7 @@ from parakh.io import (
     write_json,
 )
 from parakh.judging.ballot_rows import judge_with_rubrics
+from parakh.judging.checks import CheckInputs, check_metrics, get_check
 from parakh.judging.judge_context import PromptChunksError, seen_retrieval
 from parakh.judging.llm_judge import JudgeCalls, judge_rubrics, not_judgeable, sample_per_language
 from parakh.judging.reference import reference_judgments
@@ -124,7 +126,7 @@ def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[J
         for q in scored:
             rows = reference_judgments(metrics, judge.name, q, answers[q.id], judge.parser)
             yield from _tagged(cfg, rows)
-    if not judge.rubrics:
+    if not (judge.rubrics or judge.checks):
         return
     questions = read_jsonl(inputs.questions, Question)
     mine = [q for q in questions if _in(shard, q)]
@@ -132,8 +134,12 @@ def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[J
     sample = sample_per_language(questions, judge.sample_per_language, cfg.seed)
     wanted = {q.id for q in mine} & sample
     chunks = judge_chunks(cfg, inputs.generations, inputs.retrieval, wanted)
-    rows = judge_with_rubrics(judge, cfg.model, mine, answers, chunks, sample, calls)
-    yield from _tagged(cfg, rows)
+    if judge.rubrics:
+        rows = judge_with_rubrics(judge, cfg.model, mine, answers, chunks, sample, calls)
+        yield from _tagged(cfg, rows)
+    checked = CheckInputs(judge, cfg.model, mine, answers, chunks, sample, calls)
+    for name in judge.checks:
+        yield from _tagged(cfg, get_check(name).rows(checked))
 
 
 def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
@@ -143,9 +149,16 @@ def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
         for rubric in (load_rubric(name) for name in cfg.judge.rubrics)
         for metric in rubric.metrics
     }
-    return judge_summary(
+    summary = judge_summary(
         rows, jurors=jurors, integer_scale=integer_scale, nomiracl_parser=cfg.judge.parser
     )
+    for name in cfg.judge.checks:
+        check = get_check(name)
+        own = {spec.name for spec in check.metrics}
+        said = check.summarize([r for r in rows if r.metric in own])
+        if said is not None:
+            summary[name] = said
+    return summary
 
 
 def read_generations(path: Path, questions_path: Path) -> Answers:
@@ -261,12 +274,18 @@ def merge_task(cfg: ParakhConfig) -> None:
         files, config={"judge": cfg.judge.model_dump()}, inputs=input_paths(cfg, layout)
     )
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
+    check_of = {m: i for i, name in enumerate(cfg.judge.checks) for m in check_metrics([name])}
     metrics = judged_metrics(cfg.judge)
     rows = plan_merge(
         files,
         Judgment,
         question_ids,
-        section=lambda row: int(row.metric in rubric_metrics),  # as `run` yields them
+        # reference rows, rubric rows, then each check's, as `run` yields them
+        section=lambda row: (
+            2 + check_of[row.metric]
+            if row.metric in check_of
+            else int(row.metric in rubric_metrics)
+        ),
         key=lambda row: (row.question_id, metric_slot(row.metric, metrics)),
         expected=((i, metric) for i in question_ids for metric in metrics),
         what="(question, metric)",

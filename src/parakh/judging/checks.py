@@ -1,0 +1,70 @@
+"""LLM checks: judges with their own prompt and JSON schema that score an answer as a whole
+(`groundedness`: each sentence against the chunks the model saw; `sufficiency`: whether those
+chunks answer the question, and whether the model abstained). A judge config lists them in
+`checks`; they run after the rubrics, on the same sample, chunks and judge models, through the
+same cache and progress file, and write rows of their own metrics.
+
+A check is looked up by name here (its module is imported only when a run uses it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, Protocol
+
+from parakh.config.judge import CHECKS, JudgeConfig
+from parakh.config.model import ModelConfig
+from parakh.errors import ConfigError
+from parakh.judging.llm_judge import JudgeCalls
+from parakh.metrics.specs import MetricSpec
+from parakh.schema import Generation, Judgment, Question, Retrieval
+
+_MODULES = {name: f"parakh.judging.{name}" for name in CHECKS}
+
+
+@dataclass(frozen=True)
+class CheckInputs:
+    """What a check reads for one model's answers: this run's questions (a shard's, with
+    `shard=`), their answers, the knowledge base of each sampled question (`judge.chunks_from`),
+    the sample (`judge.sample_per_language`; the rest get `skipped` rows) and where calls go."""
+
+    judge: JudgeConfig
+    generator: ModelConfig
+    questions: Sequence[Question]
+    answers: Mapping[str, Generation]
+    chunks: Mapping[str, Retrieval]
+    sampled: set[str]
+    calls: JudgeCalls
+
+
+class Check(Protocol):
+    """One LLM check: its metrics' specs, its rows for one model's answers (one row per question
+    and metric, `skipped`, `invalid` or `error` with the reason where there is no score), and
+    what the judge summary says of those rows (None: nothing)."""
+
+    name: str
+    metrics: tuple[MetricSpec, ...]
+
+    def rows(self, inputs: CheckInputs) -> Iterable[Judgment]: ...
+
+    def summarize(self, rows: Sequence[Judgment]) -> dict[str, Any] | None: ...
+
+
+def get_check(name: str) -> Check:
+    """The check `name` (config validation has already refused unknown names)."""
+    if name not in _MODULES:
+        raise ConfigError(f"unknown check '{name}'; available: {', '.join(sorted(_MODULES))}")
+    check: Check = import_module(_MODULES[name]).CHECK
+    return check
+
+
+def check_metrics(names: Iterable[str]) -> list[str]:
+    """The metrics the checks `names` write, in order."""
+    return [spec.name for name in names for spec in get_check(name).metrics]
+
+
+def check_specs() -> dict[str, MetricSpec]:
+    """The spec of every metric of every check, by name."""
+    return {spec.name: spec for name in _MODULES for spec in get_check(name).metrics}
