@@ -28,7 +28,9 @@ _MODULES = {name: f"parakh.judging.{name}" for name in CHECKS}
 class CheckInputs:
     """What a check reads for one model's answers: this run's questions (a shard's, with
     `shard=`), their answers, the knowledge base of each sampled question (`judge.chunks_from`),
-    the sample (`judge.sample_per_language`; the rest get `skipped` rows) and where calls go."""
+    the sample (`judge.sample_per_language`; the rest get `skipped` rows), where calls go, the
+    answer prompt's name (conf/prompt/) and every question of the questions file (what a check
+    decides of the dataset as a whole, every shard decides alike)."""
 
     judge: JudgeConfig
     generator: ModelConfig
@@ -37,6 +39,8 @@ class CheckInputs:
     chunks: Mapping[str, Retrieval]
     sampled: set[str]
     calls: JudgeCalls
+    answer_prompt: str = ""
+    dataset: Sequence[Question] = ()
 
 
 class Check(Protocol):

@@ -44,7 +44,7 @@ from parakh.judging.checks import CheckInputs, check_metrics, get_check
 from parakh.judging.judge_context import PromptChunksError, seen_retrieval
 from parakh.judging.llm_judge import JudgeCalls, judge_rubrics, not_judgeable, sample_per_language
 from parakh.judging.reference import reference_judgments
-from parakh.judging.summary import judge_summary
+from parakh.judging.summary import judge_summary, judge_usage, merged_usage
 from parakh.metrics.registry import judged_metrics, metric_slot
 from parakh.metrics.rubric import load_rubric
 from parakh.metrics.scoring import resolve_metrics
@@ -137,7 +137,9 @@ def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[J
     if judge.rubrics:
         rows = judge_with_rubrics(judge, cfg.model, mine, answers, chunks, sample, calls)
         yield from _tagged(cfg, rows)
-    checked = CheckInputs(judge, cfg.model, mine, answers, chunks, sample, calls)
+    checked = CheckInputs(
+        judge, cfg.model, mine, answers, chunks, sample, calls, answer_prompt(cfg), questions
+    )
     for name in judge.checks:
         yield from _tagged(cfg, get_check(name).rows(checked))
 
@@ -244,12 +246,19 @@ def main_task(cfg: ParakhConfig) -> None:
     # the rows last: a shard's rows file means a finished shard; the summary and run spec are
     # written before the rename
     with closing(ResponseCache(resolve(cfg.paths.cache))) as cache, atomic_jsonl(target) as written:
-        written.write_all(run(cfg, inputs, JudgeCalls(cache, progress, cfg.progress)))
+        calls = JudgeCalls(cache, progress, cfg.progress)
+        written.write_all(run(cfg, inputs, calls))
         summary = summarize(cfg, written.written(Judgment))
+        if calls.accounts:
+            summary["usage"] = judge_usage(cfg.judge, calls.accounts)
         write_json(summary_path(target), summary)
         write_run_spec(spec_path(target), stage="judge", config=config, inputs=paths)
     for leftover in [progress, *progress.parent.glob(f"{progress.stem}.*{progress.suffix}")]:
         leftover.unlink(missing_ok=True)
+    if shard is None and calls.accounts:  # measured: outside the outputs (`stage_outputs.ledgers`)
+        ledger = ledgers(cfg) / "judge" / cfg.judge.name / f"{out.stem}.json"
+        jurors = {j: {"items": [asdict(i) for i in a]} for j, a in calls.accounts.items()}
+        write_json(ledger, {"run": {"judge": cfg.judge.name, "output": out.stem}, "jurors": jurors})
     _report(cfg, "" if shard is None else f", {shard}", written.rows, summary, target)
 
 
@@ -293,6 +302,8 @@ def merge_task(cfg: ParakhConfig) -> None:
     with atomic_jsonl(out) as written:
         written.write_all(rows)
         summary = summarize(cfg, written.written(Judgment))
+        if usage := merged_usage([read_json(summary_path(f)) for f in files]):
+            summary["usage"] = usage
         write_json(summary_path(out), summary)
         write_json(spec_path(out), spec)
     _report(cfg, f", {len(files)} shards merged", written.rows, summary, out)
