@@ -36,6 +36,7 @@ from parakh.judging.judge_selection import Panel, judge_models, make_panel
 from parakh.judging.llm_judge import (
     Ballot,
     JudgeCalls,
+    JudgePrompt,
     build_judge_requests,
     collect_ballots,
     judge_key,
@@ -219,12 +220,16 @@ def judge_with_rubrics(
     retrievals: Mapping[str, Retrieval],
     sampled: set[str],
     calls: JudgeCalls,
+    prompt: JudgePrompt | None = None,
+    rubrics: list[Rubric] | None = None,
 ) -> list[Judgment]:
     """Rubric rows for every (question, criterion) of one model's answers; the judge models
-    are called on the answers of `sampled` questions (`llm_judge.sample_per_language`)."""
+    are called on the answers of `sampled` questions (`llm_judge.sample_per_language`).
+    `prompt` and `rubrics` stand in for the judge config's (an LLM check's own)."""
     jurors = judge_models(cfg)
     panel = make_panel(cfg, jurors, generator)
-    prompt, rubrics = load_judge_prompt(cfg.prompt), judge_rubrics(cfg)
+    prompt = prompt or load_judge_prompt(cfg.prompt)
+    rubrics = rubrics or judge_rubrics(cfg)
     to_judge = [q for q in questions if q.id in sampled]
     rubric_of = {judge_key(q.id, r.name): r for q in to_judge for r in rubrics}
     ballots: dict[str, dict[str, Ballot]] = {}
