@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from parakh.config.base import Strict
 from parakh.config.loading import load_named
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError
 from parakh.schema import Question, Retrieval
-from parakh.text.languages import language_name
+from parakh.text.languages import check_language, language_name
 
 FIELDS = frozenset(
     {
@@ -60,8 +60,18 @@ class PromptTemplate(Strict):
         description="a few-shot example's answer turn; fields: reference, verdict",
     )
     refusal: str = ""
+    refusal_translations: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="`refusal` as written in other languages, by language code; never sent to "
+        "the model, only read to tell an abstention (parakh.judging.abstention)",
+    )
     answerable_verdict: str = ""
     unanswerable_verdict: str = ""
+
+    @field_validator("refusal_translations")
+    @classmethod
+    def _language_codes(cls, given: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {check_language(code): wordings for code, wordings in given.items()}
 
     @model_validator(mode="after")
     def _known_fields(self) -> PromptTemplate:
