@@ -155,32 +155,42 @@ def verdict_from_object(
     return Verdict(scores=scores, justification=justification)
 
 
-def parse_verdict(
-    raw: str | None, rubric: Rubric, max_justification_chars: int | None = None
-) -> Verdict:
-    """The verdict in a judge's raw output, or an invalid verdict saying why there is none."""
+def json_object(raw: str | None) -> dict[str, Any] | str:
+    """The one JSON object of a judge's raw output (optionally in a code fence, nothing else
+    around it), or the reason there is none."""
     if raw is None or not raw.strip():
-        return Verdict(reason="empty output")
+        return "empty output"
     scan = _scan_json(raw)
     objects = [(s, e, v) for s, e, v in scan.values if isinstance(v, dict)]
     arrays_with_objects = [
         v for _, _, v in scan.values if isinstance(v, list) and any(isinstance(x, dict) for x in v)
     ]
     if scan.problems:
-        return Verdict(reason=scan.problems[0])
+        return scan.problems[0]
     if arrays_with_objects:
-        return Verdict(reason="a JSON array where one JSON object was expected")
+        return "a JSON array where one JSON object was expected"
     if len(objects) > 1:
-        return Verdict(reason=f"{len(objects)} JSON objects in output; expected exactly one")
+        return f"{len(objects)} JSON objects in output; expected exactly one"
     if not objects:
         if scan.truncated:
-            return Verdict(reason="truncated output: the JSON object is not closed")
-        return Verdict(reason="no JSON object in output")
+            return "truncated output: the JSON object is not closed"
+        return "no JSON object in output"
     start, end, obj = objects[0]
     if scan.truncated:
-        return Verdict(reason="a second, truncated JSON object follows the first")
+        return "a second, truncated JSON object follows the first"
     outside = _outside_text(raw, start, end)
     if outside:
         shown = outside if len(outside) <= 60 else outside[:57] + "..."
-        return Verdict(reason=f"text outside the JSON object: {shown!r}")
-    return verdict_from_object(obj, rubric, max_justification_chars)
+        return f"text outside the JSON object: {shown!r}"
+    found: dict[str, Any] = obj
+    return found
+
+
+def parse_verdict(
+    raw: str | None, rubric: Rubric, max_justification_chars: int | None = None
+) -> Verdict:
+    """The verdict in a judge's raw output, or an invalid verdict saying why there is none."""
+    found = json_object(raw)
+    if isinstance(found, str):
+        return Verdict(reason=found)
+    return verdict_from_object(found, rubric, max_justification_chars)
