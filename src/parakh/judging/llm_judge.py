@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from string import ascii_lowercase
-from typing import Any
+from typing import Any, Protocol
 
 from parakh.backends.base import Backend, ChatRequest, Completion, make_backend
 from parakh.backends.cache import ResponseCache
@@ -237,8 +237,20 @@ def build_judge_requests(
     return requests, cut
 
 
+class OutputForm(Protocol):
+    """What a request asks for other than a rubric's scores (an LLM check's verdict): the
+    output format a repair quotes, and the strict parser of a raw output."""
+
+    def output_format(self) -> str: ...
+
+    def parse(self, raw: str | None, max_chars: int | None) -> Verdict: ...
+
+
+Asked = Rubric | OutputForm  # what one request asks the judge for
+
+
 def repair_request(
-    request: ChatRequest, raw: str | None, reason: str, rubric: Rubric, attempt: int
+    request: ChatRequest, raw: str | None, reason: str, rubric: Asked, attempt: int
 ) -> ChatRequest:
     """The original conversation, the judge's unusable reply, and what was wrong with it."""
     follow_up = REPAIR_MESSAGE.format(reason=reason, output_format=rubric.output_format())
@@ -266,11 +278,14 @@ def _completion_row(request: ChatRequest, completion: Completion, request_hash: 
 
 
 def _ballot(
-    row: Mapping[str, Any], rubric: Rubric, repairs: int = 0, max_chars: int | None = None
+    row: Mapping[str, Any], rubric: Asked, repairs: int = 0, max_chars: int | None = None
 ) -> Ballot:
     if row.get("error") is not None or row.get("text") is None:
         return Ballot(raw=row.get("text"), error=row.get("error") or "no output", repairs=repairs)
-    verdict = parse_verdict(row["text"], rubric, max_chars)
+    if isinstance(rubric, Rubric):
+        verdict = parse_verdict(row["text"], rubric, max_chars)
+    else:
+        verdict = rubric.parse(row["text"], max_chars)
     return Ballot(raw=row["text"], verdict=verdict, repairs=repairs)
 
 
@@ -282,7 +297,7 @@ def collect_ballots(
     cfg: JudgeConfig,
     backend: Backend,
     requests: Sequence[ChatRequest],
-    rubrics: Mapping[str, Rubric],
+    rubrics: Mapping[str, Asked],
     calls: JudgeCalls,
     juror: str,
     description: str,
@@ -290,10 +305,10 @@ def collect_ballots(
     """{request key: ballot} for every request of `juror`'s, after at most `cfg.max_repairs`
     repair rounds.
 
-    `rubrics` maps each request key to the rubric it asks about. Repairs go through the same
-    cache and progress file (keys `<key>::repair<n>`), so a re-run repeats none of them. A repair
-    that does not help keeps the original output (its raw text and reason) and notes why; the
-    next round answers the latest reply.
+    `rubrics` maps each request key to the rubric (or `OutputForm`) it asks about. Repairs go
+    through the same cache and progress file (keys `<key>::repair<n>`), so a re-run repeats none
+    of them. A repair that does not help keeps the original output (its raw text and reason) and
+    notes why; the next round answers the latest reply.
     """
 
     # each juror resumes from its own progress file; a single judge uses the stage's
@@ -329,7 +344,7 @@ def _apply_repairs(
     ballots: dict[str, Ballot],
     pending: Mapping[str, ChatRequest],
     replies: Mapping[str, dict[str, Any]],
-    rubrics: Mapping[str, Rubric],
+    rubrics: Mapping[str, Asked],
     attempt: int,
     limit: int | None,
 ) -> _Unusable:
