@@ -50,6 +50,7 @@ from parakh.schema import Generation, Judgment, Question, Retrieval
 INJECTION = "injection"
 SELF_JUDGED = "self_judged"
 REPAIRED = "repaired"
+NOT_SAMPLED = "not in the judge's sample (judge.sample_per_language)"
 
 Status = Literal["ok", "invalid", "error", "skipped"]
 Combine = Literal["mean", "median", "majority"]
@@ -83,7 +84,7 @@ def combine_votes(votes: Sequence[float], how: Combine, min_votes: int) -> JuryS
     return JuryScore(float(counts[0][0]))
 
 
-def _ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
+def ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
     """(status, reason) for a ballot without a valid verdict."""
     if ballot is None:
         return "error", "judge was not called"
@@ -95,7 +96,7 @@ def _ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
     return "invalid", reason
 
 
-def _scored(fields: dict[str, Any], repaired: bool, **scored: Any) -> Judgment:
+def ok_row(fields: dict[str, Any], repaired: bool, **scored: Any) -> Judgment:
     """An `ok` row, flagged `repaired` when a repair request got its verdict."""
     flags = fields.pop("flags") + ([REPAIRED] if repaired else [])
     return Judgment(**fields, flags=flags, status="ok", **scored)
@@ -107,7 +108,7 @@ def _single(base: dict[str, Any], rubric: Rubric, ballot: Ballot | None) -> list
         fields = {**base, "metric": criterion.name}
         if ballot is not None and ballot.valid and ballot.verdict is not None:
             rows.append(
-                _scored(
+                ok_row(
                     fields,
                     bool(ballot.repairs),
                     score=ballot.verdict.scores[criterion.name],
@@ -116,7 +117,7 @@ def _single(base: dict[str, Any], rubric: Rubric, ballot: Ballot | None) -> list
                 )
             )
         else:
-            status, reason = _ballot_problem(ballot)
+            status, reason = ballot_problem(ballot)
             raw = ballot.raw if ballot else None
             rows.append(Judgment(**fields, status=status, raw_output=raw, reason=reason))
     return rows
@@ -150,14 +151,14 @@ def _jury(
                     justifications.append(f"{juror}: {ballot.verdict.justification}")
             else:
                 votes[juror] = None
-                problem, why = _ballot_problem(ballot)
+                problem, why = ballot_problem(ballot)
                 problems.append((problem, f"{juror}: {why}"))
         valid = [v for v in votes.values() if v is not None]
         outcome = combine_votes(valid, jury.combine, min_votes)
         fields = {**base, "metric": criterion.name, "votes": votes, "raw_output": raw}
         if outcome.score is not None:
             justification = "\n".join(justifications) or None
-            rows.append(_scored(fields, repaired, score=outcome.score, justification=justification))
+            rows.append(ok_row(fields, repaired, score=outcome.score, justification=justification))
             continue
         statuses = {s for s, _ in problems if s != "skipped"}
         status: Status = "error" if statuses == {"error"} else "invalid"
@@ -200,7 +201,7 @@ def rubric_judgments(
         ]
 
     if not sampled:
-        return every_criterion("skipped", "not in the judge's sample (judge.sample_per_language)")
+        return every_criterion("skipped", NOT_SAMPLED)
     unjudged = not_judgeable(generation)
     if unjudged is not None:
         return every_criterion("error", unjudged)
