@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from parakh.config.base import Strict
+from parakh.config.gates import Gates
 from parakh.stats.agreement import ScaleMapping
 
 
@@ -39,6 +40,7 @@ class AggregateConfig(Strict):
     allow_partial: bool = Field(
         default=False, description="missing judge rows: a partial run; false: an error"
     )
+    gates: Gates = Field(default_factory=list, description="release gates (docs/gates.md)")
 
 
 class TrackingConfig(Strict):
