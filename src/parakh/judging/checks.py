@@ -46,7 +46,8 @@ class CheckInputs:
 class Check(Protocol):
     """One LLM check: its metrics' specs, its rows for one model's answers (one row per question
     and metric, `skipped`, `invalid` or `error` with the reason where there is no score), and
-    what the judge summary says of those rows (None: nothing)."""
+    what the judge summary says of those rows (None: nothing). A check may name other checks'
+    metrics in a tuple `compares`: their rows reach its `summarize` too."""
 
     name: str
     metrics: tuple[MetricSpec, ...]

@@ -156,7 +156,8 @@ def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
     )
     for name in cfg.judge.checks:
         check = get_check(name)
-        own = {spec.name for spec in check.metrics}
+        # its own metrics' rows, and those of the metrics it compares with (if it says so)
+        own = {spec.name for spec in check.metrics} | set(getattr(check, "compares", ()))
         said = check.summarize([r for r in rows if r.metric in own])
         if said is not None:
             summary[name] = said
