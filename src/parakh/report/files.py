@@ -19,6 +19,7 @@ class ReportFiles:
     leaderboard_json = PathUnder("leaderboard.json")
     runspec = PathUnder("leaderboard.runspec.json")
     metrics_json = PathUnder("metrics.json")
+    gates_json = PathUnder("gates.json")  # every release gate's checks (report.gates); [] if none
     report_html = PathUnder("report.html")
     answers_html = PathUnder("answers.html")  # the side-by-side answers, or the index of its pages
     # the pages of an answers page too large for one (`report.answers_page.write_answers`):
