@@ -7,7 +7,7 @@ pages. The aggregate stage, `parakh reproduce` and notebooks all go through thes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,13 @@ from parakh.report.agreement import (
 from parakh.report.answers_page import write_answers
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.files import ReportFiles
+from parakh.report.gates import (
+    GateCheck,
+    evaluate_gates,
+    gate_flags,
+    gates_document,
+    gates_markdown,
+)
 from parakh.report.html import render_report
 from parakh.report.inputs import AggregateInputs
 from parakh.report.judge_bias import JudgeBias, judge_bias
@@ -48,6 +55,7 @@ class AggregateResult:
     partial: PartialRun | None = None  # aggregate.allow_partial let missing judge rows through
     curation: CurationSummary | None = None  # what curate dropped; None: no curation report
     released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
+    gates: list[GateCheck] = field(default_factory=list)  # aggregate.gates, checked
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
@@ -177,9 +185,18 @@ def compute(
     )
     agreement, grades = measure_agreement(cfg, inputs)
     primary, note = primary_metric(cfg, board)
+    gates = evaluate_gates(cfg.aggregate.gates, board, columns, cfg.aggregate.weights)
     bias = judge_bias(inputs.files, inputs.generations, grades)
     return AggregateResult(
-        board, primary, agreement, note, bias, partial, inputs.curation, inputs.released_table
+        board,
+        primary,
+        agreement,
+        note,
+        bias,
+        partial,
+        inputs.curation,
+        inputs.released_table,
+        gates=gates,
     )
 
 
@@ -190,6 +207,7 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
     parts = [
         *_markdown_warnings(cfg, result),
         *_markdown_overall(board, primary),
+        *gates_markdown(result.gates),
         *_markdown_slices(board, primary),
         *(result.released_table.markdown() if result.released_table else []),
         *_markdown_footnotes(cfg, board),
@@ -306,6 +324,10 @@ def write_reports(
         files.agreement_json.unlink(missing_ok=True)  # never log a previous run's table
     if partial is not None:
         metrics[PARTIAL_KEY] = partial.marker()
+    if result.gates:
+        metrics["gates"] = gate_flags(result.gates)
+    partial_text = None if partial is None else partial.text
+    write_json(files.gates_json, gates_document(result.gates, partial_text))
     write_json(files.metrics_json, metrics)
     write_json(files.model_language_json, plots.plot_rows(board, primary, "language"))
     write_json(files.model_category_json, plots.plot_rows(board, primary, "category"))
@@ -340,6 +362,7 @@ def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
     paths = [
         *files.leaderboards(),
         files.report_html,
+        files.gates_json,
         files.heatmap_png,
         files.categories_png,
         files.model_language_json,
