@@ -15,6 +15,7 @@ import yaml
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.report.agreement import FIGURES, MetricAgreement, RankingAgreement
+from parakh.report.gates import gates_section
 from parakh.report.judge_bias import bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
 from parakh.report.tables import format_cell, metric_heading, weights_line
@@ -281,6 +282,7 @@ def render_report(
     board, primary = result.board, result.primary
     sections = [
         leaderboard_section(board, primary),
+        gates_section(result.gates),
         heatmap_section(board, primary),
         slice_section(board, primary, "category", "By query category"),
         slice_section(board, primary, "domain", "By domain"),
