@@ -15,6 +15,7 @@ from parakh.hashing import sha256_path
 from parakh.io import write_json
 from parakh.report.aggregate_result import AggregateResult, output_paths
 from parakh.report.files import ReportFiles
+from parakh.report.gates import gate_metrics
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout
 from parakh.tracking.content_store import StoredFiles
@@ -63,7 +64,7 @@ def build_sweep(
         name=f"{cfg.dataset.name} · {cfg.judge.name}",
         tags={**common, "models": models, **dvc_hash_tags(input_files)},
         params={**params, "models": models},
-        metrics=figures["sweep"],
+        metrics={**figures["sweep"], **gate_metrics(result.gates)},
         artifacts=artifacts,
         dataset=dataset,
         stored=stored,
