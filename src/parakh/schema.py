@@ -285,3 +285,20 @@ class HumanGrade(Row):
     scale_max: float | None = None
     rater: str | None = None
     language: str | None = None
+
+
+class BlindGrade(Row):
+    """One grade from a grading sheet (`parakh grading-sheet`): the answer named by an opaque
+    id, never by its model. Aggregate reads it beside `HumanGrade` rows and joins `answer_id`
+    to (question, model) through the sheet's key file (`parakh.report.grades_file`)."""
+
+    sheet: str = Field(min_length=1)
+    rater: str = Field(min_length=1)
+    question_id: str = Field(min_length=1)
+    answer_id: str = Field(min_length=1)
+    metric: str = Field(min_length=1)
+    score: float
+    scale_min: float
+    scale_max: float
+    language: str | None = None
+    graded_at: str | None = Field(default=None, description="ISO 8601 time of the grade")

@@ -20,7 +20,9 @@ compared with every metric the judge scores, e.g. LiveQA-Med's 1..4 with chrF's 
 Human grades come from two sources: curate's grades of answer TEXTS (human_judgments.jsonl),
 paired with every model row whose answer is exactly that text (LiveQA-Med's answer sources
 replayed as models give it verbatim; `answer_grades`), and a grades file naming question, model
-and metric (`aggregate.agreement.human_grades`), checked line by line (`check_grades_file`).
+and metric (`aggregate.agreement.human_grades`, read by `report.grades_file`), checked line by
+line (`check_grades_file`). Where two or more people graded, their agreement with each other
+(`report.inter_grader`) is given beside the judge's with them.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 
 from parakh.config.loading import unknown_name_message
 from parakh.errors import ConfigError, InputError
+from parakh.report.inter_grader import InterGraderStats, inter_grader_agreement
 from parakh.report.items import system_name
 from parakh.report.leaderboard import Settings
 from parakh.report.row_files import Answer
@@ -166,9 +169,14 @@ class MetricAgreement:
     # exactly these pairs: what a judge that only rewarded long answers would get (None: no
     # answer texts given). A judge sampled on a few questions is compared on its own sample.
     length_baseline: AgreementStats | None = None
+    # the human graders with each other (None: one grader, or no answer graded twice)
+    inter_grader: InterGraderStats | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        found = asdict(self)
+        if self.inter_grader is None:  # a run with one grader writes what it always did
+            del found["inter_grader"]
+        return found
 
 
 def agreement_stats(
@@ -334,6 +342,7 @@ def judge_human_agreement(
             human_grades=len(by_metric[metric]),
             unpaired_human_grades=dict(sorted(unpaired.items())),
             source=source,
+            inter_grader=inter_grader_agreement(by_metric[metric], settings, (*seeded, "graders")),
         )
         if answer_lengths is not None:
             result.length_baseline = _length_baseline(pairs, answer_lengths, settings, seeded)
@@ -441,12 +450,17 @@ def agreement_metrics(agreement: list[MetricAgreement]) -> dict[str, dict[str, f
         figures = {"n_pairs": float(a.overall.n_pairs), **_figures(a.overall, FIGURES)}
         if a.ranking is not None:
             figures |= _figures(a.ranking, ("spearman", "kendall_tau"), "ranking_")
+        if a.inter_grader is not None:
+            names = ("percent_agreement", "krippendorff_alpha_ordinal")
+            figures |= _figures(a.inter_grader, names, "inter_grader_")
         out[a.metric if a.source == "grades" else f"{a.source}.{a.metric}"] = figures
     return out
 
 
 def _figures(
-    found: AgreementStats | RankingAgreement, names: tuple[str, ...], prefix: str = ""
+    found: AgreementStats | RankingAgreement | InterGraderStats,
+    names: tuple[str, ...],
+    prefix: str = "",
 ) -> dict[str, float]:
     """The named figures that are not None, then each interval's bounds."""
     out = {f"{prefix}{name}": v for name in names if (v := getattr(found, name)) is not None}

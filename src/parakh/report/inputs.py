@@ -17,12 +17,13 @@ import yaml
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.errors import ConfigError, InputError
-from parakh.io import iter_json_objects, read_jsonl, validate_row
+from parakh.io import read_jsonl
 from parakh.project import project_root
 from parakh.report.agreement import CURATED_GRADES
 from parakh.report.answer_scores import TEXTS, AnswerScores
 from parakh.report.columns import JudgeColumns
 from parakh.report.curation_summary import CurationSummary
+from parakh.report.grades_file import read_human_grades
 from parakh.report.released_table import ReleasedTable
 from parakh.report.row_files import (
     STATS_COLUMNS,
@@ -157,14 +158,12 @@ class AggregateInputs:
 
 
 def _human_grades(path: Path | None, paths: dict[str, Path]) -> tuple[list[HumanGrade], list[int]]:
-    """The grades file's rows and their line numbers (none without a file)."""
+    """The grades file's (or folder's) rows and their line numbers (none without a file)."""
     if path is None:
         return [], []
-    if not path.exists():
-        raise InputError(path, "human grades file not found")
+    grades = read_human_grades(path)
     paths["human_grades"] = path
-    read = [(n, validate_row(HumanGrade, obj, path, n)) for n, obj in iter_json_objects(path)]
-    return [grade for _, grade in read], [n for n, _ in read]
+    return grades
 
 
 def models_to_aggregate(cfg: ParakhConfig) -> list[str]:
