@@ -130,6 +130,13 @@ def translate_test_variant(cfg: ParakhConfig) -> str:
     return cfg.generation.variant or f"tt-{cfg.translator.name}"
 
 
+def ledgers(cfg: ParakhConfig) -> Path:
+    """The folder of a dataset's accounting ledgers (measured: latency, cache hits), beside the
+    response cache, outside the stage outputs: `<name>.json` generate's, `judge/<judge>/<name>.json`
+    judge's (`<name>`: the generations file stem)."""
+    return resolve(cfg.paths.cache).parent / "accounting" / cfg.dataset.name
+
+
 def spec_path(output: Path) -> Path:
     """The run spec written beside an output: `x.jsonl` -> `x.runspec.json`."""
     return output.with_name(output.name.rsplit(".", 1)[0] + ".runspec.json")

@@ -36,7 +36,7 @@ def item_cost(prices: Prices | None, prompt_tokens: int, completion_tokens: int)
     ) / 1e6
 
 
-def _quantile(values: list[float], q: float) -> float:
+def quantile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -70,8 +70,8 @@ def summarize(
         "wall_s": round(wall_s, 3),
         "items_per_s": round(len(called) / wall_s, 3) if wall_s > 0 else 0.0,
         "latency_mean_s": round(statistics.fmean(latencies), 4) if latencies else 0.0,
-        "latency_p50_s": round(_quantile(latencies, 0.5), 4),
-        "latency_p95_s": round(_quantile(latencies, 0.95), 4),
+        "latency_p50_s": round(quantile(latencies, 0.5), 4),
+        "latency_p95_s": round(quantile(latencies, 0.95), 4),
         "cost_usd": None,
         "cost_usd_uncached": None,
     }
@@ -82,3 +82,14 @@ def summarize(
         )
         summary["prices"] = prices.model_dump()
     return summary
+
+
+def token_usage(items: list[ItemAccount], prices: Prices | None) -> dict[str, Any]:
+    """The calls, tokens and prices of one model's items, as a judge summary records them: the
+    same for a re-run served from the cache (a cached call keeps its original tokens)."""
+    return {
+        "calls": len(items),
+        "prompt_tokens": sum(i.prompt_tokens for i in items),
+        "completion_tokens": sum(i.completion_tokens for i in items),
+        "prices": None if prices is None else prices.model_dump(),
+    }

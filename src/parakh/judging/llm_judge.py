@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from string import ascii_lowercase
 from typing import Any, Protocol
 
+from parakh.backends.accounting import ItemAccount
 from parakh.backends.base import Backend, ChatRequest, Completion, make_backend
 from parakh.backends.cache import ResponseCache
 from parakh.backends.runner import run_requests
@@ -58,12 +59,30 @@ BackendFactory = Callable[[ModelConfig], Backend]
 class JudgeCalls:
     """Where a run's judge-model calls go: the response cache, the progress file they resume
     from, whether a progress bar shows, and what makes each judge model's backend (tests pass
-    deterministic fakes)."""
+    deterministic fakes). `accounts` gathers each judge model's calls (`send`), repairs
+    included."""
 
     cache: ResponseCache | None
     progress_path: Path
     show_progress: bool = True
     backend_factory: BackendFactory = make_backend
+    accounts: dict[str, list[ItemAccount]] = field(default_factory=dict)
+
+    def send(
+        self,
+        backend: Backend,
+        juror: str,
+        requests: Sequence[ChatRequest],
+        progress: Path,
+        label: str,
+    ) -> dict[str, dict[str, Any]]:
+        """{key: {text, error, tokens, latency, cached}} of `juror`'s requests, through the cache
+        and the `progress` file (`run_requests`), each call counted in `accounts`."""
+        rows = run_requests(
+            backend, requests, self.cache, progress, _completion_row, label, self.show_progress
+        )
+        self.accounts.setdefault(juror, []).extend(_account(k, r) for k, r in rows.items())
+        return rows
 
 
 def judge_key(question_id: str, rubric: str) -> str:
@@ -274,7 +293,28 @@ class Ballot:
 
 
 def _completion_row(request: ChatRequest, completion: Completion, request_hash: str) -> dict:
-    return {"text": completion.text, "error": completion.error}
+    return {
+        "text": completion.text,
+        "error": completion.error,
+        "prompt_tokens": completion.prompt_tokens,
+        "completion_tokens": completion.completion_tokens,
+        "latency_s": round(completion.latency_s, 4),
+        "cached": bool(completion.extra.get("cached")),
+    }
+
+
+def _account(key: str, row: Mapping[str, Any]) -> ItemAccount:
+    """One judge call as the ledger counts it (a row of an older progress file: no tokens)."""
+    return ItemAccount(
+        question_id=key,
+        status="ok" if row.get("error") is None else "error",
+        cached=bool(row.get("cached")),
+        attempts=1,
+        latency_s=float(row.get("latency_s", 0.0)),
+        prompt_tokens=int(row.get("prompt_tokens", 0)),
+        completion_tokens=int(row.get("completion_tokens", 0)),
+        cost_usd=None,
+    )
 
 
 def _ballot(
@@ -316,9 +356,7 @@ def collect_ballots(
     progress = path.with_name(f"{path.stem}.{juror}{path.suffix}") if cfg.jury else path
 
     def run(batch: Sequence[ChatRequest], label: str) -> dict[str, dict[str, Any]]:
-        return run_requests(
-            backend, batch, calls.cache, progress, _completion_row, label, calls.show_progress
-        )
+        return calls.send(backend, juror, batch, progress, label)
 
     done = run(requests, description)
     limit = cfg.max_justification_chars

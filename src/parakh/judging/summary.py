@@ -1,16 +1,19 @@
 """What one judge run says about itself (`<model>.summary.json`, beside its rows): counts by
 metric and status, why rows are invalid or errors, empty answers, flagged responses, self-judged,
-repaired and context-cut rows, jury agreement, and NoMIRACL's rates (`nomiracl_summary`)."""
+repaired and context-cut rows, jury agreement, NoMIRACL's rates (`nomiracl_summary`), and each
+judge model's calls and tokens (`judge_usage`)."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parakh.config.judge import DEFAULT_PARSER, NomiraclParser
+from parakh.backends.accounting import ItemAccount, token_usage
+from parakh.config.judge import DEFAULT_PARSER, JudgeConfig, NomiraclParser
 from parakh.judging.ballot_rows import INJECTION, REPAIRED, SELF_JUDGED
 from parakh.judging.judge_context import CONTEXT_CUT
+from parakh.judging.judge_selection import judge_models
 from parakh.judging.llm_judge import EMPTY_ANSWER
 from parakh.metrics.nomiracl import nomiracl_summary
 from parakh.schema import Judgment
@@ -61,3 +64,22 @@ def judge_summary(
         summary["nomiracl"] = nomiracl["by_language"]
         summary["nomiracl_parsers"] = nomiracl["parsers"]
     return summary
+
+
+def judge_usage(cfg: JudgeConfig, accounts: Mapping[str, list[ItemAccount]]) -> dict[str, Any]:
+    """Each judge model's calls (repairs included), tokens and prices: the same on a re-run, a
+    cached call keeping its original tokens (its latency and cache hit go to the ledger)."""
+    prices = {m.name: m.prices for m in judge_models(cfg)} if accounts else {}
+    return {name: token_usage(items, prices.get(name)) for name, items in sorted(accounts.items())}
+
+
+def merged_usage(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The `usage` of shards' summaries, added up: what one run over all of them records."""
+    counts = ("calls", "prompt_tokens", "completion_tokens")
+    merged: dict[str, Any] = {}
+    for summary in summaries:
+        for name, found in (summary.get("usage") or {}).items():
+            total = merged.setdefault(name, {**found, **dict.fromkeys(counts, 0)})
+            for k in counts:
+                total[k] += found[k]
+    return dict(sorted(merged.items()))

@@ -43,7 +43,13 @@ from parakh.scale.shard import (
     shard_files,
 )
 from parakh.schema import Generation, Question, Retrieval, Truncation, Usage
-from parakh.stage_outputs import Layout, generation_name, spec_path, translate_test_variant
+from parakh.stage_outputs import (
+    Layout,
+    generation_name,
+    ledgers,
+    spec_path,
+    translate_test_variant,
+)
 from parakh.tracking.client import parent_run_tags, tracking_uri
 from parakh.tracking.runspec import write_run_spec
 from parakh.tracking.stage_runs import StageRun, log_stage_run
@@ -296,7 +302,7 @@ def _account(
     """The run's ledger, `<state>/accounting/<dataset>/<name>.json` beside the response cache
     (outside the stage outputs, whose folder later stages hash), and in MLflow if asked."""
     name = generation_name(cfg)
-    ledger = resolve(cfg.paths.cache).parent / "accounting" / cfg.dataset.name / f"{name}.json"
+    ledger = ledgers(cfg) / f"{name}.json"
     write_json(ledger, _ledger(cfg, summary, items, **run))
     if cfg.generation.log_mlflow:
         tags = {"dataset": cfg.dataset.name, "model": cfg.model.name, "prompt": answer_prompt(cfg)}

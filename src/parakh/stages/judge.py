@@ -20,6 +20,7 @@ row as it is scored. The chunks a rubric judge reads are the question's retrieva
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass
@@ -53,7 +54,7 @@ from parakh.prompts.template import answer_prompt, load_prompt
 from parakh.row_coverage import Key, Where, check, duplicates_text, some_keys
 from parakh.scale.shard import ShardSpec, merged_run_spec, plan_merge, shard_files
 from parakh.schema import Generation, Judgment, Question, Retrieval
-from parakh.stage_outputs import Layout, generation_name, spec_path, summary_path
+from parakh.stage_outputs import Layout, generation_name, ledgers, spec_path, summary_path
 from parakh.tracking.runspec import write_run_spec
 
 
@@ -303,7 +304,8 @@ def merge_task(cfg: ParakhConfig) -> None:
     with atomic_jsonl(out) as written:
         written.write_all(rows)
         summary = summarize(cfg, written.written(Judgment))
-        if usage := merged_usage([read_json(summary_path(f)) for f in files]):
+        shards = [json.loads(summary_path(f).read_text(encoding="utf-8")) for f in files]
+        if usage := merged_usage(shards):
             summary["usage"] = usage
         write_json(summary_path(out), summary)
         write_json(spec_path(out), spec)
