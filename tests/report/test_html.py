@@ -43,7 +43,7 @@ def test_rewriting_gives_identical_bytes(
 ) -> None:
     again = write_report(tmp_path)
     names = [p.relative_to(written_report.root) for p in sorted(written_report.root.rglob("*.*"))]
-    assert len(names) == 11  # 4 leaderboards, 2 pages, 2 PNGs, 2 plot data files, answers/ note
+    assert len(names) == 12  # 4 leaderboards, 2 pages, 2 PNGs, 2 plot data, answers/ note, gates
     for name in names:
         assert (again.root / name).read_bytes() == (written_report.root / name).read_bytes(), name
 
