@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import yaml
+
 from parakh.backends.base import make_backend
 from parakh.backends.cache import ResponseCache
+from parakh.config.model import ReplayModel
 from parakh.config.stage_config import ParakhConfig
 from parakh.io import write_jsonl
 from parakh.judging.llm_judge import BackendFactory, JudgeCalls
 from parakh.schema import Generation, Judgment, Question, Retrieval
-from parakh.stages import judge
+from parakh.stages import generate, judge
 
 
 def judged(
@@ -32,3 +35,17 @@ def judged(
     inputs = judge.JudgeInputs.read(*files)
     calls = JudgeCalls(cache, progress_path, cfg.progress, backend_factory)
     return list(judge.run(cfg, inputs, calls))
+
+
+def replay_judged(
+    cfg: ParakhConfig, questions: Sequence[Question], answers: Path, model_file: Path, folder: Path
+) -> tuple[ReplayModel, list[Judgment]]:
+    """The replay model of conf/model file `model_file`, answering from `answers` (the curated
+    questions holding the stored outputs), and `judge.run`'s rows of its answers."""
+    model = ReplayModel.model_validate(yaml.safe_load(model_file.read_text(encoding="utf-8")))
+    model = model.model_copy(update={"answers": str(answers)})
+    run_cfg = cfg.model_copy(update={"model": model})
+    generations = generate.run(
+        run_cfg, questions, [], make_backend(model), None, folder / f".{model.name}.g"
+    ).generations
+    return model, judged(run_cfg, questions, generations, [], folder / f".{model.name}.j")

@@ -17,17 +17,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import yaml
 
-from parakh.backends import make_backend
 from parakh.config import compose
-from parakh.config.model import ReplayModel
 from parakh.datasets import load_dataset
 from parakh.io import write_jsonl
 from parakh.judging.summary import judge_summary
-from parakh.stages import generate
 from tests.datasets.test_nomiracl_upstream import FIXTURE
-from tests.judging.judge_files import judged
+from tests.judging.judge_files import replay_judged
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "conf" / "model").glob("nomiracl-*.yaml"))
@@ -102,13 +98,7 @@ def test_released_table_equals_the_released_rules_count(tmp_path: Path, parser: 
     found: dict[tuple[str, str, str], dict[str, float]] = {}
     assert len(MODELS) == 11
     for path in MODELS:
-        model = ReplayModel.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-        model = model.model_copy(update={"answers": str(curated)})
-        run_cfg = cfg.model_copy(update={"model": model})
-        generations = generate.run(
-            run_cfg, questions, [], make_backend(model), None, tmp_path / f".{model.name}.g"
-        ).generations
-        rows = judged(run_cfg, questions, generations, [], tmp_path / f".{model.name}.j")
+        model, rows = replay_judged(cfg, questions, curated, path, tmp_path)
         summary = judge_summary(rows, nomiracl_parser=parser)  # type: ignore[arg-type]
         for language, by_language in summary["nomiracl"].items():
             if language == "all":
