@@ -14,6 +14,7 @@ from collections import Counter
 
 UNKNOWN_SCRIPT = "Unknown"
 OTHER_SCRIPT = "Other"
+RTL_SCRIPTS = frozenset({"Arabic", "Hebrew"})  # written right to left (Urdu, Sindhi, Kashmiri)
 
 # Script -> its Unicode blocks (first, last), last inclusive. Blocks, not the exact per-character
 # Script property: good enough for telling Indic scripts apart and cheap to look up.
