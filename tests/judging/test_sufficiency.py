@@ -180,3 +180,16 @@ def test_labels_without_a_judge_model_call_no_model(tmp_path: Path) -> None:
         (CONTEXT_HALLUCINATION, 1.0),
         (CONTEXT_HALLUCINATION, 0.0),
     ]
+
+
+@pytest.mark.parametrize("shard", [0, 1])
+def test_every_shard_reads_the_labels_of_the_whole_questions_file(
+    tmp_path: Path, shard: int
+) -> None:
+    questions = _questions(8)
+    questions[0] = questions[0].model_copy(update={"answerable": False})  # in one shard only
+    cfg = _cfg({}, model=None)
+    cfg = cfg.model_copy(update={"shard": shard, "num_shards": 2})
+    rows = _judge(cfg, tmp_path, questions, {q.id: "An answer." for q in questions})
+    assert rows and all(r.flags == ["sufficiency_from:dataset"] for r in rows)
+    assert len(rows) < 2 * len(questions)  # only this shard's questions

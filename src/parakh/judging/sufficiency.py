@@ -103,12 +103,6 @@ def _judge_verdicts(inputs: CheckInputs, prompt: PromptTemplate) -> dict[str, Ju
     return {r.question_id: r for r in rows}
 
 
-def _said(verdict: Judgment) -> str:
-    if verdict.status != "ok":
-        return "no_verdict"
-    return _SIDE[verdict.score == 1]
-
-
 def _answer_row(
     fields: dict[str, Any], question: Question, inputs: CheckInputs, read: Reader, why: str
 ) -> Judgment:
@@ -151,13 +145,14 @@ class _Sufficiency:
         prompt = load_prompt(inputs.answer_prompt)
         read = abstention_reader(prompt, judge.parser)
         labelled = dataset_labels(inputs.dataset or inputs.questions)
-        if not labelled and judge.model is None and judge.jury is None:
+        asks = judge.model is not None or judge.jury is not None
+        if not (labelled or asks):
             raise ConfigError(
                 f"judge '{judge.name}': the sufficiency check needs the dataset's sufficiency "
                 "labels (a NoMIRACL subset, an `answerable: false` question) or a judge model "
                 "(`model` or `jury`) to decide whether the context answers each question"
             )
-        said = {} if judge.model is None and judge.jury is None else _judge_verdicts(inputs, prompt)
+        said = _judge_verdicts(inputs, prompt) if asks else {}
         for q in inputs.questions:
             verdict = said.get(q.id)
             base: dict[str, Any] = {
@@ -179,7 +174,8 @@ class _Sufficiency:
             if verdict is not None and not labelled:
                 flags += [f for f in verdict.flags if f in (REPAIRED, CONTEXT_CUT)]
             elif verdict is not None and verdict.status != "skipped":
-                flags.append(f"{JUDGE_FLAG}{_said(verdict)}")
+                ok = verdict.status == "ok"
+                flags.append(JUDGE_FLAG + (_SIDE[verdict.score == 1] if ok else "no_verdict"))
             why = f"context {_SIDE[sufficient]} ({source})"
             for metric in _METRIC.values():
                 fields: dict[str, Any] = {**base, "metric": metric, "flags": flags}
