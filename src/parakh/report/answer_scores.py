@@ -14,11 +14,12 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 
+from parakh.judging.groundedness import GROUNDED
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import row_systems
 from parakh.report.row_files import STATUSES
 
-TEXTS = ("justification", "reason")  # the judge-row texts an answer card shows
+TEXTS = ("justification", "reason", "label")  # the judge-row texts an answer card shows
 ScoreRow = tuple[str, str, str, str | None]
 """What an answer card shows of one judge row: its status, metric, figure (score/scale of an ok
 score, else the status) and why (an ok score's justification, None without one; any other row's
@@ -32,6 +33,7 @@ class QuestionRows(NamedTuple):
     shown: dict[str, list[ScoreRow]]  # every row but the skipped ones
     skipped: dict[str, dict[str, list[str]]]  # the metrics skipped, by reason
     scaled: dict[str, dict[str, float]]  # each metric's ok scores on 0..1, by entry
+    marks: dict[str, str]  # the groundedness verdicts, a letter a sentence (`label`), by entry
 
 
 class AnswerScores:
@@ -78,7 +80,7 @@ class AnswerScores:
 
     def of_question(self, qid: str) -> QuestionRows:
         """The question's rows as its answer cards show them (`QuestionRows`, in row order)."""
-        shown, skipped, scaled = found = QuestionRows({}, {}, defaultdict(dict))
+        shown, skipped, scaled, marks = found = QuestionRows({}, {}, defaultdict(dict), {})
         q = self.code_of.get(qid)
         if q is None:
             return found
@@ -94,13 +96,16 @@ class AnswerScores:
             c.scale_max[rows].tolist(),
             self.texts["justification"][lo:hi].to_pylist(),
             self.texts["reason"][lo:hi].to_pylist(),
+            self.texts["label"][lo:hi].to_pylist(),
             strict=True,
         )
-        for system, metric, code, scored, score, scale_max, why, reason in values:
+        for system, metric, code, scored, score, scale_max, why, reason, label in values:
             entry, name = names[system], c.metrics[metric]
             if scored:
                 row: ScoreRow = ("ok", name, FIGURE % (score, scale_max), why or None)
                 scaled[name][entry] = round(score / scale_max, 6)
+                if name == GROUNDED and label:
+                    marks[entry] = label
             elif STATUSES[code] == "skipped":
                 skipped.setdefault(entry, {}).setdefault(reason or "", []).append(name)
                 continue

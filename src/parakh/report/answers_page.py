@@ -16,12 +16,20 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from parakh.io import write_text
+from parakh.judging.groundedness import VERDICTS
 from parakh.report.answer_scores import AnswerScores, QuestionRows, ScoreRow
 from parakh.report.files import ReportFiles
 from parakh.report.row_files import Answer, QuestionView
 from parakh.report.templating import Markup, render
+from parakh.text.sentences import split_sentences_with_offsets
 
 Link = tuple[str, str]  # (href, text)
+Piece = tuple[str, str, str]  # (text, mark class or "", its title)
+# the groundedness verdicts the page marks, by label letter: (mark class, title)
+MARKS = {
+    VERDICTS["not_supported"]: ("unsupported", "not supported by the chunks its model saw"),
+    VERDICTS["contradicted"]: ("contradicted", "contradicted by a chunk its model saw"),
+}
 Written = list[tuple[Path, list[str]]]  # pages written, each with its question ids
 
 
@@ -34,6 +42,7 @@ class AnswerCard(NamedTuple):
     text: str
     scores: list[ScoreRow]  # every row but the skipped ones
     skipped: list[tuple[str, str]]  # (metrics, reason)
+    pieces: list[Piece]  # an ok answer's text with its marks (`marked`); empty: none
 
 
 MAX_PAGE_BYTES = 20_000_000
@@ -88,13 +97,14 @@ class AnswerArticles:
         skipped = [(", ".join(m), reason) for reason, m in rows.skipped.get(system, {}).items()]
         model = self.systems.get(system, system)
         if model not in self.answers:
-            return AnswerCard(system, "no-file", "", scores, skipped)
+            return AnswerCard(system, "no-file", "", scores, skipped, [])
         g = self.answers[model].get(qid)
         if g is None:
-            return AnswerCard(system, "no-answer", "", scores, skipped)
+            return AnswerCard(system, "no-answer", "", scores, skipped, [])
         if g.status != "ok":
-            return AnswerCard(system, "error", g.error or "", scores, skipped)
-        return AnswerCard(system, "ok", g.response or "", scores, skipped)
+            return AnswerCard(system, "error", g.error or "", scores, skipped, [])
+        text = g.response or ""
+        return AnswerCard(system, "ok", text, scores, skipped, marked(text, rows.marks.get(system)))
 
     def article(self, qid: str) -> str:
         """One question's article; `scaled` holds each metric's scores on 0..1 by system, for
@@ -134,6 +144,23 @@ class AnswerArticles:
             filters=filters,
             articles=Markup(articles),  # rendered by `article`
         )
+
+
+def marked(text: str, label: str | None) -> list[Piece]:
+    """`text` in pieces, the sentences that the groundedness verdicts `label` (a letter a
+    sentence, `parakh.judging.groundedness`) call not supported or contradicted marked; none
+    when nothing is marked or the label does not fit the sentences."""
+    if not label or not set(label) & set(MARKS):
+        return []
+    spans = split_sentences_with_offsets(text)
+    if len(label) != len(spans):
+        return []
+    pieces: list[Piece] = []
+    at = 0
+    for (start, end), letter in zip(spans, label, strict=True):
+        pieces += [(text[at:start], "", ""), (text[start:end], *MARKS.get(letter, ("", "")))]
+        at = end
+    return [*pieces, (text[at:], "", "")]
 
 
 def write_answers(
