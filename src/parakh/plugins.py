@@ -1,6 +1,6 @@
 """Parakh's extension points, found by Python entry point: model backends, metrics, dataset
-adapters and judges. Parakh registers its own in `pyproject.toml` exactly as a plugin package
-does, so a package that declares
+adapters, judges and LLM checks. Parakh registers its own in `pyproject.toml` exactly as a plugin
+package does, so a package that declares
 
     [project.entry-points."parakh.backends"]
     echo = "my_plugin.echo:EchoBackend"
@@ -17,12 +17,13 @@ from typing import Any, Literal
 
 from parakh.errors import ConfigError, did_you_mean
 
-Kind = Literal["backends", "metrics", "adapters", "judges"]
+Kind = Literal["backends", "metrics", "adapters", "judges", "checks"]
 KIND_NAMES: dict[Kind, str] = {
     "backends": "model backend",
     "metrics": "metric",
     "adapters": "dataset adapter",
     "judges": "judge",
+    "checks": "LLM check",
 }
 
 

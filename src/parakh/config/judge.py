@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -15,9 +15,6 @@ NomiraclParser = Literal["lenient", "released"]
 DEFAULT_PARSER: NomiraclParser = "lenient"
 # Where the rubric judge's knowledge base comes from (parakh.judging.judge_context).
 ChunksFrom = Literal["index", "generation"]
-# LLM checks (parakh.judging.checks), each a module of that name in parakh.judging.
-CheckName = Literal["groundedness", "groundedness_heuristic", "sufficiency"]
-CHECKS: tuple[str, ...] = get_args(CheckName)
 
 
 class JuryConfig(Strict):
@@ -45,8 +42,9 @@ class JudgeConfig(Strict):
     description: str = ""
     prompt: str = Field(description="evaluator prompt in conf/prompt/")
     rubrics: list[str] = Field(default_factory=list, description="files in conf/rubric/")
-    checks: list[CheckName] = Field(
-        default_factory=list, description="LLM checks after the rubrics (parakh.judging.checks)"
+    checks: list[str] = Field(
+        default_factory=list,
+        description="LLM checks after the rubrics, by entry point (group parakh.checks)",
     )
     reference_metrics: list[str] = Field(
         default_factory=list, description="registry names or aliases, and plugin judges"

@@ -4,24 +4,23 @@ chunks answer the question, and whether the model abstained). A judge config lis
 `checks`; they run after the rubrics, on the same sample, chunks and judge models, through the
 same cache and progress file, and write rows of their own metrics.
 
-A check is looked up by name here (its module is imported only when a run uses it).
+A check is an entry point of group `parakh.checks` (Parakh registers its own in pyproject.toml,
+as a plugin package does), imported only when a run or a report uses its name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any, Protocol
 
-from parakh.config.judge import CHECKS, JudgeConfig
+from parakh import plugins
+from parakh.config.judge import JudgeConfig
 from parakh.config.model import ModelConfig
-from parakh.errors import ConfigError
 from parakh.judging.llm_judge import JudgeCalls
+from parakh.metrics.registry import check_metric_specs
 from parakh.metrics.specs import MetricSpec
 from parakh.schema import Generation, Judgment, Question, Retrieval
-
-_MODULES = {name: f"parakh.judging.{name}" for name in CHECKS}
 
 
 @dataclass(frozen=True)
@@ -58,18 +57,12 @@ class Check(Protocol):
 
 
 def get_check(name: str) -> Check:
-    """The check `name` (config validation has already refused unknown names)."""
-    if name not in _MODULES:
-        raise ConfigError(f"unknown check '{name}'; available: {', '.join(sorted(_MODULES))}")
-    check: Check = import_module(_MODULES[name]).CHECK
+    """The check registered as `name` (entry-point group parakh.checks), its metrics checked."""
+    check_metric_specs(name)
+    check: Check = plugins.load("checks", name)
     return check
 
 
 def check_metrics(names: Iterable[str]) -> list[str]:
     """The metrics the checks `names` write, in order."""
-    return [spec.name for name in names for spec in get_check(name).metrics]
-
-
-def check_specs() -> dict[str, MetricSpec]:
-    """The spec of every metric of every check, by name."""
-    return {spec.name: spec for name in _MODULES for spec in get_check(name).metrics}
+    return [spec.name for name in names for spec in check_metric_specs(name)]

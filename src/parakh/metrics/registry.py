@@ -104,6 +104,22 @@ def get_judge(name: str) -> Judge:
 
 
 @cache
+def check_metric_specs(name: str) -> tuple[MetricSpec, ...]:
+    """The specs of the metrics the LLM check `name` writes (entry-point group parakh.checks;
+    the check itself is `parakh.judging.checks.get_check`)."""
+    found = plugins.load("checks", name)
+    specs = getattr(found, "metrics", None)
+    if getattr(found, "name", None) != name or not (
+        isinstance(specs, tuple) and all(isinstance(s, MetricSpec) for s in specs)
+    ):
+        raise ConfigError(
+            f"the entry point '{name}' of group parakh.checks is {found!r}, not a check named "
+            f"'{name}' with a tuple of MetricSpec `metrics` (parakh.judging.checks.Check)"
+        )
+    return specs
+
+
+@cache
 def _registered_metric(name: str) -> Metric:
     return _loaded("metrics", name, Metric)
 
@@ -129,10 +145,7 @@ def judged_metrics(judge: JudgeConfig) -> list[str]:
     for name in map(resolve_metric_name, judge.reference_metrics):
         names += [s.name for s in get_judge(name).metrics] if is_judge(name) else [name]
     names += [metric for rubric in judge.rubrics for metric in load_rubric(rubric).metrics]
-    if judge.checks:
-        from parakh.judging.checks import check_metrics
-
-        names += check_metrics(judge.checks)
+    names += [spec.name for name in judge.checks for spec in check_metric_specs(name)]
     return list(dict.fromkeys(names))
 
 
@@ -175,9 +188,7 @@ def declared_specs(rubrics: Sequence[Rubric] | None = None) -> dict[str, MetricS
     specs = {name: metric.spec for name, metric in reference_metrics().items()}
     specs.update((s.name, s) for j in plugins.names("judges") for s in get_judge(j).metrics)
     specs.update(NOMIRACL_SPECS)
-    from parakh.judging.checks import check_specs  # imports the judging package: only here
-
-    specs.update(check_specs())
+    specs.update((s.name, s) for c in plugins.names("checks") for s in check_metric_specs(c))
     specs[WEIGHTED] = WEIGHTED_SPEC
     for name, spec in rubric_specs(rubrics).items():
         if name in specs and specs[name] != spec:
