@@ -39,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "grader) and the key that maps its answer ids to models. Graders send back the JSONL "
         "the page downloads; aggregate reads a folder of them beside the key."
     )
+    parser.epilog = (
+        "Example: parakh grading-sheet demo judge=smoke seed=7 --graders asha,ravi "
+        "--per-language 5 (overrides right after the dataset). Send each grader their page "
+        "only; keep <sheet>.key.json. Then: parakh aggregate "
+        "aggregate.agreement.human_grades=grading/demo (docs/grading.md)."
+    )
     parser.add_argument("dataset", help="the dataset whose answers are graded, e.g. demo")
     parser.add_argument(
         "overrides",
