@@ -89,7 +89,8 @@ def test_dvc_repro_runs_every_stage(project: tuple[Path, dict[str, str]]) -> Non
     board = (root / "reports/demo/smoke/leaderboard.md").read_text()
     assert "extractive" in board and "smollm2" in board and "Smoke-test judge" in board
     metrics = json.loads((root / "reports/demo/smoke/metrics.json").read_text())
-    assert set(metrics) == {"extractive", "smollm2"}
+    assert set(metrics) == {"extractive", "smollm2", "cost_and_latency"}
+    assert set(metrics["cost_and_latency"]) == {"extractive", "smollm2"}
     assert (root / "reports/demo/smoke/plots/heatmap.png").stat().st_size > 1000
     judged = [
         json.loads(line)

@@ -25,7 +25,7 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.io import read_jsonl
 from parakh.project import resolve
-from parakh.report.aggregate_result import AGREEMENT_METRICS
+from parakh.report.aggregate_result import AGREEMENT_METRICS, COST_METRICS
 from parakh.report.files import ReportFiles, read_leaderboard
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.partial import PARTIAL_KEY
@@ -87,7 +87,7 @@ def _frame(dataset: str, judge: str | None, table: str, first: Sequence[str]) ->
 
 def leaderboard(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     """Every cell of the published leaderboard (leaderboard.json; leaderboard.csv's rows and
-    columns).
+    columns, less each model's cost and latency: `costs` in leaderboard.json).
 
     One row per (model, metric, dimension, value): dimension `all` (value `all`), `language`,
     `category` or `domain`; `mean` on the metric's scale, `percent` of it, the interval
@@ -123,7 +123,7 @@ def metrics(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     rows = [
         {"model": model, "metric": metric, "language": language, "mean": mean}
         for model, by_metric in document.items()
-        if model not in (AGREEMENT_METRICS, PARTIAL_KEY)
+        if model not in (AGREEMENT_METRICS, PARTIAL_KEY, COST_METRICS)
         for metric, by_language in by_metric.items()
         for language, mean in by_language.items()
     ]

@@ -43,7 +43,7 @@ def test_rewriting_gives_identical_bytes(
 ) -> None:
     again = write_report(tmp_path)
     names = [p.relative_to(written_report.root) for p in sorted(written_report.root.rglob("*.*"))]
-    assert len(names) == 12  # 4 leaderboards, 2 pages, 2 PNGs, 2 plot data, answers/ note, gates
+    assert len(names) == 13  # 4 leaderboards, 2 pages, 3 PNGs, 2 plot data, answers/ note, gates
     for name in names:
         assert (again.root / name).read_bytes() == (written_report.root / name).read_bytes(), name
 

@@ -112,7 +112,8 @@ def _params(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _metrics(data: dict[str, Any]) -> dict[str, Any]:
-    return data["metrics"][METRICS]["data"]
+    """The models' metrics (without their cost and latency)."""
+    return {k: v for k, v in data["metrics"][METRICS]["data"].items() if k != "cost_and_latency"}
 
 
 def _outputs(root: Path) -> dict[str, bytes]:

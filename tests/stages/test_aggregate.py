@@ -91,7 +91,7 @@ def test_dvc_plots_follow_every_dataset_and_judge() -> None:
     assert "plots" not in pipeline
     plots = pipeline["stages"]["aggregate"]["do"]["plots"]
     names = [entry if isinstance(entry, str) else next(iter(entry)) for entry in plots]
-    assert all(n.startswith("reports/${item}/${judge}/plots/") for n in names) and len(names) == 4
+    assert all(n.startswith("reports/${item}/${judge}/plots/") for n in names) and len(names) == 5
     drawn = [next(iter(e.values())) for e in plots if isinstance(e, dict)]
     assert [(d["x"], d["y"], d["cache"]) for d in drawn] == [("score", "slice", False)] * 2
 
@@ -107,7 +107,7 @@ def test_stage_writes_every_output_dvc_yaml_declares(project: Path) -> None:
     cfg = compose(["tracking.enabled=false"])
     aggregate.main_task(cfg)
     outputs = _outputs_in_dvc_yaml("demo", "smoke")
-    assert len(outputs) == 12
+    assert len(outputs) == 13
     for path in outputs:
         assert path.startswith("reports/demo/smoke/")
         if path.endswith("/answers"):  # answers.html's pages: none when one page holds them,

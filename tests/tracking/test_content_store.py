@@ -167,9 +167,11 @@ def test_unchanged_inputs_add_no_artifact_bytes_and_a_changed_file_goes_in_once(
     assert set(inputs) == {
         "processed/demo/curate/questions.jsonl",
         *(f"processed/demo/judge/smoke/{m}.jsonl" for m in ("alpha", "beta", "gamma")),
+        # the answers: their tokens are counted for the costs
+        *(f"processed/demo/generate/{m}.jsonl" for m in ("alpha", "beta", "gamma")),
     }
-    # the store: the inputs and the answers (samples/manifest.json of each model run), once
-    assert len(first_stored) == len(inputs) + 3
+    # the store: the inputs, once (the model runs' samples/manifest.json name the answers too)
+    assert len(first_stored) == len(inputs)
     assert {e["artifact"] for e in inputs.values()} <= set(first_stored)
 
     again = run_parakh(["parakh.stages.aggregate"], root, uri)

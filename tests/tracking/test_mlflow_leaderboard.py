@@ -134,7 +134,9 @@ def test_every_leaderboard_figure_is_in_mlflow(logged_project: Path, mlflow_serv
             assert parent.data.metrics[f"{base}.{figure}"] == pair[figure]
             checked += 1
     # metrics.json (DVC metrics): model -> metric -> language -> mean, the model run's metrics
+    # and cost_and_latency -> model -> figure, under the same names
     dvc_metrics = json.loads((logged_project / REPORTS / "metrics.json").read_text())
+    costs = dvc_metrics.pop("cost_and_latency")
     for model, by_metric in dvc_metrics.items():
         names = set()
         for metric, by_language in by_metric.items():
@@ -142,6 +144,9 @@ def test_every_leaderboard_figure_is_in_mlflow(logged_project: Path, mlflow_serv
                 assert children[model].data.metrics[f"{metric}.{language}"] == value
                 names.add(f"{metric}.{language}")
                 checked += 1
+        for name, value in costs[model].items():
+            assert children[model].data.metrics[name] == value
+            names.add(name)
         assert set(children[model].data.metrics) == names  # nothing else on a model run
     # leaderboard.md: the overall table at display precision
     checked += _walk_markdown(logged_project / REPORTS / "leaderboard.md", tables)

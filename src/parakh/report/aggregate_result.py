@@ -27,6 +27,15 @@ from parakh.report.agreement import (
     judge_human_agreement,
 )
 from parakh.report.answers_page import write_answers
+from parakh.report.costs import (
+    COST_NOTE,
+    cost_points,
+    cost_records,
+    cost_table,
+    csv_columns,
+    flat_figures,
+    pareto_front,
+)
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.files import ReportFiles
 from parakh.report.gates import (
@@ -55,7 +64,13 @@ class AggregateResult:
     partial: PartialRun | None = None  # aggregate.allow_partial let missing judge rows through
     curation: CurationSummary | None = None  # what curate dropped; None: no curation report
     released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
+    costs: list[dict[str, Any]] = field(default_factory=list)  # `costs.cost_records`
     gates: list[GateCheck] = field(default_factory=list)  # aggregate.gates, checked
+
+    def front(self) -> list[str]:
+        """The entries on the front of primary metric against generation cost."""
+        points = cost_points(self.board, self.primary, self.costs)
+        return sorted(pareto_front(points, self.board.spec(self.primary).higher_is_better))
 
     def document(self) -> dict[str, Any]:
         """The JSON leaderboard (leaderboard.json)."""
@@ -69,6 +84,7 @@ class AggregateResult:
             extra["curation"] = self.curation.document()
         if self.released_table is not None:
             extra["released_code_table"] = self.released_table.cells
+        extra |= {"costs": self.costs, "cost_front": self.front()}
         return tables.leaderboard_document(
             self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )
@@ -187,6 +203,7 @@ def compute(
     primary, note = primary_metric(cfg, board)
     gates = evaluate_gates(cfg.aggregate.gates, board, columns, cfg.aggregate.weights)
     bias = judge_bias(inputs.files, inputs.generations, grades)
+    costs = cost_records(board.systems, inputs.usage, board.settings)
     return AggregateResult(
         board,
         primary,
@@ -196,6 +213,7 @@ def compute(
         partial,
         inputs.curation,
         inputs.released_table,
+        costs,
         gates=gates,
     )
 
@@ -210,6 +228,7 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         *gates_markdown(result.gates),
         *_markdown_slices(board, primary),
         *(result.released_table.markdown() if result.released_table else []),
+        *_markdown_costs(result),
         *_markdown_footnotes(cfg, board),
     ]
     return "\n".join(parts)
@@ -282,6 +301,17 @@ def _markdown_slices(board: Leaderboard, primary: str) -> list[str]:
     return parts
 
 
+def _markdown_costs(result: AggregateResult) -> list[str]:
+    if not result.costs:
+        return []
+    table = cost_table(result.costs, result.board.settings.confidence)
+    front = ", ".join(result.front()) or "no model with a price and a score"
+    on_front = (
+        f"On the front of {result.primary} against generation cost: {front} (plots/cost.png)."
+    )
+    return ["## Cost and latency", "", tables.markdown(table), "", COST_NOTE, on_front, ""]
+
+
 def _markdown_footnotes(cfg: ParakhConfig, board: Leaderboard) -> list[str]:
     parts: list[str] = []
     weighted = tables.weights_line(board, cfg.aggregate.weights)
@@ -314,7 +344,7 @@ def write_reports(
     write_text(files.leaderboard_md, text)
     partial = result.partial
     extra = {"partial": partial.coverage.rows_text} if partial is not None else {}
-    write_text(files.leaderboard_csv, tables.csv_text(board, extra))
+    write_text(files.leaderboard_csv, tables.csv_text(board, extra, csv_columns(result.costs)))
     write_json(files.leaderboard_json, result.document())
     metrics: dict[str, Any] = dict(tables.metrics_dict(board))
     if result.agreement:  # absent without human grades: those runs' files stay as they were
@@ -324,6 +354,8 @@ def write_reports(
         files.agreement_json.unlink(missing_ok=True)  # never log a previous run's table
     if partial is not None:
         metrics[PARTIAL_KEY] = partial.marker()
+    if result.costs:
+        metrics[COST_METRICS] = {c["model"]: flat_figures(c) for c in result.costs}
     if result.gates:
         metrics["gates"] = gate_flags(result.gates)
     partial_text = None if partial is None else partial.text
@@ -334,6 +366,8 @@ def write_reports(
     name = cfg.dataset.name
     plots.heatmap(board, primary, files.heatmap_png, f"{name}: {primary} by model and language")
     plots.category_bars(board, primary, files.categories_png, f"{name}: {primary} by category")
+    title = f"{name}: {primary} against generation cost"
+    plots.cost_front(board, primary, result.costs, set(result.front()), files.cost_png, title)
     page = render_report(
         cfg,
         result,
@@ -356,6 +390,7 @@ def write_reports(
 
 
 AGREEMENT_METRICS = "judge_human_agreement"  # metrics.json key of the agreement figures
+COST_METRICS = "cost_and_latency"  # metrics.json key of each entry's `costs.flat_figures`
 
 
 def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
@@ -365,6 +400,7 @@ def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:
         files.gates_json,
         files.heatmap_png,
         files.categories_png,
+        files.cost_png,
         files.model_language_json,
         files.model_category_json,
     ]

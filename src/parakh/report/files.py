@@ -31,6 +31,7 @@ class ReportFiles:
     plots = PathUnder("plots")
     heatmap_png = PathUnder("plots", "heatmap.png")
     categories_png = PathUnder("plots", "categories.png")
+    cost_png = PathUnder("plots", "cost.png")
     model_language_json = PathUnder("plots", "model_language.json")
     model_category_json = PathUnder("plots", "model_category.json")
 

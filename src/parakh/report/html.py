@@ -15,6 +15,7 @@ import yaml
 
 from parakh.config.stage_config import ParakhConfig
 from parakh.report.agreement import FIGURES, MetricAgreement, RankingAgreement
+from parakh.report.costs import COST_NOTE, cost_table
 from parakh.report.gates import gates_section
 from parakh.report.judge_bias import bias_section
 from parakh.report.leaderboard import ALL, Cell, Leaderboard
@@ -269,6 +270,15 @@ def agreement_section(agreement: list[MetricAgreement]) -> str:
     )
 
 
+def cost_section(result: AggregateResult) -> str:
+    """Each entry's tokens, cost and latency (`costs.cost_table`); none without recorded usage."""
+    if not result.costs:
+        return ""
+    table = cost_table(result.costs, result.board.settings.confidence)
+    front = ", ".join(result.front())
+    return render("costs.html.j2", table=table, note=COST_NOTE, primary=result.primary, front=front)
+
+
 def render_report(
     cfg: ParakhConfig,
     result: AggregateResult,
@@ -298,6 +308,7 @@ def render_report(
             metrics=board.metrics,
             rows=[(m, [board.get(m, metric) for metric in board.metrics]) for m in board.models],
         ),
+        cost_section(result),
         render(
             "config.html.j2",
             provenance=yaml.safe_dump(provenance, sort_keys=True, allow_unicode=True),

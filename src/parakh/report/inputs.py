@@ -22,6 +22,7 @@ from parakh.project import project_root
 from parakh.report.agreement import CURATED_GRADES
 from parakh.report.answer_scores import TEXTS, AnswerScores
 from parakh.report.columns import JudgeColumns
+from parakh.report.costs import RecordedUsage, read_usage
 from parakh.report.curation_summary import CurationSummary
 from parakh.report.grades_file import read_human_grades
 from parakh.report.released_table import ReleasedTable
@@ -54,6 +55,7 @@ class AggregateInputs:
     answer_grades: list[HumanJudgment] = field(default_factory=list)  # curated, by answer
     curation: CurationSummary | None = None  # what curate dropped, per reason (report header)
     released_table: ReleasedTable | None = None  # NoMIRACL: the authors' code's own table
+    usage: dict[str, RecordedUsage] = field(default_factory=dict)  # tokens, prices: `costs`
     _columns: JudgeColumns | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:  # rows given in memory are read as the judge writes them
@@ -70,12 +72,14 @@ class AggregateInputs:
         *,
         human_grades: Path | None = None,
         with_generations: bool = True,
+        ledgers: Path | None = None,
     ) -> AggregateInputs:
         """Read every input; a missing judge file is an error naming the stage to run.
 
         The questions file and answer files are optional (the report says when they are
         missing); the human grades file, when configured, must exist. Curated grades of
         answers are read when curate wrote them, and with them the answers they pair through.
+        So is each model's token usage (`costs.read_usage`; latency from `ledgers` if given).
         """
         paths: dict[str, Path] = {}
         files: dict[str, JudgeFile] = {}
@@ -102,9 +106,9 @@ class AggregateInputs:
         if with_generations or answer_grades:
             for model in models:
                 path = layout.generations(model)
-                if path.exists():
+                if path.exists():  # `read_usage` records its path
                     generations[model] = read_answers(path)
-                    paths[f"generations.{model}"] = path
+        usage = {m: u for m in models if (u := read_usage(layout, judge, m, ledgers, paths))}
         grades, lines = _human_grades(human_grades, paths)
         return cls(
             judge=judge,
@@ -118,6 +122,7 @@ class AggregateInputs:
             answer_grades=answer_grades,
             curation=CurationSummary.read(layout.curation_report),
             released_table=ReleasedTable.read({m: layout.judgments(judge, m) for m in files}),
+            usage=usage,
         )
 
     @property

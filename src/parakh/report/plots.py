@@ -144,3 +144,46 @@ def plot_rows(board: Leaderboard, metric: str, dimension: str) -> list[dict[str,
                 }
             )
     return rows
+
+
+def cost_front(
+    board: Leaderboard,
+    metric: str,
+    costs: list[dict[str, Any]],
+    front: set[str],
+    path: Path,
+    title: str,
+) -> None:
+    """The metric's mean against generation cost per 1,000 questions with both intervals, a
+    point per priced, scored entry (`costs.cost_records`); those on the front (no other is
+    cheaper and better) in red, joined, marked ★. Without one, a note saying so."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.0, 4.5))
+    placed = []
+    for record in costs:
+        g, cell = record["generate"], board.get(record["model"], metric)
+        if g["cost_per_1k_questions"] is None or cell is None or cell.mean is None:
+            continue
+        x, y = g["cost_per_1k_questions"], cell.mean
+        x_err = _spread(x, g["cost_per_1k_questions_ci_low"], g["cost_per_1k_questions_ci_high"])
+        on_front = record["model"] in front
+        colour = "C3" if on_front else "C0"
+        y_err = _spread(y, cell.ci_low, cell.ci_high)
+        ax.errorbar(x, y, xerr=x_err, yerr=y_err, fmt="o", capsize=2, color=colour)
+        label = record["model"] + (" ★" if on_front else "")
+        ax.annotate(label, (x, y), xytext=(4, 4), textcoords="offset points", fontsize=8)
+        placed.append((x, y, on_front))
+    line = sorted((x, y) for x, y, on_front in placed if on_front)
+    if line:
+        ax.plot(*zip(*line, strict=True), color="C3", linewidth=1, alpha=0.6)
+    else:
+        ax.text(0.5, 0.5, "no model has prices and a score", ha="center", transform=ax.transAxes)
+    ax.set_xlabel("generation cost per 1,000 questions (USD)")
+    ax.set_ylabel(f"{metric} ({board.spec(metric).direction_text})")
+    ax.set_title(title, fontsize=10)
+    _save(plt, fig, path, dpi=100)
+
+
+def _spread(value: float, low: float | None, high: float | None) -> list[list[float]]:
+    """An error bar's lengths below and above `value` (none without an interval)."""
+    return [[value - (value if low is None else low)], [(value if high is None else high) - value]]

@@ -103,13 +103,21 @@ def leaderboard_document(board: Leaderboard, **extra: Any) -> dict[str, Any]:
     }
 
 
-def csv_text(board: Leaderboard, extra: Mapping[str, str] | None = None) -> str:
-    """Every cell as a CSV row; `extra` columns (e.g. a partial run's marker) on each row."""
-    extra = dict(extra or {})
+def csv_text(
+    board: Leaderboard,
+    extra: Mapping[str, str] | None = None,
+    by_model: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """Every cell as a CSV row; `extra` columns (e.g. a partial run's marker) on each row, and
+    `by_model` columns (e.g. its cost) on each row of the model."""
+    extra, by_model = dict(extra or {}), dict(by_model or {})
+    columns = [*CSV_FIELDS, *next(iter(by_model.values()), {}), *extra]
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=[*CSV_FIELDS, *extra], lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**record, **extra} for record in cell_records(board))
+    writer.writerows(
+        {**record, **by_model.get(record["model"], {}), **extra} for record in cell_records(board)
+    )
     return buffer.getvalue()
 
 

@@ -20,7 +20,7 @@ from parakh.report.aggregate_result import AggregateResult, compute, write_repor
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.partial import require_coverage
-from parakh.stage_outputs import Layout
+from parakh.stage_outputs import Layout, ledgers
 from parakh.tracking.runspec import git_commit, write_run_spec
 
 __all__ = ["load_inputs", "main", "main_task", "models_to_aggregate", "run"]
@@ -40,6 +40,7 @@ def load_inputs(cfg: ParakhConfig, layout: Layout, models: list[str]) -> Aggrega
         models,
         human_grades=resolve(grades) if grades else None,
         with_generations=cfg.aggregate.answers_page,
+        ledgers=ledgers(cfg),
     )
 
 

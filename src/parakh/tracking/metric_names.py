@@ -3,7 +3,8 @@
 Three views of one leaderboard, so that no run holds a wall of keys:
 
 - a model's run holds what `metrics.json` holds (DVC metrics): the mean of every metric per
-  language and overall, `<metric>.<language>` and `<metric>.all`;
+  language and overall, `<metric>.<language>` and `<metric>.all`, and its cost and latency
+  (`generate.<figure>`, `judge.<judge model>.<figure>`, `costs.flat_figures`);
 - a (model, language) run holds that language's leaderboard row under plain names:
   `<metric>`, `<metric>_ci_low`, `<metric>_ci_high`, `<metric>_n`, and on the `all` run the
   primary metric's rank interval (`rank`, `rank_low`, `rank_high`); filtering runs by the
@@ -19,6 +20,7 @@ import re
 from typing import Any
 
 from parakh.hashing import sha256_text
+from parakh.report.costs import flat_figures
 
 CELL_FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
 RUN_FIGURES = ("mean", "ci_low", "ci_high", "n")  # the figures a (model, language) run holds
@@ -26,6 +28,7 @@ ALL = "all"
 # What holds the figures -> metric name -> value: "sweep", "<model>" (its run's metrics),
 # "<model>/<language>" (a language run's), "<model>/cells" (its run's leaderboard tables)
 Figures = dict[str, dict[str, float]]
+MEASURED = ("cached", "latency_p50_s", "latency_p95_s")  # `costs.NOT_MEASURED`'s figures
 _UNSAFE = re.compile(r"[^A-Za-z0-9_\-. /:]")
 
 
@@ -153,13 +156,21 @@ def sweep_metrics(
     return out
 
 
+def measured(name: str) -> bool:
+    """A figure the run measured (cache hits, latency): not rebuilt from the recorded inputs."""
+    return name.rsplit(".", 1)[-1] in MEASURED
+
+
 def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
     """Every figure of a leaderboard document, by where MLflow holds it and under what name."""
     cells, ranks = document["cells"], document["ranks"]
     primary = document.get("primary_metric", "")
+    costs = {c["model"]: c for c in document.get("costs", [])}
     out: Figures = {}
     for m in models:
         out[m] = model_run_metrics(cells, m)
+        if m in costs:  # as metrics.json's `cost_and_latency` holds them
+            out[m] |= {safe_name(k): v for k, v in flat_figures(costs[m]).items()}
         for language in languages_of(cells, m):
             out[f"{m}/{language}"] = language_run_metrics(cells, ranks, m, language, primary)
         out[f"{m}/cells"] = cell_figures(cells, ranks, m)

@@ -24,10 +24,10 @@ from parakh.report.aggregate_result import compute, write_reports
 from parakh.report.agreement import CURATED_GRADES
 from parakh.report.files import ReportFiles
 from parakh.report.inputs import AggregateInputs
-from parakh.stage_outputs import Layout, report_folder
+from parakh.stage_outputs import Layout, report_folder, spec_path, summary_path
 from parakh.tracking.client import LEVEL, PARENT, open_client
 from parakh.tracking.content_store import fetch
-from parakh.tracking.metric_names import Figures, cell_figures, figures_of
+from parakh.tracking.metric_names import Figures, cell_figures, figures_of, measured
 from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE
 from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS, MANIFEST_FILE
 
@@ -89,11 +89,12 @@ def recorded_figures(client: Any, uri: str, sweep_run: Any, workdir: Path) -> Fi
 
 
 def compare(expected: Figures, recorded: Figures) -> tuple[int, list[Difference]]:
-    """Exact comparison of every figure both ways: a missing or extra figure is a difference."""
+    """Exact comparison of every figure both ways: a missing or extra figure is a difference.
+    Measured figures (latency, cache hits: `metric_names.measured`) are left out."""
     compared, differences = 0, []
     for run in sorted(set(expected) | set(recorded)):
         want, have = expected.get(run, {}), recorded.get(run, {})
-        for name in sorted(set(want) | set(have)):
+        for name in sorted(n for n in set(want) | set(have) if not measured(n)):
             compared += 1
             if want.get(name) != have.get(name):
                 differences.append(Difference(run, name, want.get(name), have.get(name)))
@@ -189,6 +190,13 @@ def from_dvc(
     wanted += [
         (source.judgments(cfg.judge.name, m), target.judgments(cfg.judge.name, m)) for m in models
     ]
+    for m in models:  # what the costs are counted from, where recorded
+        for path in _usage_files(source, cfg.judge.name, m):
+            with suppress(InputError):
+                data = read(path.as_posix())
+                destination = target.processed / path.relative_to(source.processed)
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                destination.write_bytes(data)
     if cfg.aggregate.agreement.human_grades:
         wanted.append((Path(cfg.aggregate.agreement.human_grades), folder / HUMAN_GRADES_FILE))
     curated = source.curated_questions.with_name(CURATED_GRADES)
@@ -196,7 +204,6 @@ def from_dvc(
         grades = read(curated.as_posix())
         target.curated_questions.parent.mkdir(parents=True, exist_ok=True)
         target.curated_questions.with_name(CURATED_GRADES).write_bytes(grades)
-        wanted += [(source.generations(m), target.generations(m)) for m in models]
     for path, destination in wanted:
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(read(path.as_posix()))
@@ -205,3 +212,9 @@ def from_dvc(
     recorded = figures_of(document, document["models"])
     where = f"DVC revision {revision} ({commit[:10]})"
     return rebuild(where, folder, {"config": config, "models": models}, recorded, output)
+
+
+def _usage_files(layout: Layout, judge: str, model: str) -> list[Path]:
+    """The files a model's costs are counted from (`costs.read_usage`)."""
+    generations = layout.generations(model)
+    return [generations, spec_path(generations), summary_path(layout.judgments(judge, model))]

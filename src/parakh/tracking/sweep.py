@@ -126,13 +126,7 @@ def _parent_files(
 ) -> tuple[list[Path], StoredFiles, list[tuple[Path, str]]]:
     """The parent run's input files (hashed into tags), the same by their name under `inputs/`
     (to the content store), and its artifacts with their folders (config and report)."""
-    # Answers are inputs only where curated human grades pair with judge rows through them.
-    pairs_by_answer = "human_judgments" in inputs.paths
-    used = {
-        k: p
-        for k, p in sorted(inputs.paths.items())
-        if pairs_by_answer or not k.startswith("generations")
-    }
+    used = dict(sorted(inputs.paths.items()))  # answers too: tokens are counted from them
     # where each input belongs under `inputs/`: its path relative to paths.processed
     processed = layout.processed.parent.resolve()
     stored = {
