@@ -34,15 +34,12 @@ from parakh.judging.judge_selection import Panel, judge_models, make_panel
 from parakh.judging.llm_judge import Ballot, collect_ballots, escape_block, judge_key, not_judgeable
 from parakh.judging.parse import Verdict, json_object
 from parakh.metrics.rubric import Criterion, Rubric, Scale
-from parakh.metrics.specs import MetricSpec, rate_spec
+from parakh.metrics.specs import CONTRADICTION, GROUNDED, VERDICTS, MetricSpec, rate_spec
 from parakh.prompts.builder import PER_TURN_TOKENS, TokenCounter
 from parakh.schema import Judgment, Question, Retrieval, RetrievedChunk
 from parakh.text.sentences import split_sentences
 
 NAME = "groundedness"
-GROUNDED = "grounded_sentences"
-CONTRADICTION = "contradiction"
-VERDICTS = {"supported": "s", "not_supported": "n", "contradicted": "c"}  # -> label letter
 CITING = ("supported", "contradicted")  # the verdicts that cite a chunk
 KEYS = ("index", "verdict", "chunk")
 

@@ -25,10 +25,10 @@ import numpy as np
 
 from parakh.judging.ballot_rows import NOT_SAMPLED
 from parakh.judging.checks import CheckInputs
-from parakh.judging.groundedness import GROUNDED, VERDICTS, seen_chunks
+from parakh.judging.groundedness import seen_chunks
 from parakh.judging.llm_judge import not_judgeable
 from parakh.metrics.embedding import embed_texts
-from parakh.metrics.specs import MetricSpec
+from parakh.metrics.specs import GROUNDED, VERDICTS, MetricSpec
 from parakh.schema import Judgment, RetrievedChunk
 from parakh.stats.agreement import cohen_kappa
 from parakh.text.sentences import split_sentences

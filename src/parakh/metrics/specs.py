@@ -161,6 +161,12 @@ def rate_spec(name: str, description: str) -> MetricSpec:
     return MetricSpec(name, "lower", 0.0, 1.0, "rate", description)
 
 
+# The groundedness check's metrics (parakh.judging.groundedness) and the letter each sentence's
+# verdict gets in its `grounded_sentences` row's `label`, which the answers page marks.
+GROUNDED = "grounded_sentences"
+CONTRADICTION = "contradiction"
+VERDICTS = {"supported": "s", "not_supported": "n", "contradicted": "c"}
+
 NOMIRACL = "nomiracl"
 NOMIRACL_SPECS: dict[str, MetricSpec] = {
     HALLUCINATION_METRIC: rate_spec(

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 
-from parakh.judging.groundedness import GROUNDED
+from parakh.metrics.specs import GROUNDED
 from parakh.report.columns import JudgeColumns
 from parakh.report.items import row_systems
 from parakh.report.row_files import STATUSES

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from parakh.io import write_text
-from parakh.judging.groundedness import VERDICTS
+from parakh.metrics.specs import VERDICTS
 from parakh.report.answer_scores import AnswerScores, QuestionRows, ScoreRow
 from parakh.report.files import ReportFiles
 from parakh.report.row_files import Answer, QuestionView
