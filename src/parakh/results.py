@@ -25,7 +25,7 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.io import read_jsonl
 from parakh.project import resolve
-from parakh.report.aggregate_result import AGREEMENT_METRICS, COST_METRICS
+from parakh.report.aggregate_result import AGREEMENT_METRICS, COST_METRICS, GATES_METRICS
 from parakh.report.files import ReportFiles, read_leaderboard
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.partial import PARTIAL_KEY
@@ -44,6 +44,8 @@ __all__ = [
     "samples",
 ]
 
+# metrics.json's keys that are sections, not models
+SECTIONS = (AGREEMENT_METRICS, PARTIAL_KEY, COST_METRICS, GATES_METRICS)
 _MAKE_LEADERBOARD = "run `dvc repro` or the aggregate stage (python -m parakh.stages.aggregate)"
 # leaderboard.json's keys a DataFrame of the leaderboard carries in `attrs`.
 _BOARD_ATTRS = ("primary_metric", "primary_direction", "primary_note", "partial")
@@ -123,7 +125,7 @@ def metrics(dataset: str = "demo", judge: str | None = None) -> pd.DataFrame:
     rows = [
         {"model": model, "metric": metric, "language": language, "mean": mean}
         for model, by_metric in document.items()
-        if model not in (AGREEMENT_METRICS, PARTIAL_KEY, COST_METRICS)
+        if model not in SECTIONS
         for metric, by_language in by_metric.items()
         for language, mean in by_language.items()
     ]

@@ -357,7 +357,7 @@ def write_reports(
     if result.costs:
         metrics[COST_METRICS] = {c["model"]: flat_figures(c) for c in result.costs}
     if result.gates:
-        metrics["gates"] = gate_flags(result.gates)
+        metrics[GATES_METRICS] = gate_flags(result.gates)
     partial_text = None if partial is None else partial.text
     write_json(files.gates_json, gates_document(result.gates, partial_text))
     write_json(files.metrics_json, metrics)
@@ -391,6 +391,7 @@ def write_reports(
 
 AGREEMENT_METRICS = "judge_human_agreement"  # metrics.json key of the agreement figures
 COST_METRICS = "cost_and_latency"  # metrics.json key of each entry's `costs.flat_figures`
+GATES_METRICS = "gates"  # metrics.json key of the release gates' pass flags
 
 
 def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:

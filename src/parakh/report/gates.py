@@ -231,12 +231,12 @@ def _g(value: float | int | None) -> str:
 
 
 def gates_document(checks: list[GateCheck], partial: str | None) -> dict[str, Any]:
-    """gates.json: every check; `passed` is false on any failed check or a partial run."""
-    return {
-        "passed": all(c.passed for c in checks) and partial is None,
-        "partial": partial,
-        "checks": [asdict(c) for c in checks],
-    }
+    """gates.json: every check; `passed` is false on any failed check or a partial run, whose
+    `partial` says what is missing (a complete run's file has no such key)."""
+    document: dict[str, Any] = {"passed": all(c.passed for c in checks) and partial is None}
+    if partial is not None:
+        document["partial"] = partial
+    return {**document, "checks": [asdict(c) for c in checks]}
 
 
 def gate_flags(checks: list[GateCheck]) -> dict[str, dict[str, dict[str, int]]]:
