@@ -107,7 +107,7 @@ def test_stage_writes_every_output_dvc_yaml_declares(project: Path) -> None:
     cfg = compose(["tracking.enabled=false"])
     aggregate.main_task(cfg)
     outputs = _outputs_in_dvc_yaml("demo", "smoke")
-    assert len(outputs) == 13
+    assert len(outputs) == 14
     for path in outputs:
         assert path.startswith("reports/demo/smoke/")
         if path.endswith("/answers"):  # answers.html's pages: none when one page holds them,
