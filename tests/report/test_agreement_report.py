@@ -112,3 +112,31 @@ def test_continuous_judge_scores_mapped_onto_grades() -> None:
     bins = ScaleMapping(applies_to="judge", thresholds=[0.25, 0.5, 0.75], labels=[1, 2, 3, 4])
     (result,) = judge_human_agreement(rows, human, {"token_f1": bins})
     assert result.overall.percent_agreement == 100.0 and result.overall.kendall_tau == 1.0
+
+
+@pytest.mark.parametrize(
+    ("metric", "scale_max", "judged", "graded"),
+    [
+        ("medical_safety", 2.0, [2, 1, 0, 2], [2, 1, 1, 2]),
+        ("grounded_sentences", 1.0, [1.0, 0.5, 0.0, 0.25], [1.0, 0.75, 0.0, 0.25]),
+        ("context_hallucination", 1.0, [1, 0, 0, 1], [1, 0, 1, 1]),
+    ],
+)
+def test_the_health_metrics_pair_with_grades_like_any_other(
+    metric: str, scale_max: float, judged: list[float], graded: list[float]
+) -> None:
+    """Issue #28: a doctor's grades named after a new metric get its judge-human agreement."""
+    keys = [("q1", "a"), ("q2", "a"), ("q1", "b"), ("q2", "b")]
+    rows = [
+        Judgment(question_id=q, model=m, judge="j", metric=metric, language="hi",
+                 status="ok", score=s, scale_max=scale_max)
+        for (q, m), s in zip(keys, judged, strict=True)
+    ]  # fmt: skip
+    grades = [
+        HumanGrade(question_id=q, model=m, metric=metric, score=s)
+        for (q, m), s in zip(keys, graded, strict=True)
+    ]
+    (result,) = judge_human_agreement(rows, grades, unmapped="ranks")
+    assert result.metric == metric and result.overall.n_pairs == 4
+    assert result.overall.spearman == pytest.approx(stats.spearman(judged, graded), abs=1e-6)
+    assert set(result.by_language) == {"hi"}
