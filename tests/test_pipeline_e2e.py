@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
+from tests.support.health_report import SCORED_BY_SMOKE, assert_health_report
 
 pytestmark = pytest.mark.slow
 
@@ -171,3 +172,22 @@ def test_hydra_multirun_writes_the_same_per_model_paths(
     assert _cache_rows(root) == before
     status = _run(["dvc", "status"], root, env)
     assert "generate@demo-smollm2" not in status and "generate@demo-extractive:" not in status
+
+
+def test_rag_health_smoke_puts_health_metrics_cost_and_latency_on_every_output(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """The same project judged by `rag_health_smoke` (issue #28): medical safety, red flags,
+    groundedness and its heuristic, sufficiency and abstention per language with intervals, and
+    cost and latency per model, in the leaderboard, `dvc metrics show` and MLflow; the answers
+    are not asked again."""
+    root, env = project
+    before = _cache_rows(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params.update(judge="rag_health_smoke", models=["extractive", "smollm2"])
+    (root / "params.yaml").write_text(yaml.safe_dump(params))
+    out = _run(["dvc", "repro"], root, env)
+    assert "Running stage 'generate@" not in out
+    assert _cache_rows(root) > before  # the new judge calls, and only those
+    # the cut-down demo has no unanswerable question, so the judge decides sufficiency
+    assert_health_report(root, env, "demo", SCORED_BY_SMOKE)

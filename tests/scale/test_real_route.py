@@ -39,6 +39,7 @@ from tests.support.dvc_project import (
     stage_env,
     update_yaml,
 )
+from tests.support.health_report import SCORED_BY_SMOKE, assert_health_report
 
 pytestmark = [
     pytest.mark.slow,
@@ -59,7 +60,7 @@ def _run(cmd: list[str], root: Path, env: dict[str, str]) -> str:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     root = tmp_path_factory.mktemp("real-route") / "project"
-    copy_project(REPO, root)
+    copy_project(REPO, root, tracking=True)  # MLflow holds the health metrics (issue #28)
     env = stage_env(root)
     git_init(root, env)
     for dataset, n in PER_LANGUAGE.items():
@@ -113,6 +114,15 @@ def test_imported_cataractbot_gives_a_leaderboard(project: tuple[Path, dict[str,
     assert overall["chrf"]["mean"] > 0
     status = run_command(["dvc", "status", "--json"], root, env)
     assert status.returncode == 0 and json.loads(status.stdout) == {}  # nothing left to run
+
+
+def test_cataractbot_gets_the_health_metrics_from_the_smoke_judge(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """Issue #28 on real data: `rag_health_smoke` on the imported CataractBot."""
+    root, env = project
+    _repro(root, env, datasets=["cataractbot"], models=["extractive"], judge="rag_health_smoke")
+    assert_health_report(root, env, "cataractbot", SCORED_BY_SMOKE)
 
 
 def test_liveqa_answer_sources_are_scored_against_the_reference_answers(
