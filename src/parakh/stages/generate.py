@@ -165,8 +165,9 @@ def run(
         {r.question_id: r for r in retrievals},
         backend.count_tokens,
     )
-    samples = range(cfg.generation.samples)
-    asked = {sample_key(q.id, i): (q.id, i) for q in questions for i in samples}
+    asked = {
+        sample_key(q.id, i): (q.id, i) for q in questions for i in range(cfg.generation.samples)
+    }
     run_id = uuid.uuid4().hex  # tells this run's rows from those resumed from a progress file
     start = time.perf_counter()
     rows = run_requests(
@@ -179,12 +180,7 @@ def run(
         show_progress=cfg.progress,
     )
     wall = time.perf_counter() - start
-    for key, (qid, i) in asked.items():  # an error row each, so judge sees every question
-        if qid in unasked:
-            error = Generation(
-                question_id=qid, model=name, status="error", error=unasked[qid], sample=i
-            )
-            rows[key] = {"generation": error.model_dump(mode="json"), "attempts": 0, "run": run_id}
+    rows.update(_not_asked_rows(name, unasked, asked, run_id))
     prices = cfg.model.prices
     generations, items = [], []
     for key, (qid, _) in asked.items():
@@ -212,6 +208,20 @@ def run(
     summary = summarize(items, wall_s=wall, prices=prices, truncated=len(truncations))
     summary["not_asked"] = len(unasked)
     return GenerateResult(generations, items, summary)
+
+
+def _not_asked_rows(
+    model: str, unasked: dict[str, str], asked: dict[str, tuple[str, int]], run_id: str
+) -> dict[str, dict[str, Any]]:
+    """An error row for each sample of a question not asked, so judge sees every question."""
+    rows = {}
+    for key, (qid, i) in asked.items():
+        if qid in unasked:
+            error = Generation(
+                question_id=qid, model=model, status="error", error=unasked[qid], sample=i
+            )
+            rows[key] = {"generation": error.model_dump(mode="json"), "attempts": 0, "run": run_id}
+    return rows
 
 
 def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> dict[str, Any]:
