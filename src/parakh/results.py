@@ -25,7 +25,12 @@ from parakh.config.stage_config import ParakhConfig
 from parakh.errors import InputError
 from parakh.io import read_jsonl
 from parakh.project import resolve
-from parakh.report.aggregate_result import AGREEMENT_METRICS, COST_METRICS, GATES_METRICS
+from parakh.report.aggregate_result import (
+    AGREEMENT_METRICS,
+    COST_METRICS,
+    GATES_METRICS,
+    SAMPLE_SPREAD_METRICS,
+)
 from parakh.report.files import ReportFiles, read_leaderboard
 from parakh.report.inputs import AggregateInputs, models_to_aggregate
 from parakh.report.partial import PARTIAL_KEY
@@ -45,7 +50,7 @@ __all__ = [
 ]
 
 # metrics.json's keys that are sections, not models
-SECTIONS = (AGREEMENT_METRICS, PARTIAL_KEY, COST_METRICS, GATES_METRICS)
+SECTIONS = (AGREEMENT_METRICS, PARTIAL_KEY, COST_METRICS, GATES_METRICS, SAMPLE_SPREAD_METRICS)
 _MAKE_LEADERBOARD = "run `dvc repro` or the aggregate stage (python -m parakh.stages.aggregate)"
 # leaderboard.json's keys a DataFrame of the leaderboard carries in `attrs`.
 _BOARD_ATTRS = ("primary_metric", "primary_direction", "primary_note", "partial")

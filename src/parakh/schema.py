@@ -38,6 +38,12 @@ BLANK_ANSWER = "blank answer at"
 SCORE_DECIMALS = 4
 
 
+def sample_field() -> Any:
+    """The sample index of a repeated answer (`generation.samples`), left out of a written row
+    when 0, so a run of one sample writes the rows it always wrote."""
+    return Field(default=0, ge=0, exclude_if=lambda v: v == 0, description="the sample index")
+
+
 class Row(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False)
 
@@ -224,6 +230,7 @@ class Generation(Row):
         description="why the model stopped, as its backend said: stop, length (cut by "
         "max_tokens), ...; None: not known (an error or a stored answer)",
     )
+    sample: int = sample_field()
 
 
 class Judgment(Row):
@@ -259,6 +266,7 @@ class Judgment(Row):
         default=None,
         description="translate-test: the translator the question went through; None: direct",
     )
+    sample: int = sample_field()
 
     @field_serializer("score")
     def _fixed_precision_score(self, score: float | None) -> float | None:

@@ -32,7 +32,7 @@ def judged(
     files = [folder / f"{stem}.{name}.jsonl" for name in ("questions", "generations", "retrieval")]
     for path, rows in zip(files, (questions, generations, retrievals), strict=True):
         write_jsonl(path, rows)
-    inputs = judge.JudgeInputs.read(*files)
+    inputs = judge.JudgeInputs.read(*files, samples=cfg.generation.samples)
     calls = JudgeCalls(cache, progress_path, cfg.progress, backend_factory)
     return list(judge.run(cfg, inputs, calls))
 

@@ -3,8 +3,10 @@
 `prompt` overrides the dataset's prompt (a sweep can range over prompt variants), `fewshot`
 adds k examples drawn deterministically from a file of questions that is never evaluated,
 and context is truncated to each model's window, with the truncation recorded per item.
-`max_failed_share` says when a run whose requests failed is a failed stage (a non-zero exit,
-so `dvc repro` does not record it), not a finished one full of error rows.
+`samples: k` asks each question k times, sample i with the model's seed + i (its
+temperature as configured), each sample cached and judged apart. `max_failed_share` says
+when a run whose requests failed is a failed stage (a non-zero exit, so `dvc repro` does not
+record it), not a finished one full of error rows.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ class GenerationConfig(Strict):
     log_mlflow: bool = Field(default=False, description="log the run's accounting to MLflow")
     max_failed_share: float = Field(
         default=0.5, ge=0, le=1, description="more errors than this: a non-zero exit"
+    )
+    # left out of a dump when 1: the run specs of a run of one sample stay as they were
+    samples: int = Field(
+        default=1, ge=1, exclude_if=lambda v: v == 1, description="answers per question"
     )
 
     def output_name(self, model: str) -> str:

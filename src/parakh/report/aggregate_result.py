@@ -85,6 +85,8 @@ class AggregateResult:
         if self.released_table is not None:
             extra["released_code_table"] = self.released_table.cells
         extra |= {"costs": self.costs, "cost_front": self.front()}
+        if self.board.sample_spread:  # generation.samples > 1 only: other runs' files as before
+            extra["sample_spread"] = self.board.sample_spread
         return tables.leaderboard_document(
             self.board, **extra, agreement=[a.to_dict() for a in self.agreement]
         )
@@ -229,6 +231,7 @@ def render_markdown(cfg: ParakhConfig, result: AggregateResult) -> str:
         *_markdown_slices(board, primary),
         *(result.released_table.markdown() if result.released_table else []),
         *_markdown_costs(result),
+        *_markdown_spread(board, primary),
         *_markdown_footnotes(cfg, board),
     ]
     return "\n".join(parts)
@@ -312,6 +315,15 @@ def _markdown_costs(result: AggregateResult) -> list[str]:
     return ["## Cost and latency", "", tables.markdown(table), "", COST_NOTE, on_front, ""]
 
 
+def _markdown_spread(board: Leaderboard, primary: str) -> list[str]:
+    """Run-to-run spread on the primary metric, with `generation.samples` > 1."""
+    shares = {m: by[primary] for m, by in board.sample_spread.items() if primary in by}
+    if not shares:
+        return []
+    lines = [f"- {m}: {share:.0%} of questions" for m, share in shares.items()]
+    return ["", f"Run-to-run spread (samples disagree on {primary}):", "", *lines]
+
+
 def _markdown_footnotes(cfg: ParakhConfig, board: Leaderboard) -> list[str]:
     parts: list[str] = []
     weighted = tables.weights_line(board, cfg.aggregate.weights)
@@ -358,6 +370,8 @@ def write_reports(
         metrics[COST_METRICS] = {c["model"]: flat_figures(c) for c in result.costs}
     if result.gates:
         metrics[GATES_METRICS] = gate_flags(result.gates)
+    if board.sample_spread:
+        metrics[SAMPLE_SPREAD_METRICS] = board.sample_spread
     partial_text = None if partial is None else partial.text
     write_json(files.gates_json, gates_document(result.gates, partial_text))
     write_json(files.metrics_json, metrics)
@@ -392,6 +406,7 @@ def write_reports(
 AGREEMENT_METRICS = "judge_human_agreement"  # metrics.json key of the agreement figures
 COST_METRICS = "cost_and_latency"  # metrics.json key of each entry's `costs.flat_figures`
 GATES_METRICS = "gates"  # metrics.json key of the release gates' pass flags
+SAMPLE_SPREAD_METRICS = "sample_spread"  # metrics.json key of run-to-run spread, with samples > 1
 
 
 def output_paths(files: ReportFiles, cfg: ParakhConfig) -> list[Path]:

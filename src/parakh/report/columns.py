@@ -36,6 +36,12 @@ class JudgeColumns:
     category_row: np.ndarray  # (pairs,) the row of each (row, category) pair
     category: np.ndarray  # (pairs,) code into categories
     categories: list[str]
+    sample: np.ndarray  # (rows,) sample index (`generation.samples`), 0 for a single sample
+
+    @property
+    def samples(self) -> int:
+        """Samples per question: 1 + the largest sample index."""
+        return 1 + int(self.sample.max()) if self.sample.size else 1
 
     def __len__(self) -> int:
         return int(self.question.size)
@@ -65,6 +71,7 @@ class JudgeColumns:
             category_row=as_numpy(pc.list_parent_indices(lists)),
             category=category,
             categories=categories,
+            sample=as_numpy(table.column("sample")).astype(np.int64),
         )
 
 

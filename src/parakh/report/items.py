@@ -70,6 +70,10 @@ class ItemIndex:
     categories: list[str]
     domains: list[str]
     specs: dict[str, MetricSpec] = field(default_factory=dict)  # every metric's, set by the board
+    # with several samples per question: (series, questions, samples) sums and counts, each
+    # sample weighing 1 / its question's scored samples (a question's mean over its samples
+    # first), `sums` and `counts` their totals
+    per_sample: tuple[np.ndarray, np.ndarray] | None = None
     _digests: dict[bytes, str] = field(default_factory=dict, repr=False)
 
     @property
@@ -95,6 +99,14 @@ class ItemIndex:
         present = (counts > 0) | unscored.any(axis=0)
         shape = (len(names) * n_metrics, n_questions)
         rows = np.flatnonzero(present.reshape(shape).any(axis=1))
+        per_sample = None
+        if (k := columns.samples) > 1:
+            at = key[scored] * k + columns.sample[scored]
+            weight = 1.0 / counts[key[scored]]
+            scores = np.bincount(at, weights=columns.score[scored] * weight, minlength=size * k)
+            shares = np.bincount(at, weights=weight, minlength=size * k)
+            per_sample = (scores.reshape(*shape, k)[rows], shares.reshape(*shape, k)[rows])
+            sums, counts = scores.reshape(size, k).sum(axis=1), (counts > 0).astype(float)
         series = {
             (names[r // n_metrics], columns.metrics[r % n_metrics]): i for i, r in enumerate(rows)
         }
@@ -113,6 +125,7 @@ class ItemIndex:
             languages=sorted(v for d, v in values if d == "language"),
             categories=sorted(v for d, v in values if d == "category"),
             domains=sorted(v for d, v in values if d == "domain"),
+            per_sample=per_sample,
         )
 
     def _questions(self, systems: list[str], metrics: list[str], key: SliceKey) -> np.ndarray:
@@ -150,6 +163,9 @@ class ItemIndex:
             return None
         unscored = self.unscored[s][:, questions].sum(axis=1)
         scores = ItemScores.single(self.sums[s, questions], self.counts[s, questions])
+        if self.per_sample is not None:
+            each = tuple(a[s, questions][:, :, None] for a in self.per_sample)
+            scores = ItemScores(scores.sums, scores.counts, scores.weights, (each[0], each[1]))
         counts = {k: int(unscored[i]) for i, k in enumerate(NOT_SCORED)}
         return scores, counts, self.digest(questions)
 
@@ -167,19 +183,29 @@ class ItemIndex:
         metrics = list(weights)
         sums = np.zeros((len(questions), len(metrics)))
         counts = np.zeros((len(questions), len(metrics)))
+        k = 1 if self.per_sample is None else self.per_sample[0].shape[2]
+        each = (
+            np.zeros((len(questions), k, len(metrics))),
+            np.zeros((len(questions), k, len(metrics))),
+        )
         for j, metric in enumerate(metrics):
             s = self.series.get((system, metric))
             if s is None:
                 continue
-            total, count = self.sums[s, questions], self.counts[s, questions]
-            if goodness:
-                spec = self.specs[metric]
-                total = (total - count * spec.scale_min) / (spec.scale_max - spec.scale_min)
-                if not spec.higher_is_better:
-                    total = count - total
-            sums[:, j] = total
-            counts[:, j] = count
-        return ItemScores(sums, counts, np.array([weights[m] for m in metrics], dtype=float))
+            found: list[tuple[np.ndarray, ...]] = [(sums, counts, self.sums, self.counts)]
+            if self.per_sample is not None:
+                found.append((each[0], each[1], *self.per_sample))
+            for to_sums, to_counts, from_sums, from_counts in found:
+                total, count = from_sums[s, questions], from_counts[s, questions]
+                if goodness:
+                    spec = self.specs[metric]
+                    total = (total - count * spec.scale_min) / (spec.scale_max - spec.scale_min)
+                    if not spec.higher_is_better:
+                        total = count - total
+                to_sums[..., j] = total
+                to_counts[..., j] = count
+        chosen = np.array([weights[m] for m in metrics], dtype=float)
+        return ItemScores(sums, counts, chosen, None if self.per_sample is None else each)
 
     def weighted_table(
         self, system: str, weights: dict[str, float], key: SliceKey
@@ -211,6 +237,28 @@ class ItemIndex:
         value = scores.of_totals(scores.sums, scores.counts)
         kept = ~np.isnan(value)
         return questions[kept], value[kept]
+
+
+def sample_spread(columns: JudgeColumns) -> dict[str, dict[str, float]]:
+    """Run-to-run spread with `generation.samples` > 1: by entry and metric, the share of its
+    scored questions whose samples' scores are not all equal (empty with one sample)."""
+    if columns.samples == 1:
+        return {}
+    system, names, _ = row_systems(columns)
+    n_questions, n_metrics = len(columns.question_ids), len(columns.metrics)
+    scored = (columns.status == _OK) & columns.has_score & ~np.isnan(columns.score)
+    key = ((system * n_metrics + columns.metric) * n_questions + columns.question)[scored]
+    low = np.full(len(names) * n_metrics * n_questions, np.inf)
+    high = -low
+    np.minimum.at(low, key, columns.score[scored])
+    np.maximum.at(high, key, columns.score[scored])
+    lows, highs = low.reshape(-1, n_questions), high.reshape(-1, n_questions)
+    asked = np.isfinite(lows)
+    spread: dict[str, dict[str, float]] = {}
+    for r in np.flatnonzero(asked.any(axis=1)).tolist():
+        share = float((highs[r] > lows[r]).sum() / asked[r].sum())
+        spread.setdefault(names[r // n_metrics], {})[columns.metrics[r % n_metrics]] = share
+    return spread
 
 
 def _scales(columns: JudgeColumns) -> dict[str, float]:

@@ -28,7 +28,7 @@ from parakh.errors import InputError
 from parakh.metrics.registry import declared_specs, spec_in
 from parakh.metrics.specs import WEIGHTED, WEIGHTED_SPEC, MetricSpec
 from parakh.report.columns import JudgeColumns
-from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, system_name
+from parakh.report.items import ALL, OVERALL, ItemIndex, row_systems, sample_spread, system_name
 from parakh.report.row_files import STATUSES
 from parakh.report.shared_statistics import (
     Bounds,
@@ -125,6 +125,7 @@ class Leaderboard:
     systems: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
     specs: dict[str, MetricSpec] = field(default_factory=dict)
+    sample_spread: dict[str, dict[str, float]] = field(default_factory=dict)  # `sample_spread`
 
     def get(self, model: str, metric: str, language: str = ALL) -> Cell | None:
         key = OVERALL if language == ALL else ("language", language)
@@ -264,6 +265,7 @@ def build_leaderboard(
         systems=systems,
         settings=settings,
         specs={**index.specs, WEIGHTED: weighted_spec(settings.weighted_scale)},
+        sample_spread=sample_spread(columns),
     )
     slices = [OVERALL, *((d, v) for d in DIMENSIONS for v in board.slices(d))]
     weighted = {m: w for m, w in weights.items() if m in index.metrics}

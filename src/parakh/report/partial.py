@@ -75,14 +75,18 @@ def judge_coverage(cfg: ParakhConfig, inputs: AggregateInputs) -> Coverage:
     """The run's judge rows against its (question, model, metric) keys: the questions file's
     questions (without one, every question some model has a row of). Read from the rows'
     columns, each key coded as (model, question, metric) numbers (`check_codes`)."""
-    metrics = judged_metrics(cfg.judge)
-    tables = [inputs.judge_table(m, ("question_id", "metric")) for m in inputs.models]
+    judged = judged_metrics(cfg.judge)
+    tables = [inputs.judge_table(m, ("question_id", "metric", "sample")) for m in inputs.models]
     ids = pa.chunked_array(
         [c for t in tables for c in t.column("question_id").chunks], type=pa.string()
     )
     question_ids = list(dict.fromkeys(q.id for q in inputs.questions)) or pc.unique(ids).to_pylist()
     questions = _vocabulary(question_ids, ids)
-    slot_of = [_slots(t.column("metric"), metrics) for t in tables]
+    # a metric's slot in sample i > 0 is `<metric> sample <i>` (`generation.samples`)
+    metrics = [
+        m if i == 0 else f"{m} sample {i}" for i in range(cfg.generation.samples) for m in judged
+    ]
+    slot_of = [_slots(t.column("metric"), t.column("sample"), judged) for t in tables]
     slots = _vocabulary(list(dict.fromkeys(metrics)), pa.chunked_array(slot_of, type=pa.string()))
     models = list(dict.fromkeys(inputs.models))
     n_questions, n_slots = len(questions), len(slots)
@@ -124,11 +128,20 @@ def _vocabulary(known: list[str], values: pa.ChunkedArray) -> list[str]:
     return known + [v for v in pc.unique(values).to_pylist() if v not in seen]
 
 
-def _slots(metric: pa.ChunkedArray, metrics: list[str]) -> pa.ChunkedArray:
-    """Each row's expected metric (`metric_slot`), worked out once per distinct metric."""
+def _slots(metric: pa.ChunkedArray, sample: pa.ChunkedArray, metrics: list[str]) -> pa.ChunkedArray:
+    """Each row's expected metric (`metric_slot`), worked out once per distinct metric, and
+    its sample after 0."""
     names = pc.unique(metric)
     filled = pa.array([metric_slot(m, metrics) for m in names.to_pylist()], pa.string())
-    return pc.take(filled, pc.index_in(metric, value_set=names))
+    slot = pc.take(filled, pc.index_in(metric, value_set=names))
+    if not pc.max(sample).as_py():
+        return slot
+    suffix = pc.if_else(
+        pc.equal(sample, 0),
+        "",
+        pc.binary_join_element_wise(" sample ", pc.cast(sample, pa.string()), ""),
+    )
+    return pc.binary_join_element_wise(slot, suffix, "")
 
 
 def _indices(values: pa.ChunkedArray, vocabulary: list[str]) -> np.ndarray:

@@ -37,6 +37,7 @@ _TYPES: dict[str, pa.DataType] = {
     **dict.fromkeys(("categories", "flags", "injection_cues"), _LIST),
     "score": pa.float64(),
     "scale_max": pa.float64(),
+    "sample": pa.int64(),
 }  # every field but `votes`, whose keys are juror names: read by inference, then checked
 _SCHEMA = pa.schema(list(_TYPES.items()))
 _REQUIRED = ("question_id", "model", "judge", "metric", "language", "status")
@@ -44,7 +45,7 @@ _DEFAULTS: dict[str, Any] = {"categories": [], "flags": [], "injection_cues": []
 _REPEATED = ("question_id", "model", "judge", "metric", "language", "status", "translator", "label")
 # the columns the statistics read (parakh.report.columns)
 STATS_COLUMNS: tuple[str, ...] = ("question_id", "model", "translator", "metric", "language")
-STATS_COLUMNS += ("status", "score", "scale_max", "categories")
+STATS_COLUMNS += ("status", "score", "scale_max", "categories", "sample")
 _BLANK_INSIDE = re.compile(rb"\n[ \t\r\x0b\x0c]*\n")  # a literal first: a fast scan
 _BLANKS = b" \t\r\x0b\x0c"
 _BOM = b"\xef\xbb\xbf"  # json.loads refuses it, arrow would not
@@ -73,12 +74,13 @@ class JudgeFile:
         new, assign = Judgment.__new__, object.__setattr__
         # Every field is set, so one set serves every row (pydantic adds a field's name to it on
         # assignment: already there); a set per row would add 700 bytes to each.
-        fields_set = set(FIELDS)
+        # `sample` is left out of a row of sample 0, so it is not set there.
+        sampled, fields_set = set(FIELDS), set(FIELDS) - {"sample"}
         rows = []
         for values in zip(*columns, strict=True):
             row = new(Judgment)
             assign(row, "__dict__", dict(zip(FIELDS, values, strict=True)))
-            assign(row, "__pydantic_fields_set__", fields_set)
+            assign(row, "__pydantic_fields_set__", sampled if row.sample else fields_set)
             assign(row, "__pydantic_extra__", None)
             assign(row, "__pydantic_private__", None)
             rows.append(row)
@@ -98,6 +100,10 @@ def read_judge_file(path: Path, data: bytes | None = None) -> JudgeFile:
     table, lines = _read_rows(data, path, Judgment, _judge_table)
     if "votes" in table.column_names or any(table.column(n).null_count for n in _DEFAULTS):
         table = _defaults_filled(data, path, table)
+    if table.column("sample").null_count:  # left out of the rows of sample 0
+        table = table.set_column(
+            table.column_names.index("sample"), "sample", pc.fill_null(table.column("sample"), 0)
+        )
     for name in _REPEATED:  # repeated strings stored once (dictionary-encoded): less memory
         index = table.column_names.index(name)
         table = table.set_column(index, name, pc.dictionary_encode(table.column(name)))

@@ -62,7 +62,8 @@ def build_requests(
     count_tokens: TokenCounter = estimate_tokens,
     fewshot_pool: list[Question] | None = None,
 ) -> tuple[list[ChatRequest], dict[str, Truncation]]:
-    """One request per question, and the truncation record of each prompt that was cut."""
+    """One request per question and sample (`generation.samples`: sample i with the model's
+    seed + i), and the truncation record of each prompt that was cut."""
     template = load_prompt(answer_prompt(cfg))
     m = cfg.model
     window = getattr(m, "max_model_len", None) or m.context_window
@@ -88,23 +89,33 @@ def build_requests(
         passages = tuple(c.text for c in (*r.kb_update_chunks, *r.raw_chunks)) if r else ()
         if not passages and q.contexts:
             passages = tuple(p.text for p in q.contexts)
-        requests.append(
+        requests += [
             ChatRequest(
-                key=q.id,
+                key=sample_key(q.id, i),
                 messages=built.messages,
-                sampling=built.sampling,
+                sampling=built.sampling.model_copy(update={"seed": built.sampling.seed + i}),
                 question=q.text,
                 passages=passages,
                 prompt=built.prompt,
             )
-        )
+            for i in range(cfg.generation.samples)
+        ]
     return requests, truncations
 
 
-def _to_row(model: str, truncations: dict[str, Truncation], run_id: str):  # type: ignore[no-untyped-def]
+def sample_key(question_id: str, sample: int) -> str:
+    """A request's key: the question id for sample 0 (as before samples), `<id>#s<i>` after."""
+    return question_id if sample == 0 else f"{question_id}#s{sample}"
+
+
+def _to_row(  # type: ignore[no-untyped-def]
+    model: str, truncations: dict[str, Truncation], run_id: str, asked: dict[str, tuple[str, int]]
+):
     def convert(request: ChatRequest, completion: Completion, request_hash: str) -> dict:
+        question_id, sample = asked[request.key]
         generation = Generation(
-            question_id=request.key,
+            question_id=question_id,
+            sample=sample,
             model=model,
             status="ok" if completion.ok else "error",
             response=completion.text if completion.ok else None,
@@ -118,7 +129,7 @@ def _to_row(model: str, truncations: dict[str, Truncation], run_id: str):  # typ
             cached=bool(completion.extra.get("cached")),
             request_hash=request_hash,
             prompt=request.prompt,
-            truncation=truncations.get(request.key),
+            truncation=truncations.get(question_id),
             finish_reason=completion.finish_reason,
         )
         return {
@@ -145,7 +156,7 @@ def run(
     cache: ResponseCache | None,
     progress_path: Path,
 ) -> GenerateResult:
-    """Every question answered exactly once (or an error row), with the run's accounting."""
+    """Every question answered once per sample (or an error row), with the run's accounting."""
     name = generation_name(cfg)
     unasked = {q.id: r for q in questions if (r := unasked_reason(q, backend)) is not None}
     requests, truncations = build_requests(
@@ -154,6 +165,9 @@ def run(
         {r.question_id: r for r in retrievals},
         backend.count_tokens,
     )
+    asked = {
+        sample_key(q.id, i): (q.id, i) for q in questions for i in range(cfg.generation.samples)
+    }
     run_id = uuid.uuid4().hex  # tells this run's rows from those resumed from a progress file
     start = time.perf_counter()
     rows = run_requests(
@@ -161,23 +175,21 @@ def run(
         requests,
         cache,
         progress_path,
-        _to_row(name, truncations, run_id),
+        _to_row(name, truncations, run_id, asked),
         description=f"generate {name}",
         show_progress=cfg.progress,
     )
     wall = time.perf_counter() - start
-    for qid, reason in unasked.items():  # an error row each, so judge sees every question
-        error = Generation(question_id=qid, model=name, status="error", error=reason)
-        rows[qid] = {"generation": error.model_dump(mode="json"), "attempts": 0, "run": run_id}
+    rows.update(_not_asked_rows(name, unasked, asked, run_id))
     prices = cfg.model.prices
     generations, items = [], []
-    for q in questions:
-        row = rows[q.id]
+    for key, (qid, _) in asked.items():
+        row = rows[key]
         g = Generation.model_validate(row.get("generation", row))
         resumed = row.get("run") != run_id
         items.append(
             ItemAccount(
-                question_id=q.id,
+                question_id=qid,
                 status=g.status,
                 cached=g.cached,
                 attempts=int(row.get("attempts", 1)),
@@ -196,6 +208,20 @@ def run(
     summary = summarize(items, wall_s=wall, prices=prices, truncated=len(truncations))
     summary["not_asked"] = len(unasked)
     return GenerateResult(generations, items, summary)
+
+
+def _not_asked_rows(
+    model: str, unasked: dict[str, str], asked: dict[str, tuple[str, int]], run_id: str
+) -> dict[str, dict[str, Any]]:
+    """An error row for each sample of a question not asked, so judge sees every question."""
+    rows = {}
+    for key, (qid, i) in asked.items():
+        if qid in unasked:
+            error = Generation(
+                question_id=qid, model=model, status="error", error=unasked[qid], sample=i
+            )
+            rows[key] = {"generation": error.model_dump(mode="json"), "attempts": 0, "run": run_id}
+    return rows
 
 
 def run_config(cfg: ParakhConfig, backend_identity: dict[str, Any] | None) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -69,19 +69,25 @@ class Answer:
 
 
 class Answers(Mapping[str, Generation]):
-    """Answers by question id, each a Generation (without its prompt) when looked up."""
+    """One sample's answers by question id (sample 0's unless `of_sample`), each a Generation
+    (without its prompt) when looked up."""
 
-    def __init__(self, answers: dict[str, Answer]) -> None:
-        self._answers = answers
+    def __init__(self, answers: dict[tuple[str, int], Answer], sample: int = 0) -> None:
+        self._answers, self.sample = answers, sample
+        self._ids = [qid for qid, i in answers if i == sample]
+
+    def of_sample(self, sample: int) -> Answers:
+        return Answers(self._answers, sample)
 
     def __getitem__(self, question_id: str) -> Generation:
-        return Generation(question_id=question_id, **asdict(self._answers[question_id]))
+        answer = asdict(self._answers[(question_id, self.sample)])
+        return Generation(question_id=question_id, sample=self.sample, **answer)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._answers)
+        return iter(self._ids)
 
     def __len__(self) -> int:
-        return len(self._answers)
+        return len(self._ids)
 
 
 @dataclass(frozen=True)
@@ -95,9 +101,12 @@ class JudgeInputs:
     retrieval: Path
 
     @classmethod
-    def read(cls, questions: Path, generations: Path, retrieval: Path) -> JudgeInputs:
+    def read(
+        cls, questions: Path, generations: Path, retrieval: Path, samples: int = 1
+    ) -> JudgeInputs:
         """The answers read and checked against the questions (`read_generations`)."""
-        return cls(questions, read_generations(generations, questions), generations, retrieval)
+        answers = read_generations(generations, questions, samples)
+        return cls(questions, answers, generations, retrieval)
 
 
 def input_paths(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
@@ -111,9 +120,21 @@ def input_paths(cfg: ParakhConfig, layout: Layout) -> dict[str, Path]:
 def run(cfg: ParakhConfig, inputs: JudgeInputs, calls: JudgeCalls) -> Iterator[Judgment]:
     """The rows of this run's questions (with `shard=`, the shard's), as they are scored:
     reference metrics for each question, then rubric rows for each (the judge models called
-    through `calls`); translate-test rows carry their translator."""
+    through `calls`); translate-test rows carry their translator. With `generation.samples`,
+    each sample's rows in turn, carrying its index (its calls resume from their own file)."""
+    for i in range(cfg.generation.samples):
+        answers = inputs.answers.of_sample(i)
+        path = calls.progress_path
+        progress = path if i == 0 else path.with_name(f"{path.stem}.s{i}{path.suffix}")
+        for row in _sample_rows(cfg, inputs, answers, replace(calls, progress_path=progress)):
+            yield row if i == 0 else row.model_copy(update={"sample": i})
+
+
+def _sample_rows(
+    cfg: ParakhConfig, inputs: JudgeInputs, answers: Answers, calls: JudgeCalls
+) -> Iterator[Judgment]:
     shard = ShardSpec.of(cfg)
-    judge, answers = cfg.judge, inputs.answers
+    judge = cfg.judge
     metrics = resolve_metrics(judge.reference_metrics)
     if metrics:
         scored = tqdm(
@@ -165,22 +186,26 @@ def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
     return summary
 
 
-def read_generations(path: Path, questions_path: Path) -> Answers:
-    """The answers in `path`: exactly one for each curated question of `questions_path` (every
-    row validated, none kept), else an InputError naming the file, the lines or the ids
-    (`parakh.row_coverage`)."""
+def read_generations(path: Path, questions_path: Path, samples: int = 1) -> Answers:
+    """The answers in `path`: exactly one for each curated question of `questions_path` and
+    sample (every row validated, none kept), else an InputError naming the file, the lines or
+    the ids (`parakh.row_coverage`)."""
     rerun = f"re-run the generate stage for '{path.stem}' (`dvc repro` does)"
     if not path.is_file():
         raise InputError(path, f"no answers to judge: {rerun}")
-    answers: dict[str, Answer] = {}
+    answers: dict[tuple[str, int], Answer] = {}
+
+    def key(question_id: str, sample: int) -> Key:
+        return (question_id,) if sample == 0 else (question_id, f"sample {sample}")
 
     def located() -> Iterator[tuple[Key, Where]]:
         for line, obj in iter_json_objects(path):
             g = validate_row(Generation, obj, path, line)
-            answers[g.question_id] = Answer(g.model, g.status, g.response, g.error)
-            yield (g.question_id,), Where(path, line)
+            answers[(g.question_id, g.sample)] = Answer(g.model, g.status, g.response, g.error)
+            yield key(g.question_id, g.sample), Where(path, line)
 
-    coverage = check([(q.id,) for q in iter_jsonl(questions_path, Question)], located())
+    questions = [q.id for q in iter_jsonl(questions_path, Question)]
+    coverage = check([key(q, i) for q in questions for i in range(samples)], located())
     if coverage.duplicates:
         raise InputError(
             path,
@@ -188,11 +213,13 @@ def read_generations(path: Path, questions_path: Path) -> Answers:
             f"would score one of them and drop the other; {rerun}",
         )
     if coverage.unexpected:
-        (question_id,), where = next(iter(coverage.unexpected.items()))
+        (question_id, *sample), where = next(iter(coverage.unexpected.items()))
         more = len(coverage.unexpected) - 1
         raise InputError(
             path,
-            f"question '{question_id}' is not in {questions_path}"
+            f"question '{question_id}'{f' ({sample[0]})' if sample else ''} is not in "
+            f"{questions_path}"
+            + (f" with generation.samples={samples}" if sample else "")
             + (f" (nor are {more} more)" if more else "")
             + f": these answers are to other questions; {rerun}",
             line=where.line,
@@ -238,7 +265,8 @@ def main_task(cfg: ParakhConfig) -> None:
     shard = ShardSpec.of(cfg)
     layout = Layout.of(cfg)
     paths = input_paths(cfg, layout)
-    inputs = JudgeInputs.read(paths["questions"], paths["generations"], layout.retrieval)
+    samples = cfg.generation.samples
+    inputs = JudgeInputs.read(paths["questions"], paths["generations"], layout.retrieval, samples)
     out = layout.judgments(cfg.judge.name, generation_name(cfg))
     target = out if shard is None else layout.shard(out, shard.index, shard.count)
     progress = target.with_name(f".{target.stem}.progress.jsonl")

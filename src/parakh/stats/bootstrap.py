@@ -4,6 +4,11 @@ Every row of a resampled question comes along, which keeps a question's metrics 
 indices of a seed are numpy's `integers(0, n_items)` draws from PCG64(seed), in blocks whose
 size never changes them; a resample is read as each item's multiplicity, so any statistic over
 the same items is one matrix product with its per-item sums and counts (`resampled_totals`).
+
+With k samples per item (`generation.samples`) the bootstrap has two levels: the items are
+drawn as above, then each drawn copy of an item draws k of its samples with replacement, from
+PCG64(derive_seed(seed, "samples")) (`integers(0, k)`, k per copy, copies in draw order). A
+resample is then each (item, sample)'s multiplicity; with k = 1 it is the one-level draw.
 """
 
 from __future__ import annotations
@@ -73,6 +78,9 @@ class ItemScores:
     sums: np.ndarray  # (items, metrics)
     counts: np.ndarray  # (items, metrics)
     weights: np.ndarray  # (metrics,)
+    # (items, samples, metrics) sums and counts of each sample, summing to `sums` and
+    # `counts`, when items have several (the bootstrap then resamples them too)
+    per_sample: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def single(cls, sums: np.ndarray, counts: np.ndarray) -> ItemScores:
@@ -93,6 +101,15 @@ class ItemScores:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(total > 0, value / total, np.nan)
 
+    def resampling_rows(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """The rows a bootstrap resamples: (items x samples, metrics) sums and counts, and
+        the samples per item (the items' own, 1, without `per_sample`)."""
+        if self.per_sample is None:
+            return self.sums, self.counts, 1
+        sums, counts = self.per_sample
+        k = sums.shape[1]
+        return sums.reshape(-1, sums.shape[2]), counts.reshape(-1, counts.shape[2]), k
+
     def point(self) -> float | None:
         value = float(self.of_totals(self.sums.sum(axis=0), self.counts.sum(axis=0)))
         return None if np.isnan(value) else value
@@ -106,22 +123,39 @@ def multiplicities(block: np.ndarray) -> np.ndarray:
     return counts.reshape(rows, n_items).astype(float)
 
 
+def sample_multiplicities(block: np.ndarray, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """How often each (item, sample), item-major, is drawn in each resample of a (block, items)
+    index block, each drawn copy of an item drawing `samples` of its samples from `rng`."""
+    rows, n_items = block.shape
+    picks = rng.integers(0, samples, size=(rows, n_items, samples))
+    units = (
+        (block * samples)[:, :, None] + picks + (np.arange(rows) * n_items * samples)[:, None, None]
+    )
+    counts = np.bincount(units.ravel(), minlength=rows * n_items * samples)
+    return counts.reshape(rows, n_items * samples).astype(float)
+
+
 def resampled_totals(
-    sums: np.ndarray, counts: np.ndarray, *, seed: int, resamples: int
+    sums: np.ndarray, counts: np.ndarray, *, seed: int, resamples: int, samples: int = 1
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The (resamples, columns) totals of (items, columns) `sums` and `counts` over each
-    resample of the items drawn from `seed` (`resample_blocks`, in larger blocks)."""
-    totals = resampled(np.hstack([sums, counts]), seed=seed, resamples=resamples)
+    """The (resamples, columns) totals of (items x samples, columns) `sums` and `counts` over
+    each resample drawn from `seed` (`resampled`)."""
+    totals = resampled(np.hstack([sums, counts]), seed=seed, resamples=resamples, samples=samples)
     return totals[:, : sums.shape[1]], totals[:, sums.shape[1] :]
 
 
-def resampled(columns: np.ndarray, *, seed: int, resamples: int) -> np.ndarray:
-    """The (resamples, columns) totals of (items, columns) values over each resample of the
-    items drawn from `seed` (`resample_blocks`, in larger blocks of whole products)."""
-    n_items = columns.shape[0]
-    rows = max(1, _BLOCK_DRAWS // max(1, n_items) // _PRODUCT_ROWS) * _PRODUCT_ROWS
+def resampled(columns: np.ndarray, *, seed: int, resamples: int, samples: int = 1) -> np.ndarray:
+    """The (resamples, columns) totals of (items x samples, columns) values, item-major, over
+    each resample drawn from `seed` (`resample_blocks`, in larger blocks of whole products;
+    with samples, each copy's samples drawn too: `sample_multiplicities`)."""
+    n_items = columns.shape[0] // samples
+    rows = max(1, _BLOCK_DRAWS // max(1, n_items * samples) // _PRODUCT_ROWS) * _PRODUCT_ROWS
     blocks = resample_blocks(n_items, resamples, seed, rows * n_items, rows)
-    return np.concatenate([_products(multiplicities(block), columns) for block in blocks])
+    if samples == 1:
+        return np.concatenate([_products(multiplicities(block), columns) for block in blocks])
+    within = np.random.Generator(np.random.PCG64(derive_seed(seed, "samples")))
+    counts = (sample_multiplicities(block, samples, within) for block in blocks)
+    return np.concatenate([_products(block_counts, columns) for block_counts in counts])
 
 
 def _products(counts: np.ndarray, columns: np.ndarray) -> np.ndarray:
@@ -145,7 +179,8 @@ def bootstrap_interval(
     """Percentile bootstrap interval of `scores`' statistic, resampling items."""
     if scores.n_items == 0 or scores.point() is None:
         return None
-    sums, counts = resampled_totals(scores.sums, scores.counts, seed=seed, resamples=resamples)
+    sums, counts, samples = scores.resampling_rows()
+    sums, counts = resampled_totals(sums, counts, seed=seed, resamples=resamples, samples=samples)
     return percentile_interval(scores.of_totals(sums, counts), confidence)
 
 

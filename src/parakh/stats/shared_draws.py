@@ -41,11 +41,15 @@ def shared_draws(
         raise ValueError(f"cells are not on the same items: {sorted(n_items)}")
     if n_items == {0}:
         return [None] * len(cells)
+    rows = [cell.resampling_rows() for cell in cells]
+    if len({k for _, _, k in rows}) != 1:
+        raise ValueError(f"cells have different samples per item: {sorted({k for *_, k in rows})}")
     sums, counts = resampled_totals(
-        np.hstack([cell.sums for cell in cells]),
-        np.hstack([cell.counts for cell in cells]),
+        np.hstack([sums for sums, _, _ in rows]),
+        np.hstack([counts for _, counts, _ in rows]),
         seed=seed,
         resamples=resamples,
+        samples=rows[0][2],
     )
     found: list[np.ndarray | None] = []
     start = 0
