@@ -104,7 +104,7 @@ def test_samples_are_the_judge_rows(at_project: Path) -> None:
     assert len(rows) == len(synth.MODELS) * synth.N_QUESTIONS * len(synth.METRICS)
     assert set(rows.status) == {"ok", "invalid", "error", "skipped"}
     alpha = results.samples("demo", model="alpha")
-    expected = pd.DataFrame([r.model_dump() for r in synth.judgments("alpha")])
+    expected = pd.DataFrame([r.model_dump() | {"sample": 0} for r in synth.judgments("alpha")])
     assert alpha.equals(expected[list(Judgment.model_fields)])
     two = results.samples("demo", model=["beta", "gamma"])
     assert set(two.model) == {"beta", "gamma"} and len(two) == 2 * len(alpha)

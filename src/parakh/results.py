@@ -156,7 +156,7 @@ def samples(
     else:
         models = [model] if isinstance(model, str) else list(model)
     inputs = AggregateInputs.load(Layout.of(cfg), cfg.judge.name, models, with_generations=False)
-    rows = [row.model_dump() for row in inputs.rows]
+    rows = [{**row.model_dump(), "sample": row.sample} for row in inputs.rows]  # 0 is left out
     return pd.DataFrame(rows, columns=list(Judgment.model_fields))
 
 
