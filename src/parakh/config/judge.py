@@ -63,6 +63,13 @@ class JudgeConfig(Strict):
     )
     model: ModelConfig | None = None
     jury: JuryConfig | None = None
+    repeats: int = Field(
+        default=1,
+        ge=1,
+        le=20,
+        description="asks of `model` per rubric item, seeds seed..seed+k-1, combined by mean as "
+        "a jury of copies (LLM checks ask once); their agreement is the judge's self-consistency",
+    )
     allow_self_judging: bool = Field(
         default=False, description="false: a judge model does not score its own outputs"
     )
@@ -84,5 +91,10 @@ class JudgeConfig(Strict):
             raise ValueError(
                 "set either `model` (one judge) or `jury` (several), not both; "
                 "drop the model with `~judge.model` when overriding a jury"
+            )
+        if self.repeats > 1 and self.model is None:
+            raise ValueError(
+                f"repeats={self.repeats} asks one judge `model` several times; a jury asks "
+                "each of its models once (set judge.repeats=1, or name a `model`)"
             )
         return self

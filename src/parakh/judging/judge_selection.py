@@ -1,13 +1,13 @@
 """Which models judge one model's answers: the judge's model or jury, less any judge model that
 is the model under evaluation (self-judging).
 
-A judge config names one `model` or a `jury` of conf/model names. Self-judging is decided by
-model identity, not by config name alone: two configs are the same model when their names are
-equal or when they point at the same weights (the same GGUF package or file, or the same hub
-model id whatever the organisation prefix, case or serving backend). As IndicQuest's authors
-did for Llama-3.1-405B, a judge is not used on its own outputs unless the judge config sets
-`allow_self_judging`; rows it judges anyway are flagged `self_judged`. The outcome for one
-model under evaluation is its `Panel`.
+A judge config names one `model` (asked `repeats` times) or a `jury` of conf/model names.
+Self-judging is decided by model identity, not by config name alone: two configs are the same
+model when their names are equal or when they point at the same weights (the same GGUF package
+or file, or the same hub model id whatever the organisation prefix, case or serving backend). As
+IndicQuest's authors did for Llama-3.1-405B, a judge is not used on its own outputs unless the
+judge config sets `allow_self_judging`; rows it judges anyway are flagged `self_judged`. The
+outcome for one model under evaluation is its `Panel`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def load_model_config(name: str) -> ModelConfig:
 
 
 def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:
-    """The judge's model, or its jury's models in the configured order."""
+    """The judge's model, its `repeats` copies, or its jury's models in the configured order."""
     if cfg.jury is not None:
         return [load_model_config(name) for name in cfg.jury.models]
     if cfg.model is None:
@@ -43,7 +43,21 @@ def judge_models(cfg: JudgeConfig) -> list[ModelConfig]:
             f"judge '{cfg.name}' has rubrics but no `model` or `jury`: name a model "
             "(defaults: [/model@model: <name>]) or set jury.models"
         )
-    return [cfg.model]
+    return [repeat(cfg.model, i) for i in range(cfg.repeats)] if cfg.repeats > 1 else [cfg.model]
+
+
+def repeat(model: ModelConfig, i: int) -> ModelConfig:
+    """The judge model's ask number i (0-based), named `<name>.repeat<i+1>`: its seed is the
+    model's seed + i, so each ask has its own cache entries (the first shares a single ask's)."""
+    sampling = model.sampling.model_copy(update={"seed": model.sampling.seed + i})
+    return model.model_copy(update={"name": f"{model.name}.repeat{i + 1}", "sampling": sampling})
+
+
+def jury_of(cfg: JudgeConfig) -> JuryConfig | None:
+    """The configured jury, or the mean of the judge model's `repeats`."""
+    if cfg.jury is not None or cfg.repeats == 1 or cfg.model is None:
+        return cfg.jury
+    return JuryConfig(models=[repeat(cfg.model, i).name for i in range(cfg.repeats)])
 
 
 def same_model(a: ModelConfig, b: ModelConfig) -> bool:
@@ -89,7 +103,7 @@ def make_panel(cfg: JudgeConfig, jurors: list[ModelConfig], generator: ModelConf
             )
     return Panel(
         jurors=[j.name for j in jurors],
-        jury=cfg.jury,
+        jury=jury_of(cfg),
         excluded=excluded,
         self_judging=frozenset(self_judging),
     )

@@ -38,6 +38,7 @@ from parakh.config.model import ModelConfig
 from parakh.curation.slices import per_language_mask
 from parakh.errors import ConfigError
 from parakh.judging.judge_context import fit_knowledge_base
+from parakh.judging.judge_selection import jury_of
 from parakh.judging.parse import Verdict, parse_verdict
 from parakh.metrics.rubric import Rubric, load_rubric
 from parakh.prompts.builder import PER_TURN_TOKENS, TokenCounter
@@ -353,7 +354,7 @@ def collect_ballots(
 
     # each juror resumes from its own progress file; a single judge uses the stage's
     path = calls.progress_path
-    progress = path.with_name(f"{path.stem}.{juror}{path.suffix}") if cfg.jury else path
+    progress = path.with_name(f"{path.stem}.{juror}{path.suffix}") if jury_of(cfg) else path
 
     def run(batch: Sequence[ChatRequest], label: str) -> dict[str, dict[str, Any]]:
         return calls.send(backend, juror, batch, progress, label)

@@ -43,6 +43,7 @@ from parakh.io import (
 from parakh.judging.ballot_rows import judge_with_rubrics
 from parakh.judging.checks import CheckInputs, check_metrics, get_check
 from parakh.judging.judge_context import PromptChunksError, seen_retrieval
+from parakh.judging.judge_selection import jury_of
 from parakh.judging.llm_judge import JudgeCalls, judge_rubrics, not_judgeable, sample_per_language
 from parakh.judging.reference import reference_judgments
 from parakh.judging.summary import judge_summary, judge_usage, merged_usage
@@ -159,15 +160,25 @@ def _sample_rows(
     if judge.rubrics:
         rows = judge_with_rubrics(judge, cfg.model, mine, answers, chunks, sample, calls)
         yield from _tagged(cfg, rows)
+    # a check asks its judge model once; `repeats` measure the rubrics' self-consistency
     checked = CheckInputs(
-        judge, cfg.model, mine, answers, chunks, sample, calls, answer_prompt(cfg), questions
+        judge.model_copy(update={"repeats": 1}),
+        cfg.model,
+        mine,
+        answers,
+        chunks,
+        sample,
+        calls,
+        answer_prompt(cfg),
+        questions,
     )
     for name in judge.checks:
         yield from _tagged(cfg, get_check(name).rows(checked))
 
 
 def summarize(cfg: ParakhConfig, rows: Sequence[Judgment]) -> dict:
-    jurors = cfg.judge.jury.models if cfg.judge.jury else []
+    jury = jury_of(cfg.judge)
+    jurors = jury.models if jury else []
     integer_scale = {
         metric: rubric.scale.integer
         for rubric in (load_rubric(name) for name in cfg.judge.rubrics)
@@ -348,11 +359,13 @@ def _report(cfg: ParakhConfig, what: str, rows: int, summary: dict[str, Any], pa
         f"{status.get('skipped', 0)} skipped; {summary['injection']['responses']} responses "
         f"address the judge, {summary['self_judged_rows']} self-judged rows -> {path}"
     )
+    repeats = cfg.judge.repeats
+    what, who = (f"self-consistency ({repeats} asks)", "asks") if repeats > 1 else ("jury", "juror")
     for agreement in summary.get("jury_agreement", []):
         alpha, share = agreement["alpha"], agreement["percent_agreement"]
         print(
-            f"  jury agreement on {agreement['metric']}: "
-            f"{'–' if share is None else f'{share:.2f}'} of juror pairs agree, Krippendorff's "
+            f"  {what} agreement on {agreement['metric']}: "
+            f"{'–' if share is None else f'{share:.2f}'} of {who} pairs agree, Krippendorff's "
             f"alpha ({agreement['alpha_level']}) {'–' if alpha is None else f'{alpha:.3f}'} "
             f"over {agreement['items']} items"
         )
