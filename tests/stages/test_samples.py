@@ -17,6 +17,7 @@ from parakh.config import compose
 from parakh.config.model import ScriptedModel
 from parakh.errors import InputError
 from parakh.hashing import sha256_obj
+from parakh.report.html import leaderboard_section
 from parakh.report.leaderboard import Settings, build_leaderboard
 from parakh.schema import SCORE_DECIMALS, Generation, Judgment, Question
 from parakh.stages import generate, judge
@@ -141,5 +142,8 @@ def test_run_to_run_spread_is_the_share_of_questions_whose_samples_disagree(
             scores.setdefault(r.question_id, set()).add(r.score)
     disagree = sum(len(s) > 1 for s in scores.values()) / N_QUESTIONS
     assert board.sample_spread[MODEL]["token_f1"] == pytest.approx(disagree)
+    shown = leaderboard_section(board, "token_f1")
+    assert f"{MODEL} {100 * disagree:.0f}%" in shown and 'id="sample-spread"' in shown
     single = build_leaderboard(judge_columns(_judged(tmp_path, 1)), [MODEL], {})
     assert single.sample_spread == {}
+    assert "sample-spread" not in leaderboard_section(single, "token_f1")
