@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -14,6 +15,9 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
+from tests.report.test_browser import FLAGS, chromium  # noqa: F401 (the fixture)
+from tests.report.test_grading_browser import download, grade_by_keyboard
+from tests.support.cdp import Browser
 from tests.support.health_report import SCORED_BY_SMOKE, assert_health_report
 
 pytestmark = pytest.mark.slow
@@ -191,3 +195,47 @@ def test_rag_health_smoke_puts_health_metrics_cost_and_latency_on_every_output(
     assert _cache_rows(root) > before  # the new judge calls, and only those
     # the cut-down demo has no unanswerable question, so the judge decides sufficiency
     assert_health_report(root, env, "demo", SCORED_BY_SMOKE)
+
+
+def test_a_doctors_downloaded_grades_reach_the_report_through_dvc_repro(
+    project: tuple[Path, dict[str, str]],
+    chromium: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """docs/grading.md's route (issue #29): `parakh grading-sheet`, five answers graded by
+    keyboard in headless Chromium, the downloaded file (no model name in it) put in
+    grading/demo, which the aggregate config reads and dvc.yaml lists; `dvc repro` reruns
+    aggregate alone and the report gains judge-human agreement on the graded answers."""
+    root, env = project
+    judge = yaml.safe_load((root / "params.yaml").read_text())["judge"]
+    sheet = ["parakh", "grading-sheet", "demo", f"judge={judge}", "--graders", "asha"]
+    _run([*sheet, "--metrics", "factual_correctness,coherence"], root, env)
+    (page,) = (root / "grading" / "demo").glob("*-asha.html")
+    browser = Browser(chromium, tmp_path / "profile", FLAGS)
+    try:
+        browser.open(page)
+        graded = grade_by_keyboard(browser)
+        downloaded = download(browser, tmp_path / "downloads")
+    finally:
+        browser.close()
+    text = downloaded.read_text(encoding="utf-8")
+    assert len(text.splitlines()) == 10 and len(set(graded)) == 5
+    assert not re.search("extractive|smollm2", text, re.IGNORECASE)  # blind until aggregate
+    downloaded.rename(page.parent / downloaded.name)
+
+    aggregate_conf = root / "conf" / "aggregate" / "default.yaml"
+    conf = yaml.safe_load(aggregate_conf.read_text())
+    conf["agreement"]["human_grades"] = "grading/${dataset.name}"
+    aggregate_conf.write_text(yaml.safe_dump(conf, allow_unicode=True))
+    pipeline = yaml.safe_load((root / "dvc.yaml").read_text())
+    pipeline["stages"]["aggregate"]["do"]["deps"].append("grading/${item}")
+    (root / "dvc.yaml").write_text(yaml.safe_dump(pipeline, allow_unicode=True, sort_keys=False))
+    out = _run(["dvc", "repro"], root, env)
+    assert "Running stage 'aggregate@demo'" in out and "Running stage 'judge@" not in out
+
+    report = root / "reports" / "demo" / judge
+    document = json.loads((report / "leaderboard.json").read_text(encoding="utf-8"))
+    by_metric = {a["metric"]: a for a in document["agreement"]}
+    assert by_metric["factual_correctness"]["human_grades"] == 5
+    assert by_metric["coherence"]["overall"]["n_pairs"] > 0
+    assert "Judge-human agreement" in (report / "report.html").read_text(encoding="utf-8")

@@ -29,7 +29,7 @@ PROGRESS = "document.getElementById('progress').textContent"
 SHOWN = "document.querySelector('article.answer:not([hidden])').getAttribute('data-answer')"
 
 
-def _grade_by_keyboard(browser: Browser) -> list[str]:
+def grade_by_keyboard(browser: Browser) -> list[str]:
     """Grade five answers; a detour by the arrows on the way. The answers graded, in order."""
     graded = []
     for k, scores in enumerate(GRADED):
@@ -44,7 +44,7 @@ def _grade_by_keyboard(browser: Browser) -> list[str]:
     return graded
 
 
-def _download(browser: Browser, folder: Path) -> Path:
+def download(browser: Browser, folder: Path) -> Path:
     browser.allow_downloads(folder)
     browser.evaluate("document.getElementById('download').click()")
     deadline = time.monotonic() + 30
@@ -74,7 +74,7 @@ def test_grade_reload_download_then_aggregate(
     try:
         browser.open(page)
         assert browser.evaluate(PROGRESS) == "0 of 27 answers graded"
-        graded = _grade_by_keyboard(browser)
+        graded = grade_by_keyboard(browser)
         assert browser.evaluate(PROGRESS) == "5 of 27 answers graded"
         sixth = browser.evaluate(SHOWN)
         browser.reload()
@@ -88,7 +88,7 @@ def test_grade_reload_download_then_aggregate(
         urdu = "getComputedStyle(document.querySelector('[lang=ur]')).direction"
         assert browser.evaluate(urdu) == "rtl"
         assert browser.evaluate("document.body.getAttribute('data-rendered')") == "ok"
-        downloaded = _download(browser, tmp_path / "downloads")
+        downloaded = download(browser, tmp_path / "downloads")
     finally:
         browser.close()
 

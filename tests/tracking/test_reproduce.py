@@ -105,8 +105,30 @@ def _git(root: Path, env: dict[str, str], *args: str) -> str:
     return out.stdout
 
 
+def _add_graders(root: Path) -> None:
+    """grading/demo: asha's and ravi's grades of beta's factual correctness (they differ on
+    one answer), read by aggregate and listed among its deps as docs/grading.md says."""
+    folder = root / "grading" / "demo"
+    folder.mkdir(parents=True)
+    for rater, first_score in (("asha", 2), ("ravi", 0)):
+        grades = [
+            {"question_id": f"q{i:02d}", "model": "beta", "metric": "factual_correctness"}
+            | {"score": first_score if i == 0 else i % 3, "rater": rater}
+            for i in range(6)
+        ]
+        (folder / f"{rater}.jsonl").write_text("".join(json.dumps(g) + "\n" for g in grades))
+    conf = root / "conf" / "aggregate" / "default.yaml"
+    conf.write_text(
+        conf.read_text().replace("human_grades: null", 'human_grades: "grading/${dataset.name}"')
+    )
+    stages = yaml.safe_load((root / "dvc.yaml").read_text())
+    stages["stages"]["aggregate"]["do"]["deps"].append("grading/${item}")
+    (root / "dvc.yaml").write_text(yaml.safe_dump(stages))
+
+
 def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
-    """Two experiments on different judge rows; each reproduces exactly from its own data."""
+    """Two experiments on different judge rows, the second with a folder of graders' files;
+    each reproduces exactly from its own data."""
     root = make_project(tmp_path / "project")
     stages = yaml.safe_load((Path(__file__).parents[2] / "dvc.yaml").read_text())
     stage = stages["stages"]["aggregate"]
@@ -133,9 +155,15 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
     judged = root / "data/processed/demo/judge/smoke/beta.jsonl"
     lines = judged.read_text().splitlines()
     judged.write_text("\n".join(line.replace('"score":0.', '"score":0.0') for line in lines) + "\n")
+    _add_graders(root)  # the second experiment reads two graders' files from a folder
+    _git(root, env, "git", "add", "-A")
     _git(root, env, dvc, "exp", "run", "-n", "second")
     second = json.loads((root / REPORTS / "leaderboard.json").read_text())
     assert first["cells"] != second["cells"]
+    assert not first["agreement"] and second["agreement"][0]["inter_grader"]["graders"] == [
+        "asha",
+        "ravi",
+    ]
     # The judge: params.yaml's at that revision, or named (reports/<dataset>/<judge>/).
     for name, recorded, judge in (("first", first, []), ("second", second, ["judge=smoke"])):
         output = tmp_path / name
@@ -159,7 +187,9 @@ def test_reproduce_from_a_dvc_experiment(tmp_path: Path) -> None:
         )
         assert out.returncode == 0, out.stdout + out.stderr
         assert "figures identical" in out.stdout
-        assert _cells(output / "leaderboard.json") == recorded["cells"]
+        rebuilt = json.loads((output / "leaderboard.json").read_text(encoding="utf-8"))
+        assert rebuilt["cells"] == recorded["cells"]
+        assert rebuilt.get("agreement") == recorded.get("agreement")
     other_judge = subprocess.run(
         [sys.executable, "-m", "parakh.cli", "reproduce", "--dvc-exp", "first", "judge=x"],
         cwd=root,

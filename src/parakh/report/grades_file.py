@@ -48,6 +48,12 @@ def key_path(folder: Path, sheet: str) -> Path:
     return folder / f"{sheet}{KEY_SUFFIX}"
 
 
+def kept_with_grades(name: str) -> bool:
+    """Whether a grades folder's file is read by aggregate: a grades file or an answer key
+    (the sheets themselves are not)."""
+    return name.endswith(".jsonl") or name.endswith(KEY_SUFFIX)
+
+
 def grades_files(path: Path) -> list[Path]:
     """The grades files of a configured path: the file, or a folder's `*.jsonl` by name."""
     if not path.exists():

@@ -23,6 +23,7 @@ from parakh.errors import ConfigError, InputError
 from parakh.report.aggregate_result import compute, write_reports
 from parakh.report.agreement import CURATED_GRADES
 from parakh.report.files import ReportFiles
+from parakh.report.grades_file import kept_with_grades
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout, report_folder, spec_path, summary_path
 from parakh.tracking.client import LEVEL, PARENT, open_client
@@ -109,9 +110,12 @@ def rebuild(
     cfg = ParakhConfig.model_validate(config["config"])
     cfg.aggregate.answers_page = False
     layout = Layout(processed=folder / "processed" / cfg.dataset.name, reports=folder / "reports")
-    grades = folder / HUMAN_GRADES_FILE if cfg.aggregate.agreement.human_grades else None
+    grades = None
+    if cfg.aggregate.agreement.human_grades:  # a file, or a folder's files under its stem
+        grades = folder / HUMAN_GRADES_FILE
+        grades = grades if grades.is_file() else grades.with_suffix("")
     inputs = AggregateInputs.load(
-        layout, cfg.judge.name, list(config["models"]), human_grades=grades, with_generations=False
+        layout, cfg.judge.name, list(config["models"]), human_grades=grades
     )
     result = compute(cfg, inputs)
     write_reports(cfg, result, inputs, ReportFiles(output), provenance={"reproduced_from": source})
@@ -197,8 +201,8 @@ def from_dvc(
                 destination = target.processed / path.relative_to(source.processed)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 destination.write_bytes(data)
-    if cfg.aggregate.agreement.human_grades:
-        wanted.append((Path(cfg.aggregate.agreement.human_grades), folder / HUMAN_GRADES_FILE))
+    if human := cfg.aggregate.agreement.human_grades:
+        wanted += [(Path(p), folder / name) for name, p in _grades_at(repo, commit, human).items()]
     curated = source.curated_questions.with_name(CURATED_GRADES)
     with suppress(InputError):  # curated grades of answers pair with judge rows through them
         grades = read(curated.as_posix())
@@ -212,6 +216,19 @@ def from_dvc(
     recorded = figures_of(document, document["models"])
     where = f"DVC revision {revision} ({commit[:10]})"
     return rebuild(where, folder, {"config": config, "models": models}, recorded, output)
+
+
+def _grades_at(repo: Path, commit: str, path: str) -> dict[str, str]:
+    """The human grades at `commit` by their name under `inputs/`, as a sweep stores them
+    (`sweep.stored_grades`): a file, or a folder's grades files and answer keys."""
+    from dvc.api import DVCFileSystem
+
+    fs = DVCFileSystem(str(repo), rev=commit)
+    if not fs.isdir(path):
+        return {HUMAN_GRADES_FILE: path}
+    folder = Path(HUMAN_GRADES_FILE).stem
+    found = sorted(p for p in fs.find(path) if kept_with_grades(Path(p).name))
+    return {f"{folder}/{Path(p).name}": p for p in found if Path(p).parent == Path(path)}
 
 
 def _usage_files(layout: Layout, judge: str, model: str) -> list[Path]:

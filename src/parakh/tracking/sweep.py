@@ -16,6 +16,7 @@ from parakh.io import write_json
 from parakh.report.aggregate_result import AggregateResult, output_paths
 from parakh.report.files import ReportFiles
 from parakh.report.gates import gate_metrics
+from parakh.report.grades_file import kept_with_grades
 from parakh.report.inputs import AggregateInputs
 from parakh.stage_outputs import Layout
 from parakh.tracking.content_store import StoredFiles
@@ -37,7 +38,7 @@ INPUTS = "inputs"
 CONFIG_FILE = "config.json"
 MANIFEST_FILE = "manifest.json"  # inputs/manifest.json: the input files in the content store
 SAMPLES_MANIFEST = "samples/manifest.json"  # a model run's judge rows and answers in the store
-HUMAN_GRADES_FILE = "human_grades.jsonl"
+HUMAN_GRADES_FILE = "human_grades.jsonl"  # a grades file; a folder's files go under its stem
 
 
 def build_sweep(
@@ -127,18 +128,27 @@ def _parent_files(
     """The parent run's input files (hashed into tags), the same by their name under `inputs/`
     (to the content store), and its artifacts with their folders (config and report)."""
     used = dict(sorted(inputs.paths.items()))  # answers too: tokens are counted from them
+    grades = used.pop("human_grades", None)
     # where each input belongs under `inputs/`: its path relative to paths.processed
     processed = layout.processed.parent.resolve()
     stored = {
-        HUMAN_GRADES_FILE
-        if k == "human_grades"
-        else f"processed/{p.resolve().relative_to(processed).as_posix()}": p
-        for k, p in used.items()
+        f"processed/{p.resolve().relative_to(processed).as_posix()}": p for p in used.values()
     }
+    if grades is not None:
+        stored |= stored_grades(grades)
     folders = {files.plots: "report/plots", files.answers_pages: "report/answers"}
     artifacts = [(config_path, INPUTS)]  # and the report's files as on disk: its links hold
     artifacts += [(path, folders.get(path.parent, "report")) for path in output_paths(files, cfg)]
-    return list(used.values()), StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
+    return list(stored.values()), StoredFiles(f"{INPUTS}/{MANIFEST_FILE}", stored), artifacts
+
+
+def stored_grades(path: Path) -> dict[str, Path]:
+    """The human grades by their name under `inputs/`: a file as HUMAN_GRADES_FILE, a folder's
+    grades files and answer keys under its stem."""
+    if not path.is_dir():
+        return {HUMAN_GRADES_FILE: path}
+    folder = Path(HUMAN_GRADES_FILE).stem
+    return {f"{folder}/{f.name}": f for f in sorted(path.iterdir()) if kept_with_grades(f.name)}
 
 
 def _model_tags(
