@@ -53,7 +53,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         stage.main()
         return
     parser = build_parser()
-    ns = parser.parse_args(args)
+    ns, extra = parser.parse_known_args(args)
+    # Hydra overrides after a command's options (`--graders a,b judge=smoke`) join the others
+    overrides: list[str] | None = getattr(ns, "overrides", None)
+    if extra and (overrides is None or any(e[:1] == "-" or "=" not in e for e in extra)):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if overrides is not None:
+        overrides += extra
     if ns.command is None:
         parser.print_help()
         sys.exit(0)

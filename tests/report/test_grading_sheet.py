@@ -92,8 +92,13 @@ def test_a_rerun_writes_the_same_sheet_and_another_seed_another(
     options += ["--metrics", "factual_correctness,coherence"]
     assert run_cli(["grading-sheet", "demo", *options], capsys)[0] == 0
     assert {p.name: p.read_bytes() for p in sheets.iterdir()} == before
+    # a Hydra override may come before or after the options
+    assert run_cli(["grading-sheet", "demo", *options, "seed=1"], capsys)[0] == 0
+    assert len(list(sheets.glob("*.key.json"))) == 2
     assert run_cli(["grading-sheet", "demo", "seed=1", *options], capsys)[0] == 0
     assert len(list(sheets.glob("*.key.json"))) == 2
+    code, _, err = run_cli(["grading-sheet", "demo", *options, "--bogus", "x"], capsys)
+    assert code == 2 and "unrecognized arguments: --bogus x" in err
 
 
 def test_metrics_are_rubric_criteria_digits_can_grade() -> None:
