@@ -8,6 +8,7 @@ from parakh.report.agreement import agreement_metrics, judge_human_agreement
 from parakh.report.inter_grader import inter_grader_agreement
 from parakh.report.shared_statistics import Settings
 from parakh.schema import HumanGrade, Judgment
+from parakh.tracking.metric_names import sweep_metrics
 
 
 def _grades(rater: str, scores: list[float | None], metric: str = "coherence") -> list[HumanGrade]:
@@ -69,5 +70,11 @@ def test_beside_judge_human_agreement_and_in_the_metrics() -> None:
     assert result.inter_grader is not None and "inter_grader" in result.to_dict()
     figures = agreement_metrics([result])["coherence"]
     assert figures["inter_grader_krippendorff_alpha_ordinal"] == pytest.approx(0.79)
+    mlflow = sweep_metrics([], [result.to_dict()])
+    assert mlflow["agreement.coherence.inter_grader.krippendorff_alpha_ordinal"] == pytest.approx(
+        0.79
+    )
+    assert mlflow["agreement.coherence.inter_grader.n_items"] == 4
+    assert mlflow["agreement.coherence.inter_grader.n_grades"] == 8
     (alone,) = judge_human_agreement(judged, _grades("a", [0, 1, 2, 2]))
     assert "inter_grader" not in alone.to_dict()  # one grader: the document as before

@@ -125,7 +125,8 @@ def language_run_metrics(
 def sweep_metrics(
     paired: list[dict[str, Any]], agreement: list[dict[str, Any]]
 ) -> dict[str, float]:
-    """Paired tests and judge-human agreement, by MLflow name, for the sweep's parent run."""
+    """Paired tests, judge-human and inter-grader agreement, by MLflow name, for the sweep's
+    parent run."""
     out: dict[str, float] = {}
     for p in paired:
         pair = f"{safe_name(p['model_a'])} vs {safe_name(p['model_b'])}"
@@ -141,6 +142,8 @@ def sweep_metrics(
         base = f"{prefix}.{safe_name(a['metric'])}"
         slices = {"all": a["overall"], **a["by_language"]}
         slices |= {f"model.{model}": stats for model, stats in a.get("by_model", {}).items()}
+        if inter := a.get("inter_grader"):  # the graders' agreement with each other
+            slices["inter_grader"] = {f: v for f, v in inter.items() if f != "graders"}
         ranking = a.get("ranking")
         if ranking:  # Kendall's tau of the models' order by judge and by humans
             slices["ranking"] = {f: ranking[f] for f in ("n_models", "spearman", "kendall_tau")}
