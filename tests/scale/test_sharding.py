@@ -326,3 +326,31 @@ def test_four_shard_processes_at_once_against_a_faulty_server_merge_to_the_singl
     for key in ("items", "ok", "errors", "backend_items", "prompt_tokens", "cost_usd_uncached"):
         assert joined["summary"][key] == single["summary"][key], key
     assert joined["summary"]["retries"] > 0 and joined["summary"]["cached"] == 0
+
+
+def test_with_repeated_samples_the_shards_merge_to_the_unsharded_outputs(project: Path) -> None:
+    """generation.samples=2: each shard asks its questions twice; the merges keep a question's
+    samples together (generate) and each sample's rows in turn (judge), as a single run."""
+    samples = "generation.samples=2"
+    out = generations(project)
+    run_stage(generate.main_task, samples)
+    ledger_file = project / ".parakh" / "accounting" / "demo" / "extractive.json"
+    single_items = json.loads(ledger_file.read_text())["items"]
+    expected = take([out, sidecar(out, "runspec")])
+    assert len(expected["extractive.jsonl"].splitlines()) == 2 * N_QUESTIONS
+    run_shards(generate.main_task, samples, output=out)
+    merge("generate", samples, f"num_shards={SHARDS}")
+    assert out.read_bytes() == expected["extractive.jsonl"]
+    merged_items = json.loads(ledger_file.read_text())["items"]
+    assert [i["question_id"] for i in merged_items] == [i["question_id"] for i in single_items]
+
+    out = judgments(project)
+    run_stage(judge.main_task, "judge=sharded", samples)
+    names = ["extractive.jsonl", "extractive.summary.json", "extractive.runspec.json"]
+    expected = take([out.parent / n for n in names])
+    rows = [json.loads(line) for line in expected["extractive.jsonl"].splitlines()]
+    assert {r.get("sample", 0) for r in rows} == {0, 1}
+    run_shards(judge.main_task, "judge=sharded", samples, output=out)
+    merge("judge", "judge=sharded", samples, f"num_shards={SHARDS}")
+    for name in names:
+        assert (out.parent / name).read_bytes() == expected[name], name

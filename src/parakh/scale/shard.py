@@ -264,7 +264,7 @@ def merge_accounting(
     """One ledger for the merged generations: the shards' items in question order, totals over
     all of them; `wall_s` is the sum of the shards' wall times (the work done, whether the
     shards ran one after another or at once), each shard's in `shard_wall_s`."""
-    items: dict[str, ItemAccount] = {}
+    items: dict[str, list[ItemAccount]] = {}  # a question's samples' items in order
     walls: list[float] = []
     truncated = 0
     ledgers = [ledger_path(path) for path in files]
@@ -275,12 +275,12 @@ def merge_accounting(
         walls.append(float(document["summary"]["wall_s"]))
         truncated += int(document["summary"]["truncated_prompts"])
         for item in document["items"]:
-            items[item["question_id"]] = ItemAccount(**item)
+            items.setdefault(item["question_id"], []).append(ItemAccount(**item))
     for q in questions:
         if q.id not in items:
             ledger = ledgers[shard_of(q.id, len(files))]
             raise InputError(ledger, f"no item for question '{q.id}': re-run this shard")
-    ordered = [items[q.id] for q in questions]
+    ordered = [item for q in questions for item in items[q.id]]
     summary = summarize(ordered, wall_s=sum(walls), prices=prices, truncated=truncated)
     summary["shards"] = len(files)
     summary["shard_wall_s"] = walls

@@ -302,7 +302,18 @@ def merge_task(cfg: ParakhConfig) -> None:
         inputs=inputs,
         ignore=("backend_identity",),
     )
-    rows = plan_merge(files, Generation, [q.id for q in questions])  # each row checked first
+    ids, samples = [q.id for q in questions], cfg.generation.samples
+    if samples == 1:
+        rows = plan_merge(files, Generation, ids)  # each row checked first
+    else:  # a question's samples in order, as a single run writes them
+        rows = plan_merge(
+            files,
+            Generation,
+            ids,
+            key=lambda g: (g.question_id, str(g.sample)),
+            expected=((i, str(s)) for i in ids for s in range(samples)),
+            what="(question, sample)",
+        )
     summary, items = merge_accounting(files, questions, cfg.model.prices)
     with atomic_jsonl(out) as written:
         written.write_all(rows)

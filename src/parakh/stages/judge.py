@@ -326,19 +326,29 @@ def merge_task(cfg: ParakhConfig) -> None:
     rubric_metrics = {m for r in judge_rubrics(cfg.judge) for m in r.metrics}
     check_of = {m: i for i, name in enumerate(cfg.judge.checks) for m in check_metrics([name])}
     metrics = judged_metrics(cfg.judge)
+    sections, samples = 2 + len(check_of), cfg.generation.samples
+
+    def section(row: Judgment) -> int:
+        """Each sample's rows in turn: reference rows, rubric rows, then each check's, as `run`
+        yields them."""
+        part = 2 + check_of[row.metric] if row.metric in check_of else row.metric in rubric_metrics
+        return row.sample * sections + int(part)
+
+    def key(row: Judgment) -> tuple[str, ...]:
+        slot = (row.question_id, metric_slot(row.metric, metrics))
+        return slot if samples == 1 else (*slot, str(row.sample))
+
+    expected = [(i, metric) for i in question_ids for metric in metrics]
     rows = plan_merge(
         files,
         Judgment,
         question_ids,
-        # reference rows, rubric rows, then each check's, as `run` yields them
-        section=lambda row: (
-            2 + check_of[row.metric]
-            if row.metric in check_of
-            else int(row.metric in rubric_metrics)
-        ),
-        key=lambda row: (row.question_id, metric_slot(row.metric, metrics)),
-        expected=((i, metric) for i in question_ids for metric in metrics),
-        what="(question, metric)",
+        section=section,
+        key=key,
+        expected=expected
+        if samples == 1
+        else [(*slot, str(s)) for s in range(samples) for slot in expected],
+        what="(question, metric)" if samples == 1 else "(question, metric, sample)",
     )
     with atomic_jsonl(out) as written:
         written.write_all(rows)
