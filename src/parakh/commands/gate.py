@@ -55,12 +55,12 @@ def run(args: argparse.Namespace) -> int:
     if not checks:
         print(f"gate: {path} has no checks: no gate configured (aggregate.gates)", file=sys.stderr)
         return 2
-    failed = [c for c in checks if not c["passed"]]
-    for c in failed:
-        print(f"FAIL {GateCheck(**c).line()}")
-    if document.get("partial"):
-        print(f"FAIL partial run ({document['partial']}): gates need every judge row")
-    if failed or document.get("partial"):
+    failed = [GateCheck(**c) for c in checks if not c["passed"]]
+    for check in failed:
+        print(f"FAIL {check.line()}")
+    if partial := document.get("partial"):
+        print(f"FAIL partial run ({partial}): gates need every judge row")
+    if failed or partial:
         print(f"gate: {len(failed)} of {len(checks)} checks failed ({path})", file=sys.stderr)
         return 1
     print(f"gate: all {len(checks)} checks passed ({path})")

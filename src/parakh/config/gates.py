@@ -14,12 +14,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from parakh.config.base import Strict
 
-
-def _as_list(value: object) -> object:
-    return [value] if isinstance(value, str) else value
-
-
-Names = Annotated[list[str] | None, BeforeValidator(_as_list)]
+Names = Annotated[list[str] | None, BeforeValidator(lambda v: [v] if isinstance(v, str) else v)]
 
 
 class GateConfig(Strict):
@@ -44,9 +39,8 @@ class GateConfig(Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> GateConfig:
-        kinds = [self.min is not None, self.max is not None]
-        kinds.append(self.baseline_model is not None or self.baseline_report is not None)
-        if sum(kinds) != 1:
+        baseline = self.baseline_model is not None or self.baseline_report is not None
+        if (self.min is not None) + (self.max is not None) + baseline != 1:
             raise ValueError(
                 f"gate '{self.name}': give one of `min`, `max` (a bound) or `baseline_model` / "
                 "`baseline_report` (not worse than a baseline)"

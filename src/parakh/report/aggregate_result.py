@@ -355,6 +355,7 @@ def write_reports(
     text = render_markdown(cfg, result)
     write_text(files.leaderboard_md, text)
     partial = result.partial
+    partial_text = None if partial is None else partial.text
     extra = {"partial": partial.coverage.rows_text} if partial is not None else {}
     write_text(files.leaderboard_csv, tables.csv_text(board, extra, csv_columns(result.costs)))
     write_json(files.leaderboard_json, result.document())
@@ -372,7 +373,6 @@ def write_reports(
         metrics[GATES_METRICS] = gate_flags(result.gates)
     if board.sample_spread:
         metrics[SAMPLE_SPREAD_METRICS] = board.sample_spread
-    partial_text = None if partial is None else partial.text
     write_json(files.gates_json, gates_document(result.gates, partial_text))
     write_json(files.metrics_json, metrics)
     write_json(files.model_language_json, plots.plot_rows(board, primary, "language"))
@@ -398,7 +398,7 @@ def write_reports(
             inputs.answer_scores(),
             inputs.models,
             title=f"Side-by-side answers: {name}, judge {cfg.judge.name}",
-            partial=None if partial is None else partial.text,
+            partial=partial_text,
         )
     return text
 

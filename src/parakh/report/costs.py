@@ -13,7 +13,7 @@ outside the stage outputs) when it is there and its tokens match the rows, else 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,8 @@ class RecordedUsage:
     prompt_tokens: np.ndarray
     completion_tokens: np.ndarray
     prices: Prices | None
-    judges: dict[str, dict[str, Any]] = field(default_factory=dict)
-    measured: dict[str, dict[str, Any]] = field(default_factory=dict)  # "generate", judge models
+    judges: dict[str, dict[str, Any]]
+    measured: dict[str, dict[str, Any]]  # "generate", judge models
 
 
 def read_usage(
@@ -56,39 +56,35 @@ def read_usage(
         return None
     paths[f"generations.{model}"] = generations
     prompt, completion = _tokens(generations)
-    prices = None
     if (spec := spec_path(generations)).is_file():
         paths[f"generations_spec.{model}"] = spec
-        recorded = (_json(spec).get("config") or {}).get("model") or {}
-        prices = Prices.model_validate(recorded["prices"]) if recorded.get("prices") else None
-    judges: dict[str, dict[str, Any]] = {}
+    recorded = (_json(spec).get("config") or {}).get("model") or {}
+    prices = Prices.model_validate(recorded["prices"]) if recorded.get("prices") else None
     if (summary := summary_path(layout.judgments(judge, model))).is_file():
         paths[f"judge_summary.{model}"] = summary
-        judges = _json(summary).get("usage") or {}
+    judges: dict[str, dict[str, Any]] = _json(summary).get("usage") or {}
     measured: dict[str, dict[str, Any]] = {}
     if ledgers is not None:
         totals = (int(prompt.sum()), int(completion.sum()))
-        found = _ledger_figures(_json_or_none(ledgers / f"{model}.json"), totals)
-        if found:
+        if found := _ledger_figures(_json(ledgers / f"{model}.json"), totals):
             measured[GENERATE] = found
-        jurors = (_json_or_none(ledgers / "judge" / judge / f"{model}.json") or {}).get("jurors")
+        jurors = _json(ledgers / "judge" / judge / f"{model}.json").get("jurors") or {}
         for name, usage in judges.items():
             totals = (usage["prompt_tokens"], usage["completion_tokens"])
-            if found := _ledger_figures((jurors or {}).get(name), totals):
+            if found := _ledger_figures(jurors.get(name), totals):
                 measured[name] = found
     return RecordedUsage(prompt, completion, prices, judges, measured)
 
 
 def _json(path: Path) -> dict[str, Any]:
+    """The JSON object in `path`; empty when there is no such file."""
+    if not path.is_file():
+        return {}
     try:
         document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise InputError(path, f"not valid JSON ({e.msg})", line=e.lineno) from None
     return document
-
-
-def _json_or_none(path: Path) -> dict[str, Any] | None:
-    return _json(path) if path.is_file() else None
 
 
 def _tokens(path: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -99,10 +95,8 @@ def _tokens(path: Path) -> tuple[np.ndarray, np.ndarray]:
         usage = pa_json.read_json(path, parse_options=options).column("usage").combine_chunks()
     except pa.ArrowInvalid as e:
         raise InputError(path, f"token usage not readable: {e}") from None
-    if not len(usage):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    tokens = [usage.field(name).fill_null(0).to_numpy() for name in _TOKENS.names]
-    return tokens[0], tokens[1]
+    prompt, completion = (usage.field(name).fill_null(0).to_numpy() for name in _TOKENS.names)
+    return prompt, completion
 
 
 def _ledger_figures(ledger: dict[str, Any] | None, totals: tuple[int, int]) -> dict[str, Any]:
@@ -144,22 +138,17 @@ def cost_records(
 def _generate_cost(found: RecordedUsage, seed: int, settings: Settings) -> dict[str, Any]:
     """Tokens and cost of the answers; cost per 1,000 questions is a mean over questions, with
     its bootstrap interval over questions."""
+    prompt, completion = found.prompt_tokens, found.completion_tokens
+    per_1k = "cost_per_1k_questions"
     record: dict[str, Any] = {
-        "questions": int(found.prompt_tokens.size),
-        "prompt_tokens": int(found.prompt_tokens.sum()),
-        "completion_tokens": int(found.completion_tokens.sum()),
-        "cost_usd": None,
-        "cost_per_1k_questions": None,
-        "cost_per_1k_questions_ci_low": None,
-        "cost_per_1k_questions_ci_high": None,
+        "questions": int(prompt.size),
+        "prompt_tokens": int(prompt.sum()),
+        "completion_tokens": int(completion.sum()),
+        **dict.fromkeys(("cost_usd", per_1k, f"{per_1k}_ci_low", f"{per_1k}_ci_high")),
         **found.measured.get(GENERATE, NOT_MEASURED),
     }
-    if found.prices is not None and found.prompt_tokens.size:
-        price = found.prices
-        per_question = (
-            found.prompt_tokens * price.input_per_mtok
-            + found.completion_tokens * price.output_per_mtok
-        ) / 1e6
+    if (price := found.prices) is not None and prompt.size:
+        per_question = (prompt * price.input_per_mtok + completion * price.output_per_mtok) / 1e6
         interval = bootstrap_mean_interval(
             1000 * per_question,
             seed=seed,
@@ -167,22 +156,18 @@ def _generate_cost(found: RecordedUsage, seed: int, settings: Settings) -> dict[
             confidence=settings.confidence,
         )
         record["cost_usd"] = round(float(per_question.sum()), 6)
-        record["cost_per_1k_questions"] = round(1000 * float(per_question.mean()), 6)
+        record[per_1k] = round(1000 * float(per_question.mean()), 6)
         if interval is not None:
-            record["cost_per_1k_questions_ci_low"] = round(interval.low, 6)
-            record["cost_per_1k_questions_ci_high"] = round(interval.high, 6)
+            record[f"{per_1k}_ci_low"] = round(interval.low, 6)
+            record[f"{per_1k}_ci_high"] = round(interval.high, 6)
     return record
 
 
 def _judge_cost(usage: dict[str, Any]) -> dict[str, Any]:
     prices = Prices.model_validate(usage["prices"]) if usage.get("prices") else None
     cost = item_cost(prices, usage["prompt_tokens"], usage["completion_tokens"])
-    return {
-        "calls": usage["calls"],
-        "prompt_tokens": usage["prompt_tokens"],
-        "completion_tokens": usage["completion_tokens"],
-        "cost_usd": None if cost is None else round(cost, 6),
-    }
+    figures = {k: usage[k] for k in ("calls", "prompt_tokens", "completion_tokens")}
+    return figures | {"cost_usd": None if cost is None else round(cost, 6)}
 
 
 def cost_points(

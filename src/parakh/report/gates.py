@@ -121,18 +121,6 @@ def _bound(gate: GateConfig, board: Leaderboard, model: str, language: str) -> G
     return GateCheck(gate.name, model, language, gate.metric, passed, text, figures)
 
 
-def _per_item(
-    board: Leaderboard, index: ItemIndex, weights: dict[str, float], system: str, metric: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """A model's scored questions (codes) and their values, as the leaderboard's paired tests
-    take them (the weighted aggregate on 0..weighted_scale)."""
-    if metric != WEIGHTED:
-        return index.per_item(system, {metric: 1.0}, goodness=False)
-    present = {m: w for m, w in weights.items() if m in index.metrics}
-    questions, values = index.per_item(system, present, goodness=True)
-    return questions, values * board.settings.weighted_scale
-
-
 def _paired(
     gate: GateConfig,
     board: Leaderboard,
@@ -141,18 +129,21 @@ def _paired(
     model: str,
     languages: list[str],
 ) -> list[GateCheck]:
-    """One model against the in-run baseline on each language, Holm across those tests."""
+    """One model against the in-run baseline on each language, Holm across those tests, on
+    the values the leaderboard's paired tests take (the weighted aggregate on 0..weighted_scale)."""
     assert gate.baseline_model is not None
     baseline, metric, s = gate.baseline_model, gate.metric, board.settings
-    qa, va = _per_item(board, index, weights, model, metric)
-    qb, vb = _per_item(board, index, weights, baseline, metric)
+    goodness = metric == WEIGHTED
+    by = {m: w for m, w in weights.items() if m in index.metrics} if goodness else {metric: 1.0}
+    scale = s.weighted_scale if goodness else 1.0
+    (qa, va), (qb, vb) = (index.per_item(m, by, goodness=goodness) for m in (model, baseline))
     shared, ia, ib = np.intersect1d(qa, qb, assume_unique=True, return_indices=True)
     results: dict[str, PairedResult] = {}
     for language in languages:
         inside = index.slices[OVERALL if language == ALL else ("language", language)][shared]
         if inside.any():
             results[language] = paired_test(
-                va[ia][inside], vb[ib][inside],
+                va[ia][inside] * scale, vb[ib][inside] * scale,
                 seed=derive_seed(s.seed, "gate", gate.name, model, language),
                 permutations=s.permutations, resamples=s.resamples, confidence=s.confidence,
                 higher_is_better=board.spec(metric).higher_is_better,
@@ -160,8 +151,7 @@ def _paired(
     holm = dict(zip(results, holm_adjust([r.p_value for r in results.values()]), strict=True))
     checks = []
     for language in languages:
-        r = results.get(language)
-        if r is None:
+        if (r := results.get(language)) is None:
             text = f"{metric}: no question scored for both {model} and {baseline}"
             checks.append(GateCheck(gate.name, model, language, metric, False, text, {}))
             continue
@@ -233,10 +223,9 @@ def _g(value: float | int | None) -> str:
 def gates_document(checks: list[GateCheck], partial: str | None) -> dict[str, Any]:
     """gates.json: every check; `passed` is false on any failed check or a partial run, whose
     `partial` says what is missing (a complete run's file has no such key)."""
-    document: dict[str, Any] = {"passed": all(c.passed for c in checks) and partial is None}
-    if partial is not None:
-        document["partial"] = partial
-    return {**document, "checks": [asdict(c) for c in checks]}
+    passed = all(c.passed for c in checks) and partial is None
+    marker = {} if partial is None else {"partial": partial}
+    return {"passed": passed, **marker, "checks": [asdict(c) for c in checks]}
 
 
 def gate_flags(checks: list[GateCheck]) -> dict[str, dict[str, dict[str, int]]]:

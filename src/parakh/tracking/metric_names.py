@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from parakh.hashing import sha256_text
-from parakh.report.costs import flat_figures
+from parakh.report.costs import NOT_MEASURED, flat_figures
 
 CELL_FIGURES = ("mean", "percent", "ci_low", "ci_high", "n", "invalid", "errors", "skipped")
 RUN_FIGURES = ("mean", "ci_low", "ci_high", "n")  # the figures a (model, language) run holds
@@ -28,7 +28,6 @@ ALL = "all"
 # What holds the figures -> metric name -> value: "sweep", "<model>" (its run's metrics),
 # "<model>/<language>" (a language run's), "<model>/cells" (its run's leaderboard tables)
 Figures = dict[str, dict[str, float]]
-MEASURED = ("cached", "latency_p50_s", "latency_p95_s")  # `costs.NOT_MEASURED`'s figures
 _UNSAFE = re.compile(r"[^A-Za-z0-9_\-. /:]")
 
 
@@ -161,7 +160,7 @@ def sweep_metrics(
 
 def measured(name: str) -> bool:
     """A figure the run measured (cache hits, latency): not rebuilt from the recorded inputs."""
-    return name.rsplit(".", 1)[-1] in MEASURED
+    return name.rsplit(".", 1)[-1] in NOT_MEASURED
 
 
 def figures_of(document: dict[str, Any], models: list[str]) -> Figures:
