@@ -71,20 +71,15 @@ def abstention_reader(prompt: PromptTemplate, parser: NomiraclParser) -> Reader:
 
 
 def _verdict(label: str, parser: NomiraclParser) -> Reading:
-    if label == I_DONT_KNOW:
-        return Reading(ABSTAINED, f"NoMIRACL verdict ({parser}): {label}")
-    if label == ANSWER_PRESENT:
-        return Reading(ANSWERED, f"NoMIRACL verdict ({parser}): {label}")
-    return Reading(INVALID, f"NoMIRACL verdict ({parser}): neither answer_present nor i_dont_know")
+    said = {I_DONT_KNOW: ABSTAINED, ANSWER_PRESENT: ANSWERED}.get(label, INVALID)
+    why = label if said != INVALID else "neither answer_present nor i_dont_know"
+    return Reading(said, f"NoMIRACL verdict ({parser}): {why}")
 
 
 def refusals(prompt: PromptTemplate, question: Question) -> list[str]:
     """The prompt's refusal and its wordings in the question's and the answer's language."""
     languages = dict.fromkeys((question.language, question.answer_language))
-    return [
-        prompt.refusal,
-        *(t for code in languages for t in prompt.refusal_translations.get(code, ())),
-    ]
+    return [prompt.refusal, *(t for c in languages for t in prompt.refusal_translations.get(c, ()))]
 
 
 def _sentences(text: str) -> list[str]:
