@@ -25,7 +25,7 @@ from typing import Literal
 
 from parakh.config.judge import NomiraclParser
 from parakh.errors import ConfigError
-from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify
+from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, NomiraclLabel, classify
 from parakh.prompts.template import PromptTemplate
 from parakh.schema import Question
 from parakh.text.normalize import normalize_answer
@@ -70,7 +70,7 @@ def abstention_reader(prompt: PromptTemplate, parser: NomiraclParser) -> Reader:
     )
 
 
-def _verdict(label: str, parser: NomiraclParser) -> Reading:
+def _verdict(label: NomiraclLabel, parser: NomiraclParser) -> Reading:
     said = {I_DONT_KNOW: ABSTAINED, ANSWER_PRESENT: ANSWERED}.get(label, INVALID)
     why = label if said != INVALID else "neither answer_present nor i_dont_know"
     return Reading(said, f"NoMIRACL verdict ({parser}): {why}")
