@@ -25,7 +25,7 @@ from typing import Literal
 
 from parakh.config.judge import NomiraclParser
 from parakh.errors import ConfigError
-from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, classify
+from parakh.metrics.nomiracl import ANSWER_PRESENT, I_DONT_KNOW, NomiraclLabel, classify
 from parakh.prompts.template import PromptTemplate
 from parakh.schema import Question
 from parakh.text.normalize import normalize_answer
@@ -70,21 +70,16 @@ def abstention_reader(prompt: PromptTemplate, parser: NomiraclParser) -> Reader:
     )
 
 
-def _verdict(label: str, parser: NomiraclParser) -> Reading:
-    if label == I_DONT_KNOW:
-        return Reading(ABSTAINED, f"NoMIRACL verdict ({parser}): {label}")
-    if label == ANSWER_PRESENT:
-        return Reading(ANSWERED, f"NoMIRACL verdict ({parser}): {label}")
-    return Reading(INVALID, f"NoMIRACL verdict ({parser}): neither answer_present nor i_dont_know")
+def _verdict(label: NomiraclLabel, parser: NomiraclParser) -> Reading:
+    said = {I_DONT_KNOW: ABSTAINED, ANSWER_PRESENT: ANSWERED}.get(label, INVALID)
+    why = label if said != INVALID else "neither answer_present nor i_dont_know"
+    return Reading(said, f"NoMIRACL verdict ({parser}): {why}")
 
 
 def refusals(prompt: PromptTemplate, question: Question) -> list[str]:
     """The prompt's refusal and its wordings in the question's and the answer's language."""
     languages = dict.fromkeys((question.language, question.answer_language))
-    return [
-        prompt.refusal,
-        *(t for code in languages for t in prompt.refusal_translations.get(code, ())),
-    ]
+    return [prompt.refusal, *(t for c in languages for t in prompt.refusal_translations.get(c, ()))]
 
 
 def _sentences(text: str) -> list[str]:

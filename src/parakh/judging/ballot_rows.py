@@ -96,6 +96,17 @@ def ballot_problem(ballot: Ballot | None) -> tuple[Status, str]:
     return "invalid", reason
 
 
+def row_fields(judge: str, question: Question, generation: Generation) -> dict[str, Any]:
+    """What every judge row of one answer says of it, whatever its metric."""
+    return {
+        "question_id": question.id,
+        "model": generation.model,
+        "judge": judge,
+        "language": question.language,
+        "categories": question.categories,
+    }
+
+
 def ok_row(fields: dict[str, Any], repaired: bool, **scored: Any) -> Judgment:
     """An `ok` row, flagged `repaired` when a repair request got its verdict."""
     flags = fields.pop("flags") + ([REPAIRED] if repaired else [])
@@ -184,11 +195,7 @@ def rubric_judgments(
     if panel.self_judging & set(panel.active):
         flags.append(SELF_JUDGED)
     base: dict[str, Any] = {
-        "question_id": question.id,
-        "model": generation.model,
-        "judge": judge,
-        "language": question.language,
-        "categories": question.categories,
+        **row_fields(judge, question, generation),
         "scale_max": float(rubric.scale.max),
         "flags": flags,
         "injection_cues": list(injection_cues),

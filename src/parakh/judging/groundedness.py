@@ -81,7 +81,7 @@ class SentenceForm:
         return f'{{"sentences": [{entry}, ...]}}, one for each of the {self.sentences} sentences'
 
     def json_schema(self) -> dict[str, Any]:
-        def obj(properties: dict[str, Any]) -> dict[str, Any]:
+        def obj(**properties: Any) -> dict[str, Any]:
             strict = {"required": list(properties), "additionalProperties": False}
             return {"type": "object", "properties": properties, **strict}
 
@@ -90,13 +90,13 @@ class SentenceForm:
 
         def entry(verdicts: list[str], chunk: dict[str, Any]) -> dict[str, Any]:
             verdict = {"type": "string", "enum": verdicts}
-            return obj({"index": numbers(self.sentences), "verdict": verdict, "chunk": chunk})
+            return obj(index=numbers(self.sentences), verdict=verdict, chunk=chunk)
 
         items = entry(["not_supported"], {"type": "null"})
         if self.chunk_ids:
             items = {"anyOf": [entry(list(CITING), numbers(len(self.chunk_ids))), items]}
         n = self.sentences
-        return obj({"sentences": {"type": "array", "items": items, "minItems": n, "maxItems": n}})
+        return obj(sentences={"type": "array", "items": items, "minItems": n, "maxItems": n})
 
     def max_output_tokens(self) -> int:
         """An upper bound on the tokens (one a byte at most) of any output the schema admits,
@@ -160,17 +160,17 @@ def _ask(
     inputs: CheckInputs,
     prompt: GroundednessPrompt,
     juror: ModelConfig,
-    count_tokens: TokenCounter,
-    question: Question,
+    count: TokenCounter,
+    q: Question,
 ) -> tuple[ChatRequest, SentenceForm, bool] | str:
     """The request for one answer, its form and whether its chunks were cut to fit the judge
     model's window; or why there is none (the window holds none of its chunks)."""
-    sentences = split_sentences(inputs.answers[question.id].response or "")
-    retrieval = inputs.chunks.get(question.id)
+    sentences = split_sentences(inputs.answers[q.id].response or "")
+    retrieval = inputs.chunks.get(q.id)
     chunks = seen_chunks(retrieval)
     form = SentenceForm(len(sentences), tuple(c.chunk_id for c in chunks))
     listed = "\n".join(f"Sentence {i}: {s}" for i, s in enumerate(sentences, 1))
-    values = {"question": escape_block(question.text), "sentences": escape_block(listed)}
+    values = {"question": escape_block(q.text), "sentences": escape_block(listed)}
     values["output_format"] = form.output_format()
 
     def render(kb: str) -> tuple[tuple[str, str], ...]:
@@ -181,22 +181,19 @@ def _ask(
 
     max_tokens = form.max_output_tokens()
     window = getattr(juror, "max_model_len", None) or juror.context_window
-    rest = sum(count_tokens(t) + PER_TURN_TOKENS for _, t in render(""))
+    rest = sum(count(t) + PER_TURN_TOKENS for _, t in render(""))
     budget = max(0, window - max_tokens - inputs.judge.margin_tokens - rest)
     numbered = [c.model_copy(update={"text": f"[{k}] {c.text}"}) for k, c in enumerate(chunks, 1)]
     raw = len(retrieval.raw_chunks) if retrieval else 0
-    shown = Retrieval(
-        question_id=question.id, raw_chunks=numbered[:raw], kb_update_chunks=numbered[raw:]
-    )
-    kb, cut = fit_knowledge_base(shown, budget, lambda t: count_tokens(escape_block(t)))
+    shown = Retrieval(question_id=q.id, raw_chunks=numbered[:raw], kb_update_chunks=numbered[raw:])
+    kb, cut = fit_knowledge_base(shown, budget, lambda t: count(escape_block(t)))
     if chunks and kb == NO_CHUNKS:
         return (
             f"not sent: the judge model's window ({window} tokens) holds no chunk beside the "
             f"prompt and an output of up to {max_tokens} tokens for {len(sentences)} sentences"
         )
     sampling = juror.sampling.model_copy(update={"max_tokens": max_tokens})
-    request = ChatRequest(judge_key(question.id, NAME), render(kb), sampling, form.json_schema())
-    return request, form, cut
+    return ChatRequest(judge_key(q.id, NAME), render(kb), sampling, form.json_schema()), form, cut
 
 
 def _ballots(
@@ -269,14 +266,14 @@ class Groundedness:
             cues = injection_cues(generation.response)
             votes, sampled = {juror.name: ballot}, q.id in inputs.sampled
             verdict = ballot.verdict if ballot else None
-            label = verdict.label if isinstance(verdict, SentenceVerdicts) else None
             for row in rubric_judgments(
                 judge.name, _ROWS, q, generation, panel, votes, sampled=sampled, injection_cues=cues
             ):
-                update: dict[str, Any] = {"flags": [*row.flags, CONTEXT_CUT]} if q.id in cut else {}
-                if row.metric == GROUNDED and row.status == "ok":
-                    update["label"] = label
-                rows.append(row.model_copy(update=update) if update else row)
+                if q.id in cut:
+                    row.flags = [*row.flags, CONTEXT_CUT]
+                if row.metric == GROUNDED and isinstance(verdict, SentenceVerdicts):
+                    row.label = verdict.label  # a valid verdict: the row is ok
+                rows.append(row)
         return rows
 
     def summarize(self, rows: Sequence[Judgment]) -> dict[str, Any]:

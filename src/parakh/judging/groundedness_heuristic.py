@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from parakh.judging.ballot_rows import NOT_SAMPLED
+from parakh.judging.ballot_rows import NOT_SAMPLED, row_fields
 from parakh.judging.checks import CheckInputs
 from parakh.judging.groundedness import seen_chunks
 from parakh.judging.llm_judge import not_judgeable
@@ -98,9 +98,7 @@ class GroundednessHeuristic:
         rows = []
         for q in inputs.questions:
             generation = answers[q.id]
-            base: dict[str, Any] = {"question_id": q.id, "model": generation.model}
-            base |= {"judge": inputs.judge.name, "metric": METRIC, "language": q.language}
-            base["categories"] = q.categories
+            base = {**row_fields(inputs.judge.name, q, generation), "metric": METRIC}
             unjudged = not_judgeable(generation)
             if q.id not in inputs.sampled:
                 rows.append(Judgment(**base, status="skipped", reason=NOT_SAMPLED))

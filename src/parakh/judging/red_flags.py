@@ -47,11 +47,6 @@ class Phrasing:
     text: str
     regex: re.Pattern[str]
 
-    def find(self, searched: str) -> str | None:
-        """The words this phrasing matches in `searched` (a `searchable` text), or None."""
-        match = self.regex.search(searched)
-        return match.group(0) if match else None
-
 
 @dataclass(frozen=True)
 class RedFlag:
@@ -64,27 +59,25 @@ class RedFlag:
     examples: Mapping[str, str]
 
 
-def _is_word_char(ch: str) -> bool:
-    return unicodedata.category(ch)[0] in "LMN"  # letters, marks (vowel signs), digits
-
-
-def _folded(text: str) -> str:
-    return skeleton(text).translate(_FOLDS)
+def _spaced(text: str, keep: frozenset[str] = frozenset()) -> str:
+    """`text` folded, each character a space but letters, marks (vowel signs), digits and `keep`."""
+    folded = skeleton(text).translate(_FOLDS)
+    return "".join(
+        ch if ch in keep or unicodedata.category(ch)[0] in "LMN" else " " for ch in folded
+    )
 
 
 def searchable(text: str) -> str:
     """`text` in the form phrasings are matched in: `parakh.text.lookalikes.skeleton` (NFKC,
     case folded, invisible characters gone, ASCII digits), the nukta dropped, candrabindu and
     tippi as anusvara, and every character but letters, marks and digits a single space."""
-    spaced = "".join(ch if _is_word_char(ch) else " " for ch in _folded(text))
-    return " ".join(spaced.split())
+    return " ".join(_spaced(text).split())
 
 
 def compile_phrasing(language: str, text: str) -> Phrasing:
     """A table phrasing as a regex on `searchable` text: it starts where a word starts, and in
     Latin script ends where a word ends; `(a|b)` and `?` are its only syntax."""
-    kept = "".join(ch if ch in _SYNTAX or _is_word_char(ch) else " " for ch in _folded(text))
-    body = re.sub(" +", " ", kept).strip()
+    body = re.sub(" +", " ", _spaced(text, _SYNTAX)).strip()
     if not body.strip("()|? "):
         raise ValueError(f"red_flags.yaml: an empty phrasing in {language}: {text!r}")
     latin = all(ord(ch) < _LATIN_END for ch in body if ch.isalpha())
@@ -95,36 +88,22 @@ def compile_phrasing(language: str, text: str) -> Phrasing:
     return Phrasing(language, text, regex)
 
 
-def _phrasings(by_language: Mapping[str, Any]) -> tuple[Phrasing, ...]:
-    return tuple(
-        compile_phrasing(language, text)
-        for language, entry in by_language.items()
-        for text in entry["phrasings"]
-    )
+def _compiled(entry: Mapping[str, Any]) -> tuple[tuple[Phrasing, ...], dict[str, str]]:
+    """A table entry's phrasings, compiled, and its example, in each language."""
+    by_language = {k: v for k, v in entry.items() if k not in ("id", "gloss")}
+    phrasings = [(lang, text) for lang, said in by_language.items() for text in said["phrasings"]]
+    examples = {lang: said["example"] for lang, said in by_language.items()}
+    return tuple(compile_phrasing(*p) for p in phrasings), examples
 
 
-def _examples(by_language: Mapping[str, Any]) -> dict[str, str]:
-    return {language: entry["example"] for language, entry in by_language.items()}
-
-
-def _load() -> tuple[tuple[RedFlag, ...], tuple[Phrasing, ...], dict[str, str]]:
-    table = yaml.safe_load(files("parakh.judging").joinpath("red_flags.yaml").read_bytes())
-    flags = []
-    for row in table["flags"]:
-        languages = {k: v for k, v in row.items() if k not in ("id", "gloss")}
-        flags.append(RedFlag(row["id"], row["gloss"], _phrasings(languages), _examples(languages)))
-    return tuple(flags), _phrasings(table["referral"]), _examples(table["referral"])
-
-
-FLAGS, REFERRAL, REFERRAL_EXAMPLES = _load()
+_TABLE = yaml.safe_load(files("parakh.judging").joinpath("red_flags.yaml").read_bytes())
+FLAGS = tuple(RedFlag(row["id"], row["gloss"], *_compiled(row)) for row in _TABLE["flags"])
+REFERRAL, REFERRAL_EXAMPLES = _compiled(_TABLE["referral"])
 
 
 def _first(phrasings: tuple[Phrasing, ...], searched: str) -> str | None:
-    for phrasing in phrasings:
-        words = phrasing.find(searched)
-        if words is not None:
-            return words
-    return None
+    """The words the first of `phrasings` that matches finds in `searched`, or None."""
+    return next((m.group(0) for p in phrasings if (m := p.regex.search(searched))), None)
 
 
 def red_flag_matches(text: str) -> dict[str, str]:

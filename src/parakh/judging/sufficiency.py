@@ -29,7 +29,7 @@ from typing import Any
 from parakh.config.loading import load_named
 from parakh.errors import ConfigError
 from parakh.judging.abstention import ABSTAINED, ANSWERED, INVALID, Reader, abstention_reader
-from parakh.judging.ballot_rows import REPAIRED, judge_with_rubrics
+from parakh.judging.ballot_rows import REPAIRED, judge_with_rubrics, row_fields
 from parakh.judging.checks import CheckInputs
 from parakh.judging.judge_context import CONTEXT_CUT
 from parakh.judging.llm_judge import JudgePrompt, not_judgeable
@@ -155,14 +155,8 @@ class _Sufficiency:
         said = _judge_verdicts(inputs, prompt) if asks else {}
         for q in inputs.questions:
             verdict = said.get(q.id)
-            base: dict[str, Any] = {
-                "question_id": q.id,
-                "model": inputs.answers[q.id].model,
-                "judge": judge.name,
-                "language": q.language,
-                "categories": q.categories,
-                "raw_output": verdict.raw_output if verdict else None,
-            }
+            base = row_fields(judge.name, q, inputs.answers[q.id])
+            base["raw_output"] = verdict.raw_output if verdict else None
             if not labelled and verdict is not None and verdict.status != "ok":
                 for metric in _METRIC.values():
                     why = f"no sufficiency verdict: {verdict.reason}"
