@@ -370,12 +370,13 @@ def _report(cfg: ParakhConfig, what: str, rows: int, summary: dict[str, Any], pa
         f"address the judge, {summary['self_judged_rows']} self-judged rows -> {path}"
     )
     repeats = cfg.judge.repeats
-    what, who = (f"self-consistency ({repeats} asks)", "asks") if repeats > 1 else ("jury", "juror")
+    what = f"self-consistency ({repeats} asks)" if repeats > 1 else "jury"
+    pairs = "pairs of asks" if repeats > 1 else "juror pairs"
     for agreement in summary.get("jury_agreement", []):
         alpha, share = agreement["alpha"], agreement["percent_agreement"]
         print(
             f"  {what} agreement on {agreement['metric']}: "
-            f"{'–' if share is None else f'{share:.2f}'} of {who} pairs agree, Krippendorff's "
+            f"{'–' if share is None else f'{share:.2f}'} of {pairs} agree, Krippendorff's "
             f"alpha ({agreement['alpha_level']}) {'–' if alpha is None else f'{alpha:.3f}'} "
             f"over {agreement['items']} items"
         )
