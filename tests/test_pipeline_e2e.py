@@ -218,6 +218,7 @@ def test_a_doctors_downloaded_grades_reach_the_report_through_dvc_repro(
         # the judge scored 2 questions per language: 2 x 2 models = 4 answers on the sheet
         assert browser.evaluate(PROGRESS) == "0 of 4 answers graded"
         graded = grade_by_keyboard(browser, answers=4)
+        assert browser.evaluate(PROGRESS) == "4 of 4 answers graded"  # the last key handled
         browser.reload()
         assert browser.evaluate(PROGRESS) == "4 of 4 answers graded"  # kept by the browser
         downloaded = download(browser, tmp_path / "downloads")
