@@ -317,7 +317,7 @@ def _markdown_costs(result: AggregateResult) -> list[str]:
 
 def _markdown_spread(board: Leaderboard, primary: str) -> list[str]:
     """Run-to-run spread on the primary metric, with `generation.samples` > 1."""
-    shares = {m: by[primary] for m, by in board.sample_spread.items() if primary in by}
+    shares = board.spread(primary)
     if not shares:
         return []
     lines = [f"- {m}: {share:.0%} of questions" for m, share in shares.items()]

@@ -125,7 +125,7 @@ def leaderboard_section(board: Leaderboard, primary: str) -> str:
         seed=board.settings.seed,
         primary=primary,
         direction=board.spec(primary).direction_text,
-        spread={m: by[primary] for m, by in board.sample_spread.items() if primary in by},
+        spread=board.spread(primary),
     )
 
 

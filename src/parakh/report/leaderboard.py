@@ -134,6 +134,10 @@ class Leaderboard:
     def cell(self, model: str, metric: str, dimension: str, value: str) -> Cell | None:
         return self.cells.get((model, metric, dimension, value))
 
+    def spread(self, metric: str) -> dict[str, float]:
+        """Each entry's run-to-run spread on `metric` (empty without `generation.samples` > 1)."""
+        return {m: by[metric] for m, by in self.sample_spread.items() if metric in by}
+
     def slices(self, dimension: str) -> list[str]:
         return {
             "language": self.languages,

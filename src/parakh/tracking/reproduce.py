@@ -30,7 +30,13 @@ from parakh.tracking.client import LEVEL, PARENT, open_client
 from parakh.tracking.content_store import fetch
 from parakh.tracking.metric_names import Figures, cell_figures, figures_of, measured
 from parakh.tracking.samples import CELLS_TABLE, RANKS_TABLE
-from parakh.tracking.sweep import CONFIG_FILE, HUMAN_GRADES_FILE, INPUTS, MANIFEST_FILE
+from parakh.tracking.sweep import (
+    CONFIG_FILE,
+    HUMAN_GRADES_FILE,
+    HUMAN_GRADES_FOLDER,
+    INPUTS,
+    MANIFEST_FILE,
+)
 
 
 @dataclass
@@ -111,9 +117,9 @@ def rebuild(
     cfg.aggregate.answers_page = False
     layout = Layout(processed=folder / "processed" / cfg.dataset.name, reports=folder / "reports")
     grades = None
-    if cfg.aggregate.agreement.human_grades:  # a file, or a folder's files under its stem
+    if cfg.aggregate.agreement.human_grades:  # a file, or a folder's files (`stored_grades`)
         grades = folder / HUMAN_GRADES_FILE
-        grades = grades if grades.is_file() else grades.with_suffix("")
+        grades = grades if grades.is_file() else folder / HUMAN_GRADES_FOLDER
     inputs = AggregateInputs.load(
         layout, cfg.judge.name, list(config["models"]), human_grades=grades
     )
@@ -226,9 +232,10 @@ def _grades_at(repo: Path, commit: str, path: str) -> dict[str, str]:
     fs = DVCFileSystem(str(repo), rev=commit)
     if not fs.isdir(path):
         return {HUMAN_GRADES_FILE: path}
-    folder = Path(HUMAN_GRADES_FILE).stem
     found = sorted(p for p in fs.find(path) if kept_with_grades(Path(p).name))
-    return {f"{folder}/{Path(p).name}": p for p in found if Path(p).parent == Path(path)}
+    return {
+        f"{HUMAN_GRADES_FOLDER}/{Path(p).name}": p for p in found if Path(p).parent == Path(path)
+    }
 
 
 def _usage_files(layout: Layout, judge: str, model: str) -> list[Path]:

@@ -38,7 +38,8 @@ INPUTS = "inputs"
 CONFIG_FILE = "config.json"
 MANIFEST_FILE = "manifest.json"  # inputs/manifest.json: the input files in the content store
 SAMPLES_MANIFEST = "samples/manifest.json"  # a model run's judge rows and answers in the store
-HUMAN_GRADES_FILE = "human_grades.jsonl"  # a grades file; a folder's files go under its stem
+HUMAN_GRADES_FILE = "human_grades.jsonl"  # a grades file
+HUMAN_GRADES_FOLDER = "human_grades"  # a grades folder's grades files and answer keys
 
 
 def build_sweep(
@@ -144,11 +145,11 @@ def _parent_files(
 
 def stored_grades(path: Path) -> dict[str, Path]:
     """The human grades by their name under `inputs/`: a file as HUMAN_GRADES_FILE, a folder's
-    grades files and answer keys under its stem."""
+    grades files and answer keys in HUMAN_GRADES_FOLDER."""
     if not path.is_dir():
         return {HUMAN_GRADES_FILE: path}
-    folder = Path(HUMAN_GRADES_FILE).stem
-    return {f"{folder}/{f.name}": f for f in sorted(path.iterdir()) if kept_with_grades(f.name)}
+    kept = sorted(f for f in path.iterdir() if kept_with_grades(f.name))
+    return {f"{HUMAN_GRADES_FOLDER}/{f.name}": f for f in kept}
 
 
 def _model_tags(
